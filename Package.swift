@@ -1,0 +1,85 @@
+// swift-tools-version: 6.0
+// tagd: a JSON-RPC daemon that hosts tag-field and tag-cloud edit sessions for editors and GUIs.
+//
+// Layers (each a module; the build enforces the edges with
+// --explicit-target-dependency-import-check error):
+//   tagd -> TagServer -> { TagProtocol, TagCore }; TagProtocol -> { JSONRPC, TagCore }
+//   JSONRPC and TagCore depend on nothing, not even Foundation.
+
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "tagd",
+  products: [
+    .executable(name: "tagd", targets: ["tagd"])
+  ],
+  targets: [
+    // MARK: JSONRPC — JSON reader/writer, framing, message envelope, error codes
+    .target(name: "JSONRPC"),
+    .testTarget(
+      name: "JSONRPCTests",
+      dependencies: ["JSONRPC"]
+    ),
+
+    // MARK: TagCore — pure rules, flow layout, caseless keys, display widths
+    .target(name: "TagCore"),
+    .testTarget(
+      name: "TagCoreTests",
+      dependencies: ["TagCore"]
+    ),
+
+    // MARK: TagProtocol — typed params and results, method registry
+    .target(
+      name: "TagProtocol",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+      ]
+    ),
+
+    // MARK: TagServer — lifecycle and sessions as a reducer: event -> effects
+    .target(
+      name: "TagServer",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+        "TagProtocol",
+      ]
+    ),
+    .testTarget(
+      name: "TagServerTests",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+        "TagProtocol",
+        "TagServer",
+      ]
+    ),
+
+    // MARK: tagd — the executable: flags, stdio loop, stdout protection
+    .executableTarget(
+      name: "tagd",
+      dependencies: [
+        "JSONRPC",
+        "TagServer",
+      ]
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "JSONRPC",
+        "tagd",
+      ]
+    ),
+  ]
+)
+
+for target in package.targets {
+  target.swiftSettings = (target.swiftSettings ?? []) + settings
+}

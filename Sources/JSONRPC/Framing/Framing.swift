@@ -1,0 +1,87 @@
+/// How messages are delimited on the byte stream.
+public enum Framing: String, Hashable, Sendable, CaseIterable {
+  /// LSP base protocol: `Content-Length: N\r\n\r\n` then N bytes of UTF-8 JSON.
+  case contentLength = "content-length"
+  /// One JSON text per line, `\n`-terminated (a trailing `\r` is ignored, blank lines skipped).
+  case newlineDelimited = "ndjson"
+}
+
+/// Size limits the framer enforces before any JSON is parsed.
+public struct FrameLimits: Hashable, Sendable {
+  /// The largest message body accepted, in bytes. Default 64 MiB.
+  public var maxMessageBytes: Int
+  /// The largest header block (all header lines of one message) in bytes. Default 64 KiB.
+  public var maxHeaderBytes: Int
+
+  /// Creates limits.
+  public init(maxMessageBytes: Int = 64 << 20, maxHeaderBytes: Int = 64 << 10) {
+    self.maxMessageBytes = maxMessageBytes
+    self.maxHeaderBytes = maxHeaderBytes
+  }
+}
+
+/// A problem in the byte stream below the JSON level.
+public enum FrameError: Error, Hashable, Sendable {
+  /// A body longer than the limit; it is skipped without being stored. `size` is nil when the
+  /// framing does not know it in advance (NDJSON).
+  case messageTooLarge(size: Int?, limit: Int)
+  /// A header block longer than the limit; the framer skips to the next header block.
+  case headerTooLong(limit: Int)
+  /// A header block without `Content-Length`.
+  case missingContentLength
+  /// A `Content-Length` value that is not a non-negative decimal integer.
+  case invalidContentLength(String)
+  /// A header line without a colon, or bytes that are not a header where one was expected.
+  case malformedHeader(String)
+  /// The stream ended inside a message.
+  case truncated(expected: Int, received: Int)
+}
+
+/// What the frame decoder produced next.
+public enum FrameEvent: Hashable, Sendable {
+  /// One complete message body.
+  case message([UInt8])
+  /// A stream problem; the decoder has already resynchronised where the framing allows.
+  case error(FrameError)
+}
+
+/// A pure, incremental frame decoder for both framings; knows nothing about file descriptors.
+///
+/// Feed it bytes as they arrive, then call ``next()`` until it returns nil. With no forced
+/// framing it picks one from the first non-whitespace byte: `C`/`c` means Content-Length,
+/// anything else newline-delimited.
+///
+/// - Important: Content-Length counts bytes. Header names match case-insensitively; unknown
+///   headers (such as Vim's `Content-Type`) are ignored; the last `Content-Length` wins; the
+///   space after the colon is optional; bare `\n` line ends are accepted.
+public struct FrameDecoder: Sendable {
+  /// The framing in use; nil until detected.
+  public private(set) var framing: Framing?
+  /// The limits in force.
+  public let limits: FrameLimits
+
+  /// Creates a decoder; `framing` nil means detect from the first byte.
+  public init(framing: Framing? = nil, limits: FrameLimits = FrameLimits()) {
+    fatalError("unimplemented")
+  }
+
+  /// Appends bytes read from the stream.
+  public mutating func feed(_ bytes: UnsafeRawBufferPointer) { fatalError("unimplemented") }
+
+  /// Appends bytes read from the stream.
+  public mutating func feed(_ bytes: [UInt8]) { fatalError("unimplemented") }
+
+  /// The next complete message or stream error, or nil when more bytes are needed.
+  public mutating func next() -> FrameEvent? { fatalError("unimplemented") }
+
+  /// Ends the stream: returns the error for a partial message left in the buffer, if any.
+  public mutating func finish() -> FrameError? { fatalError("unimplemented") }
+}
+
+/// Writes message bodies in a framing.
+public enum FrameEncoder {
+  /// Appends `body` framed as `framing` to `output`.
+  public static func append(_ body: [UInt8], as framing: Framing, to output: inout [UInt8]) {
+    fatalError("unimplemented")
+  }
+}
