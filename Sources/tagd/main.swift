@@ -1,1 +1,54 @@
-// placeholder
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JSONRPC
+import TagServer
+
+// The executable: parse flags, protect stdout, run the loop. Everything else lives in the
+// modules so it can be tested without a process.
+
+let options: Options
+do {
+  options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+  writeText("tagd: \(error.message)\n", to: STDERR_FILENO)
+  exit(2)
+}
+
+switch options.command {
+case .help:
+  writeText(Options.usage + "\n", to: STDOUT_FILENO)
+  exit(0)
+case .version:
+  writeText("tagd \(ServerConfig.currentVersion)\n", to: STDOUT_FILENO)
+  exit(0)
+case .serve:
+  break
+}
+
+signal(SIGPIPE, SIG_IGN)
+// stdout belongs to the protocol: keep a private copy of fd 1 for frames, and point fd 1 at
+// stderr so that a stray print() can never corrupt the stream.
+let protocolOutput = dup(STDOUT_FILENO)
+dup2(STDERR_FILENO, STDOUT_FILENO)
+
+var logDescriptor = STDERR_FILENO
+if let path = options.logFile {
+  logDescriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+  if logDescriptor < 0 {
+    writeText("tagd: cannot open log file \(path)\n", to: STDERR_FILENO)
+    exit(2)
+  }
+}
+
+var loop = StdioLoop(
+  input: STDIN_FILENO,
+  output: protocolOutput,
+  log: LogSink(level: options.logLevel, descriptor: logDescriptor),
+  decoder: FrameDecoder(framing: options.framing, limits: options.frameLimits),
+  server: Server(config: options.config),
+  watchedProcess: options.clientProcessID
+)
+exit(loop.run())

@@ -1,0 +1,28 @@
+public import JSONRPC
+
+extension ErrorCode {
+  /// -32010: the `field` or `cloud` id names no open session (never opened, or closed).
+  public static let unknownSession = ErrorCode(rawValue: -32010)
+  /// -32011: `field/open` or `cloud/open` with an id that is already open.
+  public static let sessionAlreadyOpen = ErrorCode(rawValue: -32011)
+  /// -32012: a configured limit was reached (open sessions, tags per session).
+  public static let limitExceeded = ErrorCode(rawValue: -32012)
+  /// -32013: a cloud tag title that the cloud does not have.
+  public static let unknownTag = ErrorCode(rawValue: -32013)
+
+  /// Every code tagd can send, with its name, for documentation and the docs-agree test.
+  public static let documented: [(code: ErrorCode, name: String)] = [
+    (.parseError, "ParseError"),
+    (.invalidRequest, "InvalidRequest"),
+    (.methodNotFound, "MethodNotFound"),
+    (.invalidParams, "InvalidParams"),
+    (.internalError, "InternalError"),
+    (.serverNotInitialized, "ServerNotInitialized"),
+    (.requestCancelled, "RequestCancelled"),
+    (.contentModified, "ContentModified"),
+    (.unknownSession, "UnknownSession"),
+    (.sessionAlreadyOpen, "SessionAlreadyOpen"),
+    (.limitExceeded, "LimitExceeded"),
+    (.unknownTag, "UnknownTag"),
+  ]
+}

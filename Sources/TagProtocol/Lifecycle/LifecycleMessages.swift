@@ -1,0 +1,120 @@
+public import JSONRPC
+public import TagCore
+
+/// `initialize` (request): starts the session. Result: ``InitializeResult``.
+public struct InitializeRequest: TagMessage, Hashable {
+  public static let method = "initialize"
+  /// The client's process id; tagd exits when it dies. nil when absent or `null`.
+  public var processID: Int32?
+  /// The client's position encodings in order of preference (`general.positionEncodings`).
+  public var positionEncodings: [String]
+  /// `initializationOptions.reducedMotion`: the client wants no movement hints.
+  public var reducedMotion: Bool
+
+  public init(params: Params) throws(ParamsError) {
+    processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
+    let general = try params.optionalObject("capabilities")?.optionalObject("general")
+    positionEncodings = try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
+      var names: [String] = []
+      for (i, item) in items.enumerated() {
+        names.append(try Params.string(item, path: "capabilities.general.positionEncodings[\(i)]"))
+      }
+      return names
+    } ?? []
+    reducedMotion = try params.optionalObject("initializationOptions")?.optionalBool("reducedMotion") ?? false
+  }
+
+  /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
+  public var chosenEncoding: PositionEncoding {
+    positionEncodings.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
+  }
+}
+
+/// The result of `initialize`: who the server is and what it supports.
+public struct InitializeResult: JSONWritable, Hashable, Sendable {
+  /// The server's version string.
+  public var version: String
+  /// The negotiated position encoding.
+  public var positionEncoding: PositionEncoding
+  /// Every request and notification method the server handles.
+  public var methods: [String]
+  /// The effective limits, so clients can stay inside them.
+  public var limits: [(name: String, value: Int)]
+
+  /// Creates a result.
+  public init(version: String, positionEncoding: PositionEncoding, methods: [String], limits: [(name: String, value: Int)]) {
+    self.version = version
+    self.positionEncoding = positionEncoding
+    self.methods = methods
+    self.limits = limits
+  }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.version == b.version && a.positionEncoding == b.positionEncoding && a.methods == b.methods
+      && a.limits.elementsEqual(b.limits) { $0 == $1 }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(version)
+    hasher.combine(methods)
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("serverInfo")
+    w.beginObject()
+    w.key("name")
+    w.string("tagd")
+    w.key("version")
+    w.string(version)
+    w.endObject()
+    w.key("capabilities")
+    w.beginObject()
+    w.key("positionEncoding")
+    w.string(positionEncoding.rawValue)
+    w.key("textDocumentSync")
+    w.integer(2)
+    w.key("methods")
+    w.strings(methods)
+    w.key("limits")
+    w.beginObject()
+    for (name, value) in limits {
+      w.key(name)
+      w.integer(value)
+    }
+    w.endObject()
+    w.endObject()
+    w.endObject()
+  }
+}
+
+/// `initialized` (notification): the client finished initialising. No effect.
+public struct InitializedNotification: TagMessage, Hashable {
+  public static let method = "initialized"
+  public init(params: Params) throws(ParamsError) {}
+}
+
+/// `shutdown` (request): stop serving requests; result `null`. `exit` then exits with 0.
+public struct ShutdownRequest: TagMessage, Hashable {
+  public static let method = "shutdown"
+  public init(params: Params) throws(ParamsError) {}
+}
+
+/// `exit` (notification): exit the process, 0 after `shutdown`, otherwise 1.
+public struct ExitNotification: TagMessage, Hashable {
+  public static let method = "exit"
+  public init(params: Params) throws(ParamsError) {}
+}
+
+/// `$/cancelRequest` (notification): requests are answered in order as they arrive, so by the
+/// time this is read the request has been answered; it is accepted and ignored.
+public struct CancelRequestNotification: TagMessage, Hashable {
+  public static let method = "$/cancelRequest"
+  public init(params: Params) throws(ParamsError) {}
+}
+
+/// `$/setTrace` (notification): accepted and ignored (tagd sends no traces).
+public struct SetTraceNotification: TagMessage, Hashable {
+  public static let method = "$/setTrace"
+  public init(params: Params) throws(ParamsError) {}
+}

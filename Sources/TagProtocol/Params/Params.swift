@@ -1,0 +1,196 @@
+public import JSONRPC
+
+/// A typed view of one JSON object inside a request's params, remembering its path for errors.
+///
+/// Missing, `null`, `[]` and `{}` params all read as an empty object (CLIENTS.md: Neovim sends
+/// `[]`, Emacs and jsonrpc-glib send `null`).
+public struct Params: Sendable {
+  /// The members of this object.
+  public let object: JSONObject
+  /// The path of this object from the params root, e.g. `options`; empty at the root.
+  public let path: String
+
+  /// Reads request params: nil, `null`, `[]` and `{}` are all "no params".
+  public init(_ params: JSONValue?) throws(ParamsError) {
+    switch params {
+    case nil, .null: self.init(object: JSONObject(), path: "")
+    case .object(let object): self.init(object: object, path: "")
+    case .array(let items) where items.isEmpty: self.init(object: JSONObject(), path: "")
+    case .array:
+      throw ParamsError(path: "", problem: "must be an object with named members, not an array")
+    case .some(let other):
+      throw ParamsError(path: "", problem: "must be an object, got \(other.kindName)")
+    }
+  }
+
+  /// Wraps an object found at `path`.
+  public init(object: JSONObject, path: String) {
+    self.object = object
+    self.path = path
+  }
+
+  /// The path of member `key`.
+  public func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+  /// The member's value; nil when absent. `null` is returned as `.null`.
+  public subscript(key: String) -> JSONValue? { object[key] }
+
+  /// A required string member.
+  public func string(_ key: String) throws(ParamsError) -> String {
+    guard let value = object[key] else { throw missing(key, "a string") }
+    guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
+    return text
+  }
+
+  /// An optional string member (absent or `null` → nil).
+  public func optionalString(_ key: String) throws(ParamsError) -> String? {
+    guard let value = object[key], value != .null else { return nil }
+    guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
+    return text
+  }
+
+  /// An optional Boolean member (absent or `null` → nil).
+  public func optionalBool(_ key: String) throws(ParamsError) -> Bool? {
+    guard let value = object[key], value != .null else { return nil }
+    guard case .bool(let flag) = value else { throw mismatch(key, "true or false", value) }
+    return flag
+  }
+
+  /// A required integer member within `range`.
+  public func integer(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int {
+    guard let value = object[key], value != .null else { throw missing(key, "an integer") }
+    return try Params.integer(value, path: path(key), in: range)
+  }
+
+  /// An optional integer member within `range` (absent or `null` → nil).
+  public func optionalInteger(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int? {
+    guard let value = object[key], value != .null else { return nil }
+    return try Params.integer(value, path: path(key), in: range)
+  }
+
+  /// A required finite number ≥ 0.
+  public func length(_ key: String) throws(ParamsError) -> Double {
+    guard let value = object[key], value != .null else { throw missing(key, "a finite number ≥ 0") }
+    return try Params.length(value, path: path(key))
+  }
+
+  /// An optional finite number ≥ 0 (absent or `null` → nil).
+  public func optionalLength(_ key: String) throws(ParamsError) -> Double? {
+    guard let value = object[key], value != .null else { return nil }
+    return try Params.length(value, path: path(key))
+  }
+
+  /// A required array member (an empty object `{}` also reads as an empty array, for Lua clients).
+  public func array(_ key: String) throws(ParamsError) -> [JSONValue] {
+    guard let value = object[key], value != .null else { throw missing(key, "an array") }
+    return try Params.array(value, path: path(key))
+  }
+
+  /// An optional array member (absent or `null` → nil).
+  public func optionalArray(_ key: String) throws(ParamsError) -> [JSONValue]? {
+    guard let value = object[key], value != .null else { return nil }
+    return try Params.array(value, path: path(key))
+  }
+
+  /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
+  public func optionalObject(_ key: String) throws(ParamsError) -> Params? {
+    guard let value = object[key], value != .null else { return nil }
+    return try Params.object(value, path: path(key))
+  }
+
+  /// A required object member (`[]` reads as `{}`).
+  public func requiredObject(_ key: String) throws(ParamsError) -> Params {
+    guard let value = object[key], value != .null else { throw missing(key, "an object") }
+    return try Params.object(value, path: path(key))
+  }
+
+  func missing(_ key: String, _ expected: String) -> ParamsError {
+    ParamsError(path: path(key), problem: "is required: expected \(expected)")
+  }
+
+  func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> ParamsError {
+    ParamsError(path: path(key), problem: "must be \(expected), got \(value.kindName)")
+  }
+}
+
+extension Params {
+  /// Reads `value` at `path` as an integer within `range` (integral doubles such as `3.0` count).
+  public static func integer(_ value: JSONValue, path: String, in range: ClosedRange<Int>) throws(ParamsError) -> Int {
+    let number: Int
+    switch value {
+    case .integer(let n) where n >= Int64(Int.min) && n <= Int64(Int.max):
+      number = Int(n)
+    case .double(let d) where d.isFinite && d.rounded() == d && abs(d) < 9.0e15:
+      number = Int(d)
+    case .integer, .double:
+      throw ParamsError(path: path, problem: "must be an integer in \(range.describe), got \(value.kindName)")
+    default:
+      throw ParamsError(path: path, problem: "must be an integer, got \(value.kindName)")
+    }
+    guard range.contains(number) else {
+      throw ParamsError(path: path, problem: "must be in \(range.describe), got \(number)")
+    }
+    return number
+  }
+
+  /// Reads `value` at `path` as a finite number ≥ 0.
+  public static func length(_ value: JSONValue, path: String) throws(ParamsError) -> Double {
+    let number: Double
+    switch value {
+    case .integer(let n): number = Double(n)
+    case .double(let d): number = d
+    default: throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
+    }
+    guard number.isFinite, number >= 0 else {
+      throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
+    }
+    return number
+  }
+
+  /// Reads `value` at `path` as an array (`{}` reads as `[]`).
+  public static func array(_ value: JSONValue, path: String) throws(ParamsError) -> [JSONValue] {
+    switch value {
+    case .array(let items): return items
+    case .object(let object) where object.members.isEmpty: return []
+    default: throw ParamsError(path: path, problem: "must be an array, got \(value.kindName)")
+    }
+  }
+
+  /// Reads `value` at `path` as an object (`[]` reads as `{}`).
+  public static func object(_ value: JSONValue, path: String) throws(ParamsError) -> Params {
+    switch value {
+    case .object(let object): return Params(object: object, path: path)
+    case .array(let items) where items.isEmpty: return Params(object: JSONObject(), path: path)
+    default: throw ParamsError(path: path, problem: "must be an object, got \(value.kindName)")
+    }
+  }
+
+  /// Reads `value` at `path` as a string.
+  public static func string(_ value: JSONValue, path: String) throws(ParamsError) -> String {
+    guard case .string(let text) = value else {
+      throw ParamsError(path: path, problem: "must be a string, got \(value.kindName)")
+    }
+    return text
+  }
+}
+
+extension ClosedRange<Int> {
+  var describe: String {
+    upperBound == Int.max ? "\(lowerBound)…" : "\(lowerBound)…\(upperBound)"
+  }
+}
+
+extension JSONValue {
+  /// A short description of the value for error messages: its kind, and small scalars verbatim.
+  public var kindName: String {
+    switch self {
+    case .null: "null"
+    case .bool(let flag): "\(flag)"
+    case .integer(let n): "\(n)"
+    case .double(let d): d.isFinite ? "\(d)" : "a number out of range (\(d))"
+    case .string(let s): s.unicodeScalars.count <= 40 ? "the string \"\(s)\"" : "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}

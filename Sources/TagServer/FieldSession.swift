@@ -1,0 +1,44 @@
+import TagCore
+import TagProtocol
+
+/// One open tag field: the core state, its version and its prompt.
+struct FieldSession: Sendable {
+  /// The id the client chose.
+  let id: String
+  /// Tags, draft and rules.
+  var field: TagField
+  /// Increments whenever tags or draft change.
+  var version = 0
+  /// The placeholder for an empty draft.
+  let prompt: String
+
+  init(id: String, options: FieldOptions, config: ServerConfig) {
+    var rules = options.rules
+    rules.maxTags = min(rules.maxTags ?? config.maxTags, config.maxTags)
+    rules.maxTagLength = min(rules.maxTagLength ?? config.maxTagLength, config.maxTagLength)
+    self.id = id
+    self.field = TagField(rules: rules)
+    self.prompt = options.prompt
+  }
+
+  /// Applies an event, bumping the version when tags or draft changed.
+  mutating func apply(_ event: FieldEvent) -> FieldOutcome {
+    let before = (field.tags.count, field.draft)
+    let outcome = field.apply(event)
+    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count || before.1 != field.draft {
+      version += 1
+    }
+    return outcome
+  }
+
+  func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {
+    FieldStateResult(
+      field: id,
+      version: version,
+      tags: field.tags,
+      text: field.draft,
+      prompt: prompt,
+      outcome: outcome
+    )
+  }
+}

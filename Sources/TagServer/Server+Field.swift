@@ -1,0 +1,95 @@
+import JSONRPC
+import TagCore
+import TagProtocol
+
+extension Server {
+  mutating func openField(_ params: FieldOpenRequest) throws(RequestError) -> FieldStateResult {
+    guard fields[params.field] == nil else { throw .session(.alreadyOpen(kind: "field", id: params.field)) }
+    guard sessionCount < config.maxSessions else { throw .session(.tooManySessions(limit: config.maxSessions)) }
+    var session = FieldSession(id: params.field, options: params.options, config: config)
+    var outcome = session.field.apply(.tagsAdded(params.tags))
+    let typed = session.field.apply(.draftChanged(params.text))
+    outcome.added += typed.added
+    outcome.dropped += typed.dropped
+    session.version = 1
+    fields[params.field] = session
+    return session.state(outcome)
+  }
+
+  mutating func changeField(_ params: FieldChangeRequest) throws(RequestError) -> FieldStateResult {
+    let session = try field(params.field)
+    switch params.change {
+    case .text(let text):
+      return try applyToField(params.field, .draftChanged(text))
+    case .edits(let version, let changes):
+      guard version == session.version else {
+        throw .session(.staleVersion(current: session.version, given: version, field: params.field))
+      }
+      let text: String
+      do throws(TextEditError) {
+        text = try TextOffsets.apply(changes, to: session.field.draft, encoding: positionEncoding)
+      } catch {
+        throw .session(.invalidEdit(error, path: "changes"))
+      }
+      return try applyToField(params.field, .draftChanged(text))
+    }
+  }
+
+  mutating func applyToField(_ id: String, _ event: FieldEvent) throws(RequestError) -> FieldStateResult {
+    _ = try field(id)
+    let outcome = fields[id]?.apply(event) ?? FieldOutcome()
+    return try field(id).state(outcome)
+  }
+
+  mutating func removeTag(_ params: FieldRemoveTagRequest) throws(RequestError) -> FieldStateResult {
+    let session = try field(params.field)
+    switch params.target {
+    case .index(let index):
+      guard index < session.field.tags.count else {
+        throw .session(.indexOutOfRange(index: index, count: session.field.tags.count, field: params.field))
+      }
+      return try applyToField(params.field, .tagRemoved(at: index))
+    case .tag(let text):
+      guard session.field.index(of: text) != nil else {
+        throw .session(.noMatchingTag(text, field: params.field))
+      }
+      return try applyToField(params.field, .tagRemovedMatching(text))
+    }
+  }
+
+  func fieldState(_ id: String) throws(RequestError) -> FieldStateResult {
+    try field(id).state()
+  }
+
+  func layoutField(_ params: FieldLayoutRequest) throws(RequestError) -> LayoutResult {
+    let session = try field(params.field)
+    let chips: [Size]
+    switch params.chips {
+    case .sizes(let sizes):
+      guard sizes.count == session.field.tags.count else {
+        throw .session(.chipCountMismatch(sizes: sizes.count, tags: session.field.tags.count, field: params.field))
+      }
+      chips = sizes
+    case .cells(let padding):
+      chips = session.field.tags.map { Size(width: Double(DisplayWidth.cells($0) + padding), height: 1) }
+    }
+    let result = FlowLayout.field(
+      chips: chips,
+      fieldHeight: params.fieldHeight,
+      width: params.width,
+      spacing: params.spacing,
+      fieldMinWidth: params.fieldMinWidth
+    )
+    return LayoutResult(frames: result.frames, size: result.size)
+  }
+
+  mutating func closeField(_ id: String) throws(RequestError) -> [UInt8] {
+    guard fields.removeValue(forKey: id) != nil else { throw .session(.unknownSession(kind: "field", id: id)) }
+    return Array("null".utf8)
+  }
+
+  func field(_ id: String) throws(RequestError) -> FieldSession {
+    guard let session = fields[id] else { throw .session(.unknownSession(kind: "field", id: id)) }
+    return session
+  }
+}

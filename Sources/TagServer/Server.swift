@@ -1,0 +1,149 @@
+public import JSONRPC
+public import TagCore
+import TagProtocol
+
+/// Something that happened to the server; the executable turns stdin and the clock into these.
+public enum ServerEvent: Hashable, Sendable {
+  /// One complete message body from the framer.
+  case message([UInt8])
+  /// The framer found a problem in the byte stream.
+  case frameError(FrameError)
+  /// stdin reached end of file.
+  case inputClosed
+  /// The process named by `initialize`'s `processId` is gone.
+  case clientProcessGone
+}
+
+/// The whole daemon as a value: lifecycle plus open sessions, driven by events.
+///
+/// `handle(_:into:)` is the reducer: it reads one event, updates the state and queues replies
+/// and effects in an ``Outbox``. It performs no I/O, reads no clock and never traps on input.
+///
+/// - Important: Events must be handled one at a time, in arrival order; that order is what
+///   makes every keystroke land exactly once.
+public struct Server: Sendable {
+  /// Where the server is in the LSP lifecycle.
+  public enum Lifecycle: Hashable, Sendable {
+    /// Only `initialize` (and `exit`) are accepted.
+    case awaitingInitialize
+    /// Serving.
+    case running
+    /// `shutdown` was answered; only `exit` is accepted.
+    case shutDown
+  }
+
+  /// The lifecycle state.
+  public internal(set) var lifecycle: Lifecycle = .awaitingInitialize
+  /// The limits and identity.
+  public let config: ServerConfig
+  /// The negotiated position encoding (UTF-16 until `initialize` says otherwise).
+  public internal(set) var positionEncoding: PositionEncoding = .utf16
+  /// Whether the client asked for reduced motion at `initialize`.
+  public internal(set) var reducedMotion = false
+
+  var fields: [String: FieldSession] = [:]
+  var writer = JSONWriter()
+
+  /// Creates a server awaiting `initialize`.
+  public init(config: ServerConfig = ServerConfig()) {
+    self.config = config
+  }
+
+  /// The number of open sessions.
+  public var sessionCount: Int { fields.count }
+
+  /// Handles one event, queuing replies and effects in `outbox`.
+  public mutating func handle(_ event: ServerEvent, into outbox: inout Outbox) {
+    switch event {
+    case .message(let body):
+      handle(body: body, into: &outbox)
+    case .frameError(let error):
+      handle(frameError: error, into: &outbox)
+    case .inputClosed:
+      outbox.log(.info, "stdin closed; exiting")
+      outbox.exitCode = lifecycle == .shutDown ? 0 : 1
+    case .clientProcessGone:
+      outbox.log(.info, "client process is gone; exiting")
+      outbox.exitCode = lifecycle == .shutDown ? 0 : 1
+    }
+  }
+
+  private mutating func handle(body: [UInt8], into outbox: inout Outbox) {
+    writer.reset()
+    switch Envelope.decode(body, maxDepth: config.maxDepth) {
+    case .single(let message):
+      handle(message, into: &outbox)
+    case .batch(let messages):
+      writer.beginArray()
+      var answered = 0
+      for message in messages where handle(message, into: &outbox) {
+        answered += 1
+      }
+      writer.endArray()
+      guard answered > 0 else { return }
+    }
+    if !writer.bytes.isEmpty {
+      outbox.send(writer.bytes)
+    }
+  }
+
+  /// Handles one classified message, writing its reply (if any) as one value into `writer`.
+  /// Returns whether a reply was written.
+  @discardableResult
+  private mutating func handle(_ message: Result<Message, EnvelopeError>, into outbox: inout Outbox) -> Bool {
+    switch message {
+    case .failure(let failure):
+      outbox.log(.warning, "rejected message: \(failure.error.message)")
+      writer.errorResponse(id: failure.id, error: failure.error)
+      return true
+    case .success(.request(let id, let method, let params)):
+      switch reply(to: method, params: params, outbox: &outbox) {
+      case .answer(let result):
+        writer.response(id: id) { w in w.raw(result) }
+        return true
+      case .error(let error):
+        if error.code == .internalError { outbox.log(.error, error.message) }
+        writer.errorResponse(id: id, error: error)
+        return true
+      case .silent:
+        return false
+      }
+    case .success(.notification(let method, let params)):
+      notify(method: method, params: params, outbox: &outbox)
+      return false
+    case .success(.response(let id, _)):
+      outbox.log(.debug, "ignored a response to \(id.map { "\($0)" } ?? "null"): tagd has no request pending")
+      return false
+    }
+  }
+
+  private mutating func handle(frameError: FrameError, into outbox: inout Outbox) {
+    let error: ResponseError
+    switch frameError {
+    case .messageTooLarge(let size, let limit):
+      let described = size.map { "of \($0) bytes" } ?? "longer than the limit"
+      error = ResponseError(
+        code: .invalidRequest,
+        message: "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
+      )
+    case .headerTooLong(let limit):
+      error = ResponseError(code: .parseError, message: "Parse error: header block longer than \(limit) bytes; skipped")
+    case .missingContentLength:
+      error = ResponseError(code: .parseError, message: "Parse error: header block without Content-Length; skipped")
+    case .invalidContentLength(let value):
+      error = ResponseError(code: .parseError, message: "Parse error: invalid Content-Length \"\(value)\"; skipped")
+    case .malformedHeader(let detail):
+      error = ResponseError(
+        code: .parseError,
+        message: "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+      )
+    case .truncated(let expected, let received):
+      outbox.log(.warning, "stdin ended inside a message: \(received) of \(expected) bytes")
+      return
+    }
+    outbox.log(.warning, error.message)
+    writer.reset()
+    writer.errorResponse(id: nil, error: error)
+    outbox.send(writer.bytes)
+  }
+}

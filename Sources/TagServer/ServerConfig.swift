@@ -1,0 +1,46 @@
+/// The server's limits and identity; set by the executable from its flags.
+public struct ServerConfig: Hashable, Sendable {
+  /// The version reported in `initialize`'s `serverInfo`.
+  public var version: String
+  /// The deepest JSON nesting accepted (arrays and objects).
+  public var maxDepth: Int
+  /// The most sessions (fields plus clouds) open at once.
+  public var maxSessions: Int
+  /// The most tags one field or cloud holds; further candidates are dropped as `tooMany`.
+  public var maxTags: Int
+  /// The longest tag in characters; longer candidates are dropped as `tooLong`.
+  public var maxTagLength: Int
+  /// The largest message body in bytes (enforced by the framer; reported in capabilities).
+  public var maxMessageBytes: Int
+
+  /// The current version of tagd.
+  public static let currentVersion = "1.0.0"
+
+  /// Creates a configuration; the defaults are documented in Protocol/limits.md.
+  public init(
+    version: String = ServerConfig.currentVersion,
+    maxDepth: Int = 512,
+    maxSessions: Int = 100_000,
+    maxTags: Int = 1_000_000,
+    maxTagLength: Int = 1_024,
+    maxMessageBytes: Int = 64 << 20
+  ) {
+    self.version = version
+    self.maxDepth = maxDepth
+    self.maxSessions = maxSessions
+    self.maxTags = maxTags
+    self.maxTagLength = maxTagLength
+    self.maxMessageBytes = maxMessageBytes
+  }
+
+  /// The limits as `(name, value)` pairs, as `initialize` reports them.
+  public var limits: [(name: String, value: Int)] {
+    [
+      ("maxMessageBytes", maxMessageBytes),
+      ("maxDepth", maxDepth),
+      ("maxSessions", maxSessions),
+      ("maxTags", maxTags),
+      ("maxTagLength", maxTagLength),
+    ]
+  }
+}

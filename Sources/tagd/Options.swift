@@ -1,0 +1,108 @@
+import JSONRPC
+import TagServer
+
+/// The command line, parsed: what the user asked the executable to do.
+struct Options {
+  /// What to run.
+  enum Command {
+    case serve
+    case help
+    case version
+  }
+
+  var command = Command.serve
+  var framing: Framing?
+  var config = ServerConfig()
+  var frameLimits = FrameLimits()
+  var logLevel = LogLevel.error
+  var logFile: String?
+  var clientProcessID: Int32?
+
+  /// The usage text for `--help`.
+  static let usage = """
+    tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout
+
+    Usage: tagd [options]
+
+    Options:
+      --stdio                      Accepted and ignored (stdio is the only transport).
+      --framing=auto|content-length|ndjson
+                                   How messages are delimited (default: auto, from the first byte).
+      --max-message-bytes=N        Largest message body accepted (default 67108864).
+      --max-header-bytes=N         Largest Content-Length header block (default 65536).
+      --max-depth=N                Deepest JSON nesting accepted (default 512).
+      --max-sessions=N             Most open fields and clouds at once (default 100000).
+      --max-tags=N                 Most tags in one field or cloud (default 1000000).
+      --max-tag-length=N           Longest tag in characters (default 1024).
+      --log=error|warning|info|debug
+                                   Lowest level of diagnostics written (default: error).
+      --log-file=PATH              Append diagnostics to PATH instead of stderr.
+      --clientProcessId=N          Exit when process N is gone (as initialize's processId).
+      --version                    Print the version and exit.
+      --help                       Print this help and exit.
+
+    Protocol reference: Protocol/README.md in the source tree.
+    """
+
+  /// Parses arguments (without the program name).
+  init(arguments: [String]) throws(UsageError) {
+    for argument in arguments {
+      let (name, value) = Options.split(argument)
+      switch name {
+      case "--stdio": break
+      case "--help", "-h": command = .help
+      case "--version": command = .version
+      case "--framing":
+        switch try Options.require(value, name) {
+        case "auto": framing = nil
+        case "content-length", "lsp": framing = .contentLength
+        case "ndjson", "newline", "jsonl": framing = .newlineDelimited
+        case let other: throw UsageError("--framing must be auto, content-length or ndjson, got \"\(other)\"")
+        }
+      case "--max-message-bytes":
+        frameLimits.maxMessageBytes = try Options.number(value, name)
+        config.maxMessageBytes = frameLimits.maxMessageBytes
+      case "--max-header-bytes": frameLimits.maxHeaderBytes = try Options.number(value, name)
+      case "--max-depth": config.maxDepth = try Options.number(value, name)
+      case "--max-sessions": config.maxSessions = try Options.number(value, name)
+      case "--max-tags": config.maxTags = try Options.number(value, name)
+      case "--max-tag-length": config.maxTagLength = try Options.number(value, name)
+      case "--log":
+        let text = try Options.require(value, name)
+        guard let level = LogLevel.allCases.first(where: { $0.name == text }) else {
+          throw UsageError("--log must be error, warning, info or debug, got \"\(text)\"")
+        }
+        logLevel = level
+      case "--log-file": logFile = try Options.require(value, name)
+      case "--clientProcessId", "--client-process-id":
+        clientProcessID = Int32(try Options.number(value, name, max: Int(Int32.max)))
+      default:
+        throw UsageError("unknown option \"\(argument)\" (see tagd --help)")
+      }
+    }
+  }
+
+  private static func split(_ argument: String) -> (String, String?) {
+    guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  private static func require(_ value: String?, _ name: String) throws(UsageError) -> String {
+    guard let value, !value.isEmpty else { throw UsageError("\(name) needs a value: \(name)=VALUE") }
+    return value
+  }
+
+  private static func number(_ value: String?, _ name: String, max: Int = Int.max) throws(UsageError) -> Int {
+    let text = try require(value, name)
+    guard let number = Int(text), number > 0, number <= max else {
+      throw UsageError("\(name) must be a positive integer, got \"\(text)\"")
+    }
+    return number
+  }
+}
+
+/// A command-line mistake; printed with the usage hint, exit status 2.
+struct UsageError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}

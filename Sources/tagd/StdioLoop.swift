@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JSONRPC
+import TagServer
+
+/// The only code that touches file descriptors: reads stdin, feeds the framer and the server,
+/// writes replies with one write per batch of input, and exits when told.
+struct StdioLoop {
+  let input: Int32
+  let output: Int32
+  let log: LogSink
+  var decoder: FrameDecoder
+  var server: Server
+  var watchedProcess: Int32?
+
+  /// Runs until exit; returns the exit code.
+  mutating func run() -> Int32 {
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    var outbox = Outbox(framing: decoder.framing ?? .contentLength)
+    var lastCheck = monotonicSeconds()
+    while true {
+      if let pid = watchedProcess, monotonicSeconds() - lastCheck >= 2 {
+        lastCheck = monotonicSeconds()
+        if kill(pid, 0) != 0 && errno == ESRCH {
+          server.handle(.clientProcessGone, into: &outbox)
+          if let code = flush(&outbox) { return code }
+        }
+      }
+      if watchedProcess != nil {
+        var pfd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&pfd, 1, 2000)
+        if ready == 0 { continue }
+      }
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        log.write(LogRecord(level: .error, message: "reading stdin failed: errno \(errno)"))
+        server.handle(.inputClosed, into: &outbox)
+        return flush(&outbox) ?? 1
+      }
+      if count == 0 {
+        if let error = decoder.finish() { server.handle(.frameError(error), into: &outbox) }
+        server.handle(.inputClosed, into: &outbox)
+        return flush(&outbox) ?? 1
+      }
+      buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+      if let framing = decoder.framing { outbox.framing = framing }
+      while let event = decoder.next() {
+        switch event {
+        case .message(let body): server.handle(.message(body), into: &outbox)
+        case .error(let error): server.handle(.frameError(error), into: &outbox)
+        }
+        if outbox.exitCode != nil { break }
+      }
+      if let code = flush(&outbox) { return code }
+    }
+  }
+
+  /// Performs the outbox: logs, the pid watch, the bytes; returns an exit code when it is time.
+  private mutating func flush(_ outbox: inout Outbox) -> Int32? {
+    for record in outbox.logs { log.write(record) }
+    if let pid = outbox.watchProcess { watchedProcess = pid }
+    let exitCode = outbox.exitCode
+    if !writeAll(outbox.bytes) {
+      log.write(LogRecord(level: .info, message: "stdout closed by the client; exiting"))
+      return exitCode ?? 1
+    }
+    outbox.clear()
+    return exitCode
+  }
+
+  /// Writes every byte, retrying short writes; false when the reader is gone (EPIPE).
+  private func writeAll(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = write(output, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR || errno == EAGAIN { continue }
+          return false
+        }
+        offset += written
+      }
+      return true
+    }
+  }
+}
+
+func monotonicSeconds() -> Double {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
