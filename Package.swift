@@ -56,10 +56,17 @@ let package = Package(
       name: "TagServerTests",
       dependencies: [
         "JSONRPC",
+        "TagTestSupport",
         "TagCore",
         "TagProtocol",
         "TagServer",
       ]
+    ),
+
+    // MARK: TagTestSupport — transcript reading and JSON comparison shared by the test targets
+    .target(
+      name: "TagTestSupport",
+      dependencies: ["JSONRPC"]
     ),
 
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
@@ -74,6 +81,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "JSONRPC",
+        "TagTestSupport",
         "tagd",
       ]
     ),

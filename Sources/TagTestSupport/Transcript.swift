@@ -1,0 +1,97 @@
+public import JSONRPC
+
+/// A recorded client/server conversation from `Protocol/transcripts/`, replayed by the tests.
+///
+/// The format is line-based: `-> BODY` is a message the client sends (sent byte for byte, so
+/// it may be invalid JSON), `<- JSON` is the next reply the server must write, `== exit N`
+/// is the status the daemon must exit with once the client closes stdin, and lines starting
+/// with `#` (or blank) are commentary.
+public struct Transcript: Sendable {
+  /// The file name without extension.
+  public var name: String
+  /// Bodies the client sends, in order.
+  public var sends: [String]
+  /// Replies the server must write, in order.
+  public var expectedReplies: [String]
+  /// The exit status expected after stdin closes, when the transcript states one.
+  public var expectedExit: Int32?
+
+  /// Parses transcript text.
+  public init(name: String, text: String) throws(TranscriptError) {
+    self.name = name
+    sends = []
+    expectedReplies = []
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      if line.hasPrefix("-> ") {
+        sends.append(String(line.dropFirst(3)))
+      } else if line.hasPrefix("<- ") {
+        expectedReplies.append(String(line.dropFirst(3)))
+      } else if line.hasPrefix("== exit ") {
+        guard let code = Int32(line.dropFirst(8)) else { throw TranscriptError(file: name, line: number + 1) }
+        expectedExit = code
+      } else if !(line.isEmpty || line.hasPrefix("#")) {
+        throw TranscriptError(file: name, line: number + 1)
+      }
+    }
+  }
+}
+
+/// A transcript line that is none of the known forms.
+public struct TranscriptError: Error, Sendable, CustomStringConvertible {
+  /// The transcript.
+  public var file: String
+  /// The 1-based line number.
+  public var line: Int
+  /// "file:line: …".
+  public var description: String { "\(file):\(line): not a `-> `, `<- `, `== exit ` or `#` line" }
+}
+
+/// JSON comparison that ignores object member order (replies are compared as values).
+public enum JSONCompare {
+  /// Parses `text`, or returns nil when it is not JSON.
+  public static func parse(_ text: String) -> JSONValue? {
+    try? JSONReader.parse(Array(text.utf8), maxDepth: 10_000)
+  }
+
+  /// The value with every object's members sorted by key.
+  public static func canonical(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .array(let items): .array(items.map(canonical))
+    case .object(let object):
+      .object(JSONObject(object.members.map { JSONMember($0.key, canonical($0.value)) }.sorted { $0.key < $1.key }))
+    default: value
+    }
+  }
+
+  /// Compact, key-sorted JSON text of `value`, for readable failure messages.
+  public static func text(_ value: JSONValue) -> String {
+    var writer = JSONWriter()
+    writer.value(canonical(value))
+    return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  /// Whether two JSON texts denote the same value (member order ignored).
+  public static func same(_ a: String, _ b: String) -> Bool {
+    guard let x = parse(a), let y = parse(b) else { return false }
+    return canonical(x) == canonical(y)
+  }
+}
+
+/// Splits a framed byte stream into bodies with the project's own decoder.
+public func splitFrames(_ bytes: [UInt8], framing: Framing) -> [String] {
+  var decoder = FrameDecoder(framing: framing)
+  decoder.feed(bytes)
+  var bodies: [String] = []
+  while let event = decoder.next() {
+    if case .message(let body) = event { bodies.append(String(decoding: body, as: UTF8.self)) }
+  }
+  return bodies
+}
+
+/// The package root, found from this file's path.
+public func packageRoot(file: String = #filePath) -> String {
+  var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+  while let last = parts.last, last != "Sources" && last != "Tests" { parts.removeLast() }
+  parts.removeLast()
+  return parts.joined(separator: "/")
+}

@@ -1,0 +1,42 @@
+import JSONRPC
+import TagTestSupport
+import Testing
+
+/// How a replay frames its input: each framing, forced by flag or detected from the first byte.
+enum FramingMode: String, CaseIterable, Sendable {
+  case contentLengthDetected, contentLengthForced, ndjsonDetected, ndjsonForced
+
+  var framing: Framing {
+    switch self {
+    case .contentLengthDetected, .contentLengthForced: .contentLength
+    case .ndjsonDetected, .ndjsonForced: .newlineDelimited
+    }
+  }
+
+  var arguments: [String] {
+    switch self {
+    case .contentLengthDetected, .ndjsonDetected: ["--stdio"]
+    case .contentLengthForced, .ndjsonForced: ["--framing=\(framing.rawValue)"]
+    }
+  }
+}
+
+/// The Protocol/ transcripts replayed against the real binary over pipes, in both framings,
+/// so the documentation cannot drift from behaviour.
+@Suite struct TranscriptEndToEndTests {
+  static let transcripts: [Transcript] = (try? Files.transcripts()) ?? []
+
+  @Test(arguments: transcripts.map(\.name), FramingMode.allCases)
+  func replay(name: String, mode: FramingMode) throws {
+    let transcript = try #require(Self.transcripts.first { $0.name == name })
+    let run = try session(transcript.sends, framing: mode.framing, arguments: mode.arguments)
+    #expect(run.replies.count == transcript.expectedReplies.count, "reply count of \(name)")
+    for (i, (got, want)) in zip(run.replies, transcript.expectedReplies).enumerated() {
+      #expect(JSONCompare.same(got, want), "\(name) reply \(i + 1):\n got  \(got)\n want \(want)")
+    }
+    #expect(isOnlyFrames(run.stdout, framing: mode.framing), "stdout carries frames only")
+    if let expected = transcript.expectedExit {
+      #expect(run.status == expected, "exit status of \(name)")
+    }
+  }
+}

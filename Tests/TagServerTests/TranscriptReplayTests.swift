@@ -1,0 +1,77 @@
+import JSONRPC
+import TagServer
+import TagTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replays every `Protocol/transcripts/*.transcript` against an in-process ``Server``.
+///
+/// `TAGD_RECORD=1` rewrites the `<-` lines from the actual replies and then FAILS, so a
+/// re-recorded transcript never passes silently: review the diff, then run again.
+@Suite struct TranscriptReplayTests {
+  static let transcripts: [Transcript] = (try? Files.transcripts()) ?? []
+
+  @Test func transcriptsExist() throws {
+    _ = try Files.transcripts()
+    #expect(Self.transcripts.count >= 8)
+  }
+
+  @Test(arguments: transcripts.map(\.name))
+  func replay(name: String) throws {
+    let transcript = try #require(Self.transcripts.first { $0.name == name })
+    var server = Server()
+    var outbox = Outbox(framing: .newlineDelimited)
+    var replies: [[String]] = []
+    var exitCode: Int32?
+    for send in transcript.sends where exitCode == nil {
+      server.handle(.message(Array(send.utf8)), into: &outbox)
+      replies.append(splitFrames(outbox.bytes, framing: .newlineDelimited))
+      exitCode = outbox.exitCode
+      outbox.clear()
+    }
+    if exitCode == nil {
+      server.handle(.inputClosed, into: &outbox)
+      exitCode = outbox.exitCode
+    }
+    if getenv("TAGD_RECORD") != nil {
+      record(transcript, replies: replies, exitCode: exitCode)
+      Issue.record("recorded \(name).transcript; review the diff and run again without TAGD_RECORD")
+      return
+    }
+    let actual = replies.flatMap { $0 }
+    #expect(actual.count == transcript.expectedReplies.count, "reply count in \(name)")
+    for (i, (got, want)) in zip(actual, transcript.expectedReplies).enumerated() {
+      #expect(JSONCompare.same(got, want), "\(name) reply \(i + 1):\n got  \(got)\n want \(want)")
+    }
+    if let expected = transcript.expectedExit {
+      #expect(exitCode == expected, "exit status of \(name)")
+    }
+  }
+
+  /// Rewrites a transcript: comments and sends kept, each send followed by its replies.
+  func record(_ transcript: Transcript, replies: [[String]], exitCode: Int32?) {
+    let path = packageRoot() + "/Protocol/transcripts/\(transcript.name).transcript"
+    let text = String(decoding: Files.read(path) ?? [], as: UTF8.self)
+    var out: [String] = []
+    var sendIndex = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("<- ") || line.hasPrefix("== exit ") { continue }
+      out.append(String(line))
+      if line.hasPrefix("-> ") {
+        if sendIndex < replies.count {
+          out += replies[sendIndex].map { "<- " + $0 }
+        }
+        sendIndex += 1
+      }
+    }
+    while out.last == "" { out.removeLast() }
+    out.append("== exit \(exitCode ?? -1)")
+    let bytes = Array((out.joined(separator: "\n") + "\n").utf8)
+    let fd = open(path, O_WRONLY | O_TRUNC)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+  }
+}
