@@ -45,7 +45,6 @@ import Testing
     #expect(CaselessKey(lhs) != CaselessKey(rhs))
   }
 
-  /// The ASCII fast path must agree with the general fold.
   /// Outside ASCII the fold is the standard mappings, except that `ı` is left alone.
   @Test(arguments: ["é", "Straße", "ΟΔΟΣ", "ﬁ", "İ", "日本", "😀A"])
   func unicodeFoldMatchesTheMappings(text: String) {
@@ -56,8 +55,10 @@ import Testing
     #expect(Array(CaselessKey("ıA\u{131}").folded.unicodeScalars) == ["\u{131}", "a", "\u{131}"])
   }
 
+  /// Checks that the ASCII fast path agrees with the general fold.
   @Test(arguments: [
-    "", "a", "Z", "Hello, World!", "@[`{", "MiXeD-case_123", "\t\n\r ~", "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "", "a", "Z", "Hello, World!", "@[`{", "MiXeD-case_123", "\t\n\r ~",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
   ])
   func asciiFastPathMatchesGeneralFold(text: String) {
     #expect(CaselessKey(text).folded == text.uppercased().lowercased())

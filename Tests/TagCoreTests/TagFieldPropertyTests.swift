@@ -89,7 +89,9 @@ private struct ReferenceField {
       var probe = ReferenceField(rules: rules)
       var ignored = FieldOutcome()
       probe.candidate(text, &ignored)
-      if let wanted = probe.tags.first, let index = tags.firstIndex(where: { key($0) == key(wanted) }) {
+      if let wanted = probe.tags.first,
+        let index = tags.firstIndex(where: { key($0) == key(wanted) })
+      {
         outcome.removed.append(RemovedTag(index: index, tag: tags.remove(at: index)))
       }
     }
@@ -97,7 +99,9 @@ private struct ReferenceField {
   }
 }
 
-private let alphabet = [",", "\n", "\r", "\r\n", " ", " ", "\t", "A", "a", "é", "e\u{301}", "b", "ß", "SS", ";"]
+private let alphabet = [
+  ",", "\n", "\r", "\r\n", " ", " ", "\t", "A", "a", "é", "e\u{301}", "b", "ß", "SS", ";",
+]
 
 private let ruleSets: [FieldRules] = [
   FieldRules(),
@@ -153,7 +157,9 @@ private func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeSca
       switch event {
       case .draftChanged(let text):
         // The new draft is a suffix of the text given.
-        #expect(scalars(text).suffix(scalars(field.draft).count).elementsEqual(scalars(field.draft)))
+        #expect(
+          scalars(text).suffix(scalars(field.draft).count).elementsEqual(scalars(field.draft))
+        )
       case .tagsAdded, .tagRemoved, .tagRemovedMatching:
         #expect(scalars(field.draft) == scalars(draftBefore))
       case .submitted:
@@ -188,6 +194,8 @@ private func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeSca
     // A space typed after a separator is kept (that draft has no separator), while a paste loses
     // the spaces after its last separator: the drafts agree once those are set aside.
     #expect(scalars(typed.draft).drop { $0 == " " }.elementsEqual(scalars(pasted.draft)))
-    #expect(scalars(typed.draft).suffix(scalars(pasted.draft).count).elementsEqual(scalars(pasted.draft)))
+    #expect(
+      scalars(typed.draft).suffix(scalars(pasted.draft).count).elementsEqual(scalars(pasted.draft))
+    )
   }
 }

@@ -24,16 +24,36 @@ private let empty = DroppedCandidate(text: "", reason: .empty)
 private func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeScalars) }
 
 private let typing: [FieldCase] = [
-  FieldCase(name: "no separator: draft as typed", events: [.draftChanged("red")], tags: [], draft: "red"),
+  FieldCase(
+    name: "no separator: draft as typed",
+    events: [.draftChanged("red")],
+    tags: [],
+    draft: "red"
+  ),
   FieldCase(
     name: "no separator: leading spaces kept",
     events: [.draftChanged("  red ")],
     tags: [],
     draft: "  red "
   ),
-  FieldCase(name: "no separator: blank kept", events: [.draftChanged("   ")], tags: [], draft: "   "),
-  FieldCase(name: "no separator: tab kept", events: [.draftChanged("\tred")], tags: [], draft: "\tred"),
-  FieldCase(name: "empty text", events: [.draftChanged("red"), .draftChanged("")], tags: [], draft: ""),
+  FieldCase(
+    name: "no separator: blank kept",
+    events: [.draftChanged("   ")],
+    tags: [],
+    draft: "   "
+  ),
+  FieldCase(
+    name: "no separator: tab kept",
+    events: [.draftChanged("\tred")],
+    tags: [],
+    draft: "\tred"
+  ),
+  FieldCase(
+    name: "empty text",
+    events: [.draftChanged("red"), .draftChanged("")],
+    tags: [],
+    draft: ""
+  ),
   FieldCase(
     name: "paste red, green,blue",
     events: [.draftChanged("red, green,blue")],
@@ -389,7 +409,9 @@ private let commands: [FieldCase] = [
   ),
   FieldCase(
     name: "tags added: trimmed, deduplicated, not split; the draft is untouched",
-    events: [.draftChanged("red,dr"), .tagsAdded([" Green ", "", "RED", "blue,green", "green", "\n"])],
+    events: [
+      .draftChanged("red,dr"), .tagsAdded([" Green ", "", "RED", "blue,green", "green", "\n"]),
+    ],
     tags: ["red", "Green", "blue,green"],
     draft: "dr",
     outcome: FieldOutcome(
@@ -620,10 +642,12 @@ private let rules: [FieldCase] = [
     #expect(!outcome.isEmpty)
   }
 
-  @Test(arguments: [
-    ("red", 0), ("RED", 0), ("  Red ", 0), ("Straße", 1), ("strasse", 1), ("e\u{301}", 2),
-    ("É", 2), ("x", nil), ("", nil), ("   ", nil), ("red,", nil),
-  ] as [(String, Int?)])
+  @Test(
+    arguments: [
+      ("red", 0), ("RED", 0), ("  Red ", 0), ("Straße", 1), ("strasse", 1), ("e\u{301}", 2),
+      ("É", 2), ("x", nil), ("", nil), ("   ", nil), ("red,", nil),
+    ] as [(String, Int?)]
+  )
   func indexOf(text: String, expected: Int?) {
     var field = TagField()
     _ = field.apply(.tagsAdded(["red", "STRASSE", "\u{E9}"]))
@@ -676,7 +700,9 @@ private let rules: [FieldCase] = [
     let again = field.apply(.draftChanged(text.lowercased()))
     #expect(again.added.isEmpty)
     #expect(again.dropped.count == count)
-    #expect(again.dropped.last == DroppedCandidate(text: "tag99999", reason: .duplicate(of: 99_999)))
+    #expect(
+      again.dropped.last == DroppedCandidate(text: "tag99999", reason: .duplicate(of: 99_999))
+    )
     #expect(field.tags.count == count)
     #expect(field.draft == "rest")
   }
