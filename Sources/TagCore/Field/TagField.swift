@@ -8,6 +8,25 @@
 /// let outcome = field.apply(.draftChanged("red, green,blue"))
 /// // field.tags == ["red", "green"], field.draft == "blue", outcome.added == ["red", "green"]
 /// ```
+///
+/// ## Candidates
+///
+/// Every candidate (a piece before a separator, a submitted draft, an entry of
+/// ``FieldEvent/tagsAdded(_:)``) goes through the same steps, and the first failing check decides
+/// the drop reason:
+///
+/// 1. trimmed of surrounding whitespace and newlines (`Character.isWhitespace`), then rewritten by
+///    ``FieldRules/transform``;
+/// 2. empty → ``DropReason/empty``;
+/// 3. more characters than ``FieldRules/maxTagLength`` → ``DropReason/tooLong(limit:)``;
+/// 4. equal by key to a tag (including one added earlier in the same batch) →
+///    ``DropReason/duplicate(of:)``;
+/// 5. the field already holds ``FieldRules/maxTags`` → ``DropReason/tooMany(limit:)``;
+/// 6. otherwise appended, spelled as typed (after the transform).
+///
+/// Keys are ``CaselessKey``s, or the text itself (canonical equivalence only) when
+/// ``FieldRules/caseSensitive``. Duplicates are found through a hashed index kept alongside the
+/// tags, so a paste of N tags costs O(N).
 public struct TagField: Hashable, Sendable {
   /// The committed tags, in order, spelled as first typed.
   public private(set) var tags: [String]
@@ -16,19 +35,146 @@ public struct TagField: Hashable, Sendable {
   /// The rules this field follows.
   public let rules: FieldRules
 
+  /// The key of each tag, parallel to `tags`.
+  private var keys: [String]
+  /// The index in `tags` of the tag with each key.
+  private var indexByKey: [String: Int]
+
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
-    fatalError("unimplemented")
+    self.rules = rules
+    tags = []
+    draft = ""
+    keys = []
+    indexByKey = [:]
   }
 
   /// Applies one event and reports what it did.
+  ///
+  /// - ``FieldEvent/draftChanged(_:)``: text without a separator becomes the draft exactly as
+  ///   given. Otherwise every piece before the last separator is a candidate, and the piece after
+  ///   it, less its leading U+0020 spaces (other whitespace stays), becomes the draft. The new
+  ///   draft is therefore always a suffix of the text given, which lets a front end keep its caret
+  ///   by counting from the end. Newline separators: LF, CR and a CRLF pair each end one piece.
+  /// - ``FieldEvent/submitted``: the draft is one candidate, as if a separator were typed after it
+  ///   (an empty or blank draft reports an ``DropReason/empty`` drop); the draft empties.
+  /// - ``FieldEvent/deletedBackward``: with an empty draft, removes the last tag; otherwise nothing.
+  /// - ``FieldEvent/tagsAdded(_:)``: each entry is one candidate; entries are not split on
+  ///   separators. The draft is untouched.
+  /// - ``FieldEvent/tagRemoved(at:)`` and ``FieldEvent/tagRemovedMatching(_:)``: remove one tag,
+  ///   or nothing when the index is out of range or no tag matches.
   public mutating func apply(_ event: FieldEvent) -> FieldOutcome {
-    fatalError("unimplemented")
+    var outcome = FieldOutcome()
+    switch event {
+    case .draftChanged(let text):
+      guard let split = FieldText.split(text, separators: rules.separators) else {
+        draft = text
+        break
+      }
+      for piece in split.pieces {
+        admit(piece, into: &outcome)
+      }
+      draft = split.draft
+    case .submitted:
+      let candidate = draft
+      draft = ""
+      admit(candidate, into: &outcome)
+    case .deletedBackward:
+      if draft.isEmpty, !tags.isEmpty {
+        outcome.removed.append(remove(at: tags.count - 1))
+      }
+    case .tagsAdded(let entries):
+      for entry in entries {
+        admit(entry, into: &outcome)
+      }
+    case .tagRemoved(let index):
+      if tags.indices.contains(index) {
+        outcome.removed.append(remove(at: index))
+      }
+    case .tagRemovedMatching(let text):
+      if let index = index(of: text) {
+        outcome.removed.append(remove(at: index))
+      }
+    }
+    return outcome
   }
 
   /// The index of the tag equal (under this field's rules) to `text`, if any.
+  ///
+  /// `text` is normalised as a candidate would be (trimmed, transformed), so this is the index a
+  /// candidate `text` would be reported a ``DropReason/duplicate(of:)`` of.
   public func index(of text: String) -> Int? {
-    fatalError("unimplemented")
+    let candidate = normalized(text)
+    guard !candidate.isEmpty else { return nil }
+    return indexByKey[key(of: candidate)]
+  }
+
+  // MARK: Equality
+
+  /// Fields are equal when their tags, drafts and rules are; the key index follows from those.
+  public static func == (lhs: TagField, rhs: TagField) -> Bool {
+    lhs.tags == rhs.tags && lhs.draft == rhs.draft && lhs.rules == rhs.rules
+  }
+
+  /// Hashes the tags, draft and rules.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(tags)
+    hasher.combine(draft)
+    hasher.combine(rules)
+  }
+
+  // MARK: Candidates
+
+  /// Trims `text` and applies the rules' transform.
+  private func normalized(_ text: String) -> String {
+    let trimmed = FieldText.trimmed(text)
+    switch rules.transform {
+    case .none: return String(trimmed)
+    case .lowercase: return trimmed.lowercased()
+    case .uppercase: return trimmed.uppercased()
+    }
+  }
+
+  /// The duplicate-detection key of an already normalised candidate.
+  private func key(of candidate: String) -> String {
+    rules.caseSensitive ? candidate : CaselessKey.fold(candidate)
+  }
+
+  /// Runs one candidate through the checks (empty, too long, duplicate, too many) in that order.
+  private mutating func admit(_ text: String, into outcome: inout FieldOutcome) {
+    let candidate = normalized(text)
+    if candidate.isEmpty {
+      outcome.dropped.append(DroppedCandidate(text: "", reason: .empty))
+      return
+    }
+    if let limit = rules.maxTagLength, candidate.count > limit {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooLong(limit: limit)))
+      return
+    }
+    let key = key(of: candidate)
+    if let existing = indexByKey[key] {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .duplicate(of: existing)))
+      return
+    }
+    if let limit = rules.maxTags, tags.count >= limit {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooMany(limit: limit)))
+      return
+    }
+    indexByKey[key] = tags.count
+    tags.append(candidate)
+    keys.append(key)
+    outcome.added.append(candidate)
+  }
+
+  /// Removes the tag at a valid `index` and re-indexes the tags after it: O(n - index).
+  private mutating func remove(at index: Int) -> RemovedTag {
+    let tag = tags.remove(at: index)
+    let key = keys.remove(at: index)
+    indexByKey[key] = nil
+    for later in index..<keys.count {
+      indexByKey[keys[later]] = later
+    }
+    return RemovedTag(index: index, tag: tag)
   }
 }
 
@@ -46,4 +192,58 @@ public enum FieldEvent: Hashable, Sendable {
   case tagRemoved(at: Int)
   /// The tag equal to this text was removed; no match removes nothing.
   case tagRemovedMatching(String)
+}
+
+/// Splitting and trimming of field text, on Unicode scalars so that a CRLF (one `Character`) is
+/// seen as its two scalars.
+enum FieldText {
+  /// The pieces of `text` before its last separator and the new draft, or nil when `text` holds
+  /// no separator.
+  ///
+  /// `"\n"` in `separators` makes LF, CR and CRLF separators, a CRLF pair counting once. The draft
+  /// is the piece after the last separator without its leading U+0020 spaces: a suffix of `text`.
+  static func split(
+    _ text: String,
+    separators: Set<Unicode.Scalar>
+  ) -> (pieces: [String], draft: String)? {
+    let newlines = separators.contains("\n")
+    let scalars = text.unicodeScalars
+    var pieces: [String] = []
+    var pieceStart = scalars.startIndex
+    var found = false
+    var position = scalars.startIndex
+    while position < scalars.endIndex {
+      let scalar = scalars[position]
+      var next = scalars.index(after: position)
+      let isSeparator: Bool
+      if newlines && (scalar == "\n" || scalar == "\r") {
+        if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" {
+          next = scalars.index(after: next)
+        }
+        isSeparator = true
+      } else {
+        isSeparator = separators.contains(scalar)
+      }
+      if isSeparator {
+        pieces.append(String(scalars[pieceStart..<position]))
+        pieceStart = next
+        found = true
+      }
+      position = next
+    }
+    guard found else { return nil }
+    var draftStart = pieceStart
+    while draftStart < scalars.endIndex, scalars[draftStart] == " " {
+      draftStart = scalars.index(after: draftStart)
+    }
+    return (pieces, String(scalars[draftStart...]))
+  }
+
+  /// `text` without the whitespace and newline characters at either end.
+  static func trimmed(_ text: String) -> Substring {
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+      let last = text.lastIndex(where: { !$0.isWhitespace })
+    else { return text[text.endIndex...] }
+    return text[first...last]
+  }
 }

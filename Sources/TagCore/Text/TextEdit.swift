@@ -62,8 +62,17 @@ public enum TextEditError: Error, Hashable, Sendable {
 }
 
 /// Converts between ``TextPosition``s and string indices, and applies ``TextEdit``s.
+///
+/// Lines end at LF, CR or CRLF, as in LSP. Indices are at Unicode-scalar granularity: a position
+/// may fall between two scalars of one grapheme cluster (between `e` and U+0301), but never inside
+/// a scalar's UTF-8 bytes, between a UTF-16 surrogate pair, or between the CR and LF of a CRLF.
+/// Unlike LSP, which clamps, positions past the last line or past the end of their line are
+/// rejected. Every call is linear in the length of the text.
 public enum TextOffsets {
   /// The index in `text` that `position` names, counted in `encoding`.
+  ///
+  /// The index is a boundary of `text.unicodeScalars`; the end of a line is the index of its line
+  /// break (or `text.endIndex` on the last line).
   ///
   /// - Throws: ``TextEditError`` when the position is outside the text or inside a character.
   public static func index(
@@ -71,16 +80,74 @@ public enum TextOffsets {
     in text: String,
     encoding: PositionEncoding
   ) throws(TextEditError) -> String.Index {
-    fatalError("unimplemented")
+    guard position.line >= 0, position.character >= 0 else {
+      throw .outOfRange(position)
+    }
+    let scalars = text.unicodeScalars
+    var cursor = scalars.startIndex
+    var line = 0
+    while line < position.line {
+      guard cursor < scalars.endIndex else { throw .outOfRange(position) }
+      let scalar = scalars[cursor]
+      cursor = scalars.index(after: cursor)
+      if scalar == "\n" {
+        line += 1
+      } else if scalar == "\r" {
+        if cursor < scalars.endIndex, scalars[cursor] == "\n" {
+          cursor = scalars.index(after: cursor)
+        }
+        line += 1
+      }
+    }
+    var counted = 0
+    while counted < position.character {
+      guard cursor < scalars.endIndex else { throw .outOfRange(position) }
+      let scalar = scalars[cursor]
+      if scalar == "\n" || scalar == "\r" {
+        let next = scalars.index(after: cursor)
+        let isCRLF = scalar == "\r" && next < scalars.endIndex && scalars[next] == "\n"
+        if isCRLF && position.character == counted + 1 {
+          throw .insideCharacter(position)
+        }
+        throw .outOfRange(position)
+      }
+      counted += width(of: scalar, in: encoding)
+      if counted > position.character { throw .insideCharacter(position) }
+      cursor = scalars.index(after: cursor)
+    }
+    return cursor
   }
 
   /// The position of `index` in `text`, counted in `encoding`.
+  ///
+  /// Never fails: an index inside a scalar counts as the start of that scalar, an index between
+  /// the CR and LF of a CRLF as the end of its line, and an index past the end as the end.
   public static func position(
     of index: String.Index,
     in text: String,
     encoding: PositionEncoding
   ) -> TextPosition {
-    fatalError("unimplemented")
+    let scalars = text.unicodeScalars
+    var cursor = scalars.startIndex
+    var line = 0
+    var character = 0
+    while cursor < index, cursor < scalars.endIndex {
+      let scalar = scalars[cursor]
+      var next = scalars.index(after: cursor)
+      if next > index { break }
+      if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" {
+        next = scalars.index(after: next)
+        if next > index { break }
+      }
+      if scalar == "\n" || scalar == "\r" {
+        line += 1
+        character = 0
+      } else {
+        character += width(of: scalar, in: encoding)
+      }
+      cursor = next
+    }
+    return TextPosition(line: line, character: character)
   }
 
   /// Applies `edits` in order, each to the text the previous one produced (LSP `didChange` rule).
@@ -91,6 +158,28 @@ public enum TextOffsets {
     to text: String,
     encoding: PositionEncoding
   ) throws(TextEditError) -> String {
-    fatalError("unimplemented")
+    var result = text
+    for edit in edits {
+      guard let range = edit.range else {
+        result = edit.newText
+        continue
+      }
+      let start = try index(of: range.start, in: result, encoding: encoding)
+      let end = try index(of: range.end, in: result, encoding: encoding)
+      guard start <= end else { throw .reversedRange(range) }
+      var scalars = result.unicodeScalars
+      scalars.replaceSubrange(start..<end, with: edit.newText.unicodeScalars)
+      result = String(scalars)
+    }
+    return result
+  }
+
+  /// How many units of `encoding` `scalar` takes.
+  private static func width(of scalar: Unicode.Scalar, in encoding: PositionEncoding) -> Int {
+    switch encoding {
+    case .utf8: scalar.utf8.count
+    case .utf16: scalar.utf16.count
+    case .utf32: 1
+    }
   }
 }
