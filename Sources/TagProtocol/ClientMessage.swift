@@ -1,7 +1,7 @@
 public import JSONRPC
 
 /// Every request tagd answers, decoded once at the edge into a typed case.
-public enum ClientRequest: Hashable, Sendable {
+public enum ClientRequest: Sendable {
   case initialize(InitializeRequest)
   case shutdown(ShutdownRequest)
   case fieldOpen(FieldOpenRequest)
@@ -13,6 +13,13 @@ public enum ClientRequest: Hashable, Sendable {
   case fieldState(FieldStateRequest)
   case fieldLayout(FieldLayoutRequest)
   case fieldClose(FieldCloseRequest)
+  case cloudOpen(CloudOpenRequest)
+  case cloudToggle(CloudToggleRequest)
+  case cloudSelect(CloudSelectRequest)
+  case cloudSetTags(CloudSetTagsRequest)
+  case cloudState(CloudStateRequest)
+  case cloudLayout(CloudLayoutRequest)
+  case cloudClose(CloudCloseRequest)
 }
 
 /// Every notification tagd acts on, decoded once at the edge into a typed case.
@@ -39,6 +46,13 @@ public enum MessageRegistry {
     FieldStateRequest.method: { p throws(ParamsError) in .fieldState(try .init(params: p)) },
     FieldLayoutRequest.method: { p throws(ParamsError) in .fieldLayout(try .init(params: p)) },
     FieldCloseRequest.method: { p throws(ParamsError) in .fieldClose(try .init(params: p)) },
+    CloudOpenRequest.method: { p throws(ParamsError) in .cloudOpen(try .init(params: p)) },
+    CloudToggleRequest.method: { p throws(ParamsError) in .cloudToggle(try .init(params: p)) },
+    CloudSelectRequest.method: { p throws(ParamsError) in .cloudSelect(try .init(params: p)) },
+    CloudSetTagsRequest.method: { p throws(ParamsError) in .cloudSetTags(try .init(params: p)) },
+    CloudStateRequest.method: { p throws(ParamsError) in .cloudState(try .init(params: p)) },
+    CloudLayoutRequest.method: { p throws(ParamsError) in .cloudLayout(try .init(params: p)) },
+    CloudCloseRequest.method: { p throws(ParamsError) in .cloudClose(try .init(params: p)) },
   ]
 
   static let notifications: [String: Decoder<ClientNotification>] = [

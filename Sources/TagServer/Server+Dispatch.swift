@@ -63,6 +63,13 @@ extension Server {
     case .fieldState(let params): return encode(try fieldState(params.field))
     case .fieldLayout(let params): return encode(try layoutField(params))
     case .fieldClose(let params): return try closeField(params.field)
+    case .cloudOpen(let params): return encode(try openCloud(params))
+    case .cloudToggle(let params): return encode(try toggleCloud(params))
+    case .cloudSelect(let params): return encode(try selectInCloud(params))
+    case .cloudSetTags(let params): return encode(try setCloudTags(params))
+    case .cloudState(let params): return encode(try cloudState(params.cloud))
+    case .cloudLayout(let params): return encode(try layoutCloud(params))
+    case .cloudClose(let params): return try closeCloud(params.cloud)
     }
   }
 

@@ -42,6 +42,7 @@ public struct Server: Sendable {
   public internal(set) var reducedMotion = false
 
   var fields: [String: FieldSession] = [:]
+  var clouds: [String: CloudSession] = [:]
   var writer = JSONWriter()
 
   /// Creates a server awaiting `initialize`.
@@ -50,7 +51,7 @@ public struct Server: Sendable {
   }
 
   /// The number of open sessions.
-  public var sessionCount: Int { fields.count }
+  public var sessionCount: Int { fields.count + clouds.count }
 
   /// Handles one event, queuing replies and effects in `outbox`.
   public mutating func handle(_ event: ServerEvent, into outbox: inout Outbox) {

@@ -1,0 +1,137 @@
+import JSONRPC
+public import TagCore
+
+/// `cloud/open` (request): opens a tag cloud session. Result: ``CloudStateResult``.
+public struct CloudOpenRequest: TagMessage, Hashable {
+  public static let method = "cloud/open"
+  /// The client-chosen id of the cloud.
+  public var cloud: String
+  /// The tags; titles must be unique.
+  public var tags: [CloudTag]
+  /// The initially selected titles.
+  public var selection: [String]
+
+  public init(params: Params) throws(ParamsError) {
+    cloud = try params.string("cloud")
+    tags = try cloudTags(params.array("tags"), at: params.path("tags"))
+    selection = try params.optionalArray("selection").map { items throws(ParamsError) in
+      try strings(items, at: params.path("selection"))
+    } ?? []
+  }
+}
+
+/// `cloud/toggle` (request): selects or deselects one tag. Result: ``CloudStateResult``.
+public struct CloudToggleRequest: TagMessage, Hashable {
+  public static let method = "cloud/toggle"
+  /// The cloud's id.
+  public var cloud: String
+  /// The tag's title.
+  public var title: String
+
+  public init(params: Params) throws(ParamsError) {
+    cloud = try params.string("cloud")
+    title = try params.string("title")
+  }
+}
+
+/// `cloud/select` (request): replaces the whole selection. Result: ``CloudStateResult``.
+public struct CloudSelectRequest: TagMessage, Hashable {
+  public static let method = "cloud/select"
+  /// The cloud's id.
+  public var cloud: String
+  /// The titles to select; every other tag is deselected.
+  public var selection: [String]
+
+  public init(params: Params) throws(ParamsError) {
+    cloud = try params.string("cloud")
+    selection = try strings(params.array("selection"), at: params.path("selection"))
+  }
+}
+
+/// `cloud/setTags` (request): replaces the tags, keeping the selection of titles that remain.
+/// Result: ``CloudStateResult``.
+public struct CloudSetTagsRequest: TagMessage, Hashable {
+  public static let method = "cloud/setTags"
+  /// The cloud's id.
+  public var cloud: String
+  /// The new tags.
+  public var tags: [CloudTag]
+
+  public init(params: Params) throws(ParamsError) {
+    cloud = try params.string("cloud")
+    tags = try cloudTags(params.array("tags"), at: params.path("tags"))
+  }
+}
+
+/// `cloud/state` (request): the cloud's current state. Result: ``CloudStateResult``.
+public struct CloudStateRequest: TagMessage, Hashable {
+  public static let method = "cloud/state"
+  /// The cloud's id.
+  public var cloud: String
+  public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
+}
+
+/// `cloud/close` (request): ends the session. Result: `null`.
+public struct CloudCloseRequest: TagMessage, Hashable {
+  public static let method = "cloud/close"
+  /// The cloud's id.
+  public var cloud: String
+  public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
+}
+
+/// `cloud/layout` (request): places the cloud's tags and finds merge groups.
+/// Result: ``LayoutResult`` with `groups`.
+///
+/// Params: `{cloud, width, sizes, spacing?, mergeDistance?, transition?}`; `transition` is
+/// `{from, to, progress}` for an animated spacing change and replaces `spacing`.
+public struct CloudLayoutRequest: TagMessage, Hashable {
+  public static let method = "cloud/layout"
+  /// The cloud's id.
+  public var cloud: String
+  /// The available width; nil for unbounded.
+  public var width: Double?
+  /// One measured size per tag, in tag order.
+  public var sizes: [Size]
+  /// Spacing between items and lines.
+  public var spacing: Double
+  /// Frames closer than this merge.
+  public var mergeDistance: Double
+  /// An animated spacing change and the progress to sample it at.
+  public var transition: (SpacingTransition, progress: Double)?
+
+  public init(params: Params) throws(ParamsError) {
+    cloud = try params.string("cloud")
+    width = try readWidth(params)
+    sizes = try TagProtocol.sizes(params.array("sizes"), at: params.path("sizes"))
+    spacing = try params.optionalLength("spacing") ?? 16
+    mergeDistance = try params.optionalLength("mergeDistance") ?? 10
+    if let t = try params.optionalObject("transition") {
+      let progress = try t.length("progress")
+      guard progress <= 1 else {
+        throw ParamsError(path: t.path("progress"), problem: "must be between 0 and 1, got \(progress)")
+      }
+      transition = (SpacingTransition(from: try t.length("from"), to: try t.length("to")), progress)
+    }
+  }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.cloud == b.cloud && a.width == b.width && a.sizes == b.sizes && a.spacing == b.spacing
+      && a.mergeDistance == b.mergeDistance && a.transition?.0 == b.transition?.0
+      && a.transition?.progress == b.transition?.progress
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(cloud)
+    hasher.combine(sizes)
+  }
+}
+
+func cloudTags(_ items: [JSONValue], at path: String) throws(ParamsError) -> [CloudTag] {
+  var tags: [CloudTag] = []
+  tags.reserveCapacity(items.count)
+  for (i, item) in items.enumerated() {
+    let tag = try Params.object(item, path: "\(path)[\(i)]")
+    tags.append(CloudTag(title: try tag.string("title"), tint: try tag.optionalString("tint")))
+  }
+  return tags
+}

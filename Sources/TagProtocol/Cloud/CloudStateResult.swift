@@ -1,0 +1,86 @@
+public import JSONRPC
+public import TagCore
+
+/// CloudState: the answer to `cloud/open`, `cloud/toggle`, `cloud/select`, `cloud/setTags` and
+/// `cloud/state`.
+///
+/// `{cloud, version, tags: [{title, tint?, selected}], selection, accessibility, toggled?}` —
+/// `selection` lists the selected titles in tag order; `accessibility` gives each tag's
+/// announcement (`label`, `role` "button", `selected`); `toggled` reports what `cloud/toggle`
+/// did.
+public struct CloudStateResult: JSONWritable, Hashable, Sendable {
+  /// The cloud's id.
+  public var cloud: String
+  /// Increments on every change of tags or selection.
+  public var version: Int
+  /// The tags and selection.
+  public var state: TagCloud
+  /// The title toggled by this request and its new state.
+  public var toggled: (title: String, selected: Bool)?
+
+  /// Creates a result.
+  public init(cloud: String, version: Int, state: TagCloud, toggled: (title: String, selected: Bool)? = nil) {
+    self.cloud = cloud
+    self.version = version
+    self.state = state
+    self.toggled = toggled
+  }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.cloud == b.cloud && a.version == b.version && a.state == b.state && a.toggled?.title == b.toggled?.title
+      && a.toggled?.selected == b.toggled?.selected
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(cloud)
+    hasher.combine(version)
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("cloud")
+    w.string(cloud)
+    w.key("version")
+    w.integer(version)
+    w.key("tags")
+    w.beginArray()
+    for tag in state.tags {
+      w.beginObject()
+      w.key("title")
+      w.string(tag.title)
+      if let tint = tag.tint {
+        w.key("tint")
+        w.string(tint)
+      }
+      w.key("selected")
+      w.bool(state.isSelected(tag.title))
+      w.endObject()
+    }
+    w.endArray()
+    w.key("selection")
+    w.strings(state.selectedTitles)
+    w.key("accessibility")
+    w.beginArray()
+    for tag in state.tags {
+      w.beginObject()
+      w.key("label")
+      w.string(tag.title)
+      w.key("role")
+      w.string("button")
+      w.key("selected")
+      w.bool(state.isSelected(tag.title))
+      w.endObject()
+    }
+    w.endArray()
+    if let toggled {
+      w.key("toggled")
+      w.beginObject()
+      w.key("title")
+      w.string(toggled.title)
+      w.key("selected")
+      w.bool(toggled.selected)
+      w.endObject()
+    }
+    w.endObject()
+  }
+}
