@@ -17,7 +17,12 @@ extension JSONValue {
   public var int64Value: Int64? {
     switch self {
     case .integer(let value): return value
-    case .double(let value): return Int64(exactly: value)
+    case .double(let value):
+      // Avoids Int64(exactly:), which needs libm; ±2^63 bounds keep Int64(_:) from trapping.
+      guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else {
+        return nil
+      }
+      return Double(Int64(value)) == value ? Int64(value) : nil
     default: return nil
     }
   }

@@ -51,12 +51,15 @@ public struct JSONWriter: Sendable {
   /// Writes a number (see the type's rules for doubles).
   public mutating func double(_ value: Double) {
     guard value.isFinite else { return null() }
-    if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero) {
-      if value == 0 && value.sign == .minus {
+    // Int64(_:) truncates without libm (which this module does not link); equality proves the
+    // value integral.
+    if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value {
+      let integral = Int64(value)
+      if integral == 0 && value.sign == .minus {
         separate()
         bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: "0")])
       } else {
-        integer(Int64(value))
+        integer(integral)
       }
       return
     }
