@@ -29,12 +29,16 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
 /// - Integer lexemes (no `.` and no exponent) that fit `Int64` read as `.integer`; all other
 ///   numbers read as correctly rounded `.double` (`1e400` is `+infinity`, `-0` is `-0.0`).
 /// - Containers nested more than `maxDepth` deep are an error ("nesting deeper than N"). The
-///   parser is iterative, so no `maxDepth` can overflow the stack.
+///   parser is iterative, but releasing (and comparing) a ``JSONValue`` recurses once per level,
+///   so `maxDepth` is capped at ``maxSupportedDepth`` whatever the caller passes.
 /// - Duplicate object keys are kept in order; ``JSONObject``'s subscript returns the last.
 /// - A byte order mark is not accepted (RFC 8259 §8.1 forbids sending one).
 public enum JSONReader {
   /// The default nesting limit (arrays and objects inside each other).
   public static let defaultMaxDepth = 512
+
+  /// The effective ceiling on `maxDepth`: deeper values could overflow the stack when released.
+  public static let maxSupportedDepth = 1024
 
   /// Parses one JSON text (surrounding whitespace allowed, nothing else).
   public static func parse(
@@ -42,7 +46,7 @@ public enum JSONReader {
     maxDepth: Int = defaultMaxDepth
   ) throws(JSONParseError) -> JSONValue {
     let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-      var parser = JSONParser(input: buffer, maxDepth: maxDepth)
+      var parser = JSONParser(input: buffer, maxDepth: min(maxDepth, maxSupportedDepth))
       do throws(JSONParseError) {
         return .success(try parser.parseDocument())
       } catch {
