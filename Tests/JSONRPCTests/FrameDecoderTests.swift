@@ -21,7 +21,11 @@ private func decode(
   return (events, decoder.finish(), detected)
 }
 
-private func decode(_ text: String, framing: Framing? = nil, limits: FrameLimits = FrameLimits())
+private func decode(
+  _ text: String,
+  framing: Framing? = nil,
+  limits: FrameLimits = FrameLimits()
+)
   -> (events: [FrameEvent], finish: FrameError?, framing: Framing?)
 {
   decode([bytes(text)], framing: framing, limits: limits)
@@ -30,45 +34,57 @@ private func decode(_ text: String, framing: Framing? = nil, limits: FrameLimits
 private let body = #"{"jsonrpc":"2.0","method":"x"}"#
 private let framed = "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
 
-@Test(arguments: [
-  ("basic", framed, [message(body)]),
-  ("empty body", "Content-Length: 0\r\n\r\n", [message("")]),
-  ("casing", "CoNtEnT-LeNgTh: 2\r\n\r\n{}", [message("{}")]),
-  ("no space after colon", "Content-Length:2\r\n\r\n{}", [message("{}")]),
-  ("tabs and trailing spaces", "Content-Length:\t2 \t\r\n\r\n{}", [message("{}")]),
-  ("bare newlines", "Content-Length: 2\n\n{}", [message("{}")]),
-  ("extra header before", "X-Test: 1\r\nContent-Length: 2\r\n\r\n{}", [message("{}")]),
-  (
-    "vim content type after",
-    "Content-Length: 2\r\nContent-Type: application/vim-jsonrpc; charset=utf-8\r\n\r\n{}",
-    [message("{}")]
-  ),
-  ("duplicate length, last wins", "Content-Length: 10\r\nContent-Length: 2\r\n\r\n{}", [message("{}")]),
-  ("two messages", "Content-Length: 1\r\n\r\n1Content-Length: 1\r\n\r\n2", [message("1"), message("2")]),
-  ("blank lines between messages", "Content-Length: 1\r\n\r\n1\r\n\r\nContent-Length: 1\r\n\r\n2", [
-    message("1"), message("2"),
-  ]),
-  ("multi-byte UTF-8 counted in bytes", "Content-Length: 7\r\n\r\n\"é€\"", [message("\"é€\"")]),
-  ("missing length", "X-Test: 1\r\n\r\n{}", [.error(.missingContentLength)]),
-  (
-    "negative length", "Content-Length: -1\r\n\r\n{}Content-Length: 1\r\n\r\n1",
-    [.error(.invalidContentLength("-1")), message("1")]
-  ),
-  ("non-numeric length", "Content-Length: abc\r\n\r\n", [.error(.invalidContentLength("abc"))]),
-  (
-    "overflowing length", "Content-Length: 99999999999999999999\r\n\r\n",
-    [.error(.invalidContentLength("99999999999999999999"))]
-  ),
-  ("empty length", "Content-Length:\r\n\r\n", [.error(.invalidContentLength(""))]),
-  (
-    "garbage before a header", "hello world\nmore junk\nContent-Length: 2\r\n\r\n{}",
-    [.error(.malformedHeader("hello world")), message("{}")]
-  ),
-  (
-    "garbage glued to a header", "Content-Length 2\r\n\r\n{}xxContent-Length: 1\r\n\r\n1",
-    [.error(.malformedHeader("Content-Length 2")), message("1")]
-  ),
-] as [(String, String, [FrameEvent])])
+@Test(
+  arguments: [
+    ("basic", framed, [message(body)]),
+    ("empty body", "Content-Length: 0\r\n\r\n", [message("")]),
+    ("casing", "CoNtEnT-LeNgTh: 2\r\n\r\n{}", [message("{}")]),
+    ("no space after colon", "Content-Length:2\r\n\r\n{}", [message("{}")]),
+    ("tabs and trailing spaces", "Content-Length:\t2 \t\r\n\r\n{}", [message("{}")]),
+    ("bare newlines", "Content-Length: 2\n\n{}", [message("{}")]),
+    ("extra header before", "X-Test: 1\r\nContent-Length: 2\r\n\r\n{}", [message("{}")]),
+    (
+      "vim content type after",
+      "Content-Length: 2\r\nContent-Type: application/vim-jsonrpc; charset=utf-8\r\n\r\n{}",
+      [message("{}")]
+    ),
+    (
+      "duplicate length, last wins", "Content-Length: 10\r\nContent-Length: 2\r\n\r\n{}",
+      [message("{}")]
+    ),
+    (
+      "two messages", "Content-Length: 1\r\n\r\n1Content-Length: 1\r\n\r\n2",
+      [message("1"), message("2")]
+    ),
+    (
+      "blank lines between messages",
+      "Content-Length: 1\r\n\r\n1\r\n\r\nContent-Length: 1\r\n\r\n2",
+      [
+        message("1"), message("2"),
+      ]
+    ),
+    ("multi-byte UTF-8 counted in bytes", "Content-Length: 7\r\n\r\n\"é€\"", [message("\"é€\"")]),
+    ("missing length", "X-Test: 1\r\n\r\n{}", [.error(.missingContentLength)]),
+    (
+      "negative length", "Content-Length: -1\r\n\r\n{}Content-Length: 1\r\n\r\n1",
+      [.error(.invalidContentLength("-1")), message("1")]
+    ),
+    ("non-numeric length", "Content-Length: abc\r\n\r\n", [.error(.invalidContentLength("abc"))]),
+    (
+      "overflowing length", "Content-Length: 99999999999999999999\r\n\r\n",
+      [.error(.invalidContentLength("99999999999999999999"))]
+    ),
+    ("empty length", "Content-Length:\r\n\r\n", [.error(.invalidContentLength(""))]),
+    (
+      "garbage before a header", "hello world\nmore junk\nContent-Length: 2\r\n\r\n{}",
+      [.error(.malformedHeader("hello world")), message("{}")]
+    ),
+    (
+      "garbage glued to a header", "Content-Length 2\r\n\r\n{}xxContent-Length: 1\r\n\r\n1",
+      [.error(.malformedHeader("Content-Length 2")), message("1")]
+    ),
+  ] as [(String, String, [FrameEvent])]
+)
 func contentLength(_ name: String, _ input: String, _ expected: [FrameEvent]) {
   let result = decode(input, framing: .contentLength)
   #expect(result.events == expected, "\(name)")
@@ -124,12 +140,14 @@ func contentLength(_ name: String, _ input: String, _ expected: [FrameEvent]) {
   #expect(decode("{}\n").finish == nil)
 }
 
-@Test(arguments: [
-  ("lines", "{}\n[1]\n", [message("{}"), message("[1]")]),
-  ("CRLF", "{}\r\n[1]\r\n", [message("{}"), message("[1]")]),
-  ("blank lines", "\n\r\n  \n{}\n\t\n[1]\n", [message("{}"), message("[1]")]),
-  ("multi-byte", "\"é€\"\n", [message("\"é€\"")]),
-] as [(String, String, [FrameEvent])])
+@Test(
+  arguments: [
+    ("lines", "{}\n[1]\n", [message("{}"), message("[1]")]),
+    ("CRLF", "{}\r\n[1]\r\n", [message("{}"), message("[1]")]),
+    ("blank lines", "\n\r\n  \n{}\n\t\n[1]\n", [message("{}"), message("[1]")]),
+    ("multi-byte", "\"é€\"\n", [message("\"é€\"")]),
+  ] as [(String, String, [FrameEvent])]
+)
 func newlineDelimited(_ name: String, _ input: String, _ expected: [FrameEvent]) {
   let result = decode(input)
   #expect(result.framing == .newlineDelimited)

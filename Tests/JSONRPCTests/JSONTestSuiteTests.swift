@@ -9,7 +9,8 @@ enum JSONTestSuite {
     var root = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { root.deleteLastPathComponent() }
     let candidates = [
-      root.deletingLastPathComponent().appendingPathComponent("shared/jsontestsuite/test_parsing").path,
+      root.deletingLastPathComponent().appendingPathComponent("shared/jsontestsuite/test_parsing")
+        .path,
       "/work/shared/jsontestsuite/test_parsing",
     ]
     return candidates.first { FileManager.default.fileExists(atPath: $0) }

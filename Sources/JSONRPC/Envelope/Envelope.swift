@@ -11,13 +11,19 @@ public enum Envelope {
   /// `method` is a response when it has exactly one of `result` and `error` and an `id` member
   /// (`null` allowed); `error` must be `{code: integer, message: string, data?}`. Error messages
   /// name the problem, e.g. `Invalid Request: "jsonrpc" must be "2.0"`.
-  public static func decode(_ body: [UInt8], maxDepth: Int = JSONReader.defaultMaxDepth) -> Incoming {
+  public static func decode(_ body: [UInt8], maxDepth: Int = JSONReader.defaultMaxDepth) -> Incoming
+  {
     let value: JSONValue
     do {
       value = try JSONReader.parse(body, maxDepth: maxDepth)
     } catch {
       return .single(
-        .failure(EnvelopeError(id: nil, error: ResponseError(code: .parseError, message: "Parse error: \(error)")))
+        .failure(
+          EnvelopeError(
+            id: nil,
+            error: ResponseError(code: .parseError, message: "Parse error: \(error)")
+          )
+        )
       )
     }
     guard case .array(let elements) = value else {

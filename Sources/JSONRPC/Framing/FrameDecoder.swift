@@ -137,7 +137,8 @@ public struct FrameDecoder: Sendable {
           return .error(.messageTooLarge(size: nil, limit: limits.maxMessageBytes))
         }
         let start = readIndex
-        let end = newline > start && buffer[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+        let end =
+          newline > start && buffer[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
         readIndex = newline + 1
         if isBlank(start..<end) { continue }
         guard end - start <= limits.maxMessageBytes else {

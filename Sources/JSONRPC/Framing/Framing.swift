@@ -8,9 +8,9 @@ public enum Framing: String, Hashable, Sendable, CaseIterable {
 
 /// Size limits the framer enforces before any JSON is parsed.
 public struct FrameLimits: Hashable, Sendable {
-  /// The largest message body accepted, in bytes. Default 64 MiB.
+  /// The largest message body accepted, in bytes (default 64 MiB).
   public var maxMessageBytes: Int
-  /// The largest header block (all header lines of one message) in bytes. Default 64 KiB.
+  /// The largest header block (all header lines of one message) in bytes (default 64 KiB).
   public var maxHeaderBytes: Int
 
   /// Creates limits.

@@ -215,7 +215,10 @@ struct JSONParser {
     if isInteger && fitsInteger {
       return negative && integer == 0 ? .double(-0.0) : .integer(integer)
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: input[start..<position]),
+      as: UTF8.self
+    )
     guard let double = Double(text) else {
       throw JSONParseError(offset: start, reason: "unreadable number")
     }

@@ -2,7 +2,7 @@
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Byte offset of the problem in the input.
   public var offset: Int
-  /// What is wrong, e.g. "invalid UTF-8", "nesting deeper than 512", "unexpected character 'x'".
+  /// What is wrong, such as "invalid UTF-8", "nesting deeper than 512", "unexpected character 'x'".
   public var reason: String
 
   /// Creates an error.

@@ -14,7 +14,9 @@ public struct JSONWriter: Sendable {
   /// The text written so far.
   public private(set) var bytes: [UInt8]
 
-  /// Whether the next value or key needs a comma before it. One flag suffices: it is false
+  /// Whether the next value or key needs a comma before it.
+  ///
+  /// One flag suffices: it is false
   /// right after `[`, `{` or a key, and true after any complete value.
   private var needsComma = false
 
@@ -199,7 +201,8 @@ public struct JSONWriter: Sendable {
       let low = byte & 0x0F
       bytes.append(contentsOf: [
         UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-        UInt8(ascii: "0") &+ byte >> 4, low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10,
+        UInt8(ascii: "0") &+ byte >> 4,
+        low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10,
       ])
       return
     }
