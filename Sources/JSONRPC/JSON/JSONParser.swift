@@ -21,6 +21,10 @@ struct JSONParser {
   init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.input = input
     self.maxDepth = maxDepth
+    // One allocation each up front instead of several regrowths on typical messages.
+    containers.reserveCapacity(8)
+    values.reserveCapacity(16)
+    keys.reserveCapacity(16)
   }
 
   /// Parses the whole input as one JSON text with optional surrounding whitespace.
