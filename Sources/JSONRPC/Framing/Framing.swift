@@ -8,9 +8,9 @@ public enum Framing: String, Hashable, Sendable, CaseIterable {
 
 /// Size limits the framer enforces before any JSON is parsed.
 public struct FrameLimits: Hashable, Sendable {
-  /// The largest message body accepted, in bytes. Default 64 MiB.
+  /// The largest message body accepted, in bytes (default 64 MiB).
   public var maxMessageBytes: Int
-  /// The largest header block (all header lines of one message) in bytes. Default 64 KiB.
+  /// The largest header block (all header lines of one message) in bytes (default 64 KiB).
   public var maxHeaderBytes: Int
 
   /// Creates limits.
@@ -43,45 +43,4 @@ public enum FrameEvent: Hashable, Sendable {
   case message([UInt8])
   /// A stream problem; the decoder has already resynchronised where the framing allows.
   case error(FrameError)
-}
-
-/// A pure, incremental frame decoder for both framings; knows nothing about file descriptors.
-///
-/// Feed it bytes as they arrive, then call ``next()`` until it returns nil. With no forced
-/// framing it picks one from the first non-whitespace byte: `C`/`c` means Content-Length,
-/// anything else newline-delimited.
-///
-/// - Important: Content-Length counts bytes. Header names match case-insensitively; unknown
-///   headers (such as Vim's `Content-Type`) are ignored; the last `Content-Length` wins; the
-///   space after the colon is optional; bare `\n` line ends are accepted.
-public struct FrameDecoder: Sendable {
-  /// The framing in use; nil until detected.
-  public private(set) var framing: Framing?
-  /// The limits in force.
-  public let limits: FrameLimits
-
-  /// Creates a decoder; `framing` nil means detect from the first byte.
-  public init(framing: Framing? = nil, limits: FrameLimits = FrameLimits()) {
-    fatalError("unimplemented")
-  }
-
-  /// Appends bytes read from the stream.
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) { fatalError("unimplemented") }
-
-  /// Appends bytes read from the stream.
-  public mutating func feed(_ bytes: [UInt8]) { fatalError("unimplemented") }
-
-  /// The next complete message or stream error, or nil when more bytes are needed.
-  public mutating func next() -> FrameEvent? { fatalError("unimplemented") }
-
-  /// Ends the stream: returns the error for a partial message left in the buffer, if any.
-  public mutating func finish() -> FrameError? { fatalError("unimplemented") }
-}
-
-/// Writes message bodies in a framing.
-public enum FrameEncoder {
-  /// Appends `body` framed as `framing` to `output`.
-  public static func append(_ body: [UInt8], as framing: Framing, to output: inout [UInt8]) {
-    fatalError("unimplemented")
-  }
 }

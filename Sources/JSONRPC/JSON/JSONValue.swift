@@ -30,7 +30,17 @@ public struct JSONObject: Hashable, Sendable {
 
   /// The value of the last member named `key`.
   public subscript(key: String) -> JSONValue? {
-    fatalError("unimplemented")
+    var index = members.endIndex
+    while index > members.startIndex {
+      index -= 1
+      if members[index].key == key { return members[index].value }
+    }
+    return nil
+  }
+
+  /// Whether some member is named `key`.
+  public func contains(_ key: String) -> Bool {
+    members.contains { $0.key == key }
   }
 }
 

@@ -1,0 +1,69 @@
+extension JSONWriter {
+  /// Writes a success response `{"jsonrpc":"2.0","id":…,"result":…}`; `result` writes one value.
+  public mutating func response(id: RequestID?, result: (inout JSONWriter) -> Void) {
+    beginMessage()
+    key("id")
+    self.id(id)
+    key("result")
+    result(&self)
+    endObject()
+  }
+
+  /// Writes an error response; `id` nil is written as `"id":null`.
+  public mutating func errorResponse(id: RequestID?, error: ResponseError) {
+    beginMessage()
+    key("id")
+    self.id(id)
+    key("error")
+    beginObject()
+    key("code")
+    integer(error.code.rawValue)
+    key("message")
+    string(error.message)
+    if let data = error.data {
+      key("data")
+      value(data)
+    }
+    endObject()
+    endObject()
+  }
+
+  /// Writes a notification; `params` writes one value.
+  public mutating func notification(method: String, params: (inout JSONWriter) -> Void) {
+    beginMessage()
+    key("method")
+    string(method)
+    key("params")
+    params(&self)
+    endObject()
+  }
+
+  /// Writes a request; `params` writes one value.
+  public mutating func request(id: RequestID, method: String, params: (inout JSONWriter) -> Void) {
+    beginMessage()
+    key("id")
+    self.id(id)
+    key("method")
+    string(method)
+    key("params")
+    params(&self)
+    endObject()
+  }
+
+  /// Writes a request id.
+  public mutating func id(_ id: RequestID?) {
+    switch id {
+    case nil: null()
+    case .integer(let number)?: integer(number)
+    case .double(let number)?: double(number)
+    case .string(let text)?: string(text)
+    }
+  }
+
+  /// Opens the message object and writes `"jsonrpc":"2.0"`.
+  private mutating func beginMessage() {
+    beginObject()
+    key("jsonrpc")
+    string("2.0")
+  }
+}
