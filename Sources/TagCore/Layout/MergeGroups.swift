@@ -1,15 +1,242 @@
 /// The merge groups of SPEC §3: tags whose frames are closer than a distance blend into one shape.
+///
+/// Two frames touch iff `distance(a, b) < mergeDistance` — strictly, and with exactly the
+/// floating-point value ``distance(_:_:)`` returns, so a gap of exactly `mergeDistance` never
+/// merges. Groups are the connected components of that relation.
+///
+/// ## Algorithm and complexity
+/// A sweep over the frames in order of their top edge keeps the *active* frames: those whose
+/// bottom edge plus a margin `m = max(mergeDistance, 1e-150)` (capped to the largest finite
+/// double) is not above the current top edge.
+/// The active frames live in a max-segment tree over their rank by left edge, holding
+/// `maxX + m`, so the frames whose horizontal extent grown by `m` meets the current frame's are
+/// reported in O(log n) each. Every reported pair is decided with the exact predicate
+/// `distance(a, b) < mergeDistance` and joined in a union–find (union by size, path halving).
+///
+/// Time O(n log n + k log n), memory O(n), where k is the number of pairs whose frames grown by
+/// `m` on every side intersect. For flow layouts k is O(n) (each tag meets its neighbours on its
+/// own line and the two lines around it), including a single unbounded line of 100,000 tags;
+/// only inputs where many frames crowd within `mergeDistance` of each other approach k = n².
+///
+/// ## Why the pruning is exact
+/// A pair is skipped only when one frame's edge plus `m`, rounded, is below the other frame's
+/// opposite edge. Rounding is monotonic and the edges are doubles, so the exact gap then exceeds
+/// `m`, its rounded difference (what ``distance(_:_:)`` computes) is `>= m`, and
+/// `sqrt(m * m) == m` for binary floating point when `m * m` neither underflows (the `1e-150`
+/// floor) nor overflows (then it is `+infinity`). Adding the other axis' non-negative square can
+/// only increase the sum, so the pair's distance is `>= mergeDistance`: it would not touch anyway.
 public enum MergeGroups {
   /// The connected components of the "closer than `mergeDistance`" relation.
+  ///
+  /// Frames containing NaN (or whose edges compute to NaN) touch nothing. A `mergeDistance` that
+  /// is not positive (or NaN) merges nothing.
   ///
   /// - Returns: groups of ascending indices, ordered by their first index; lone frames are groups
   ///   of one.
   public static func groups(of frames: [Frame], mergeDistance: Double = 10) -> [[Int]] {
-    fatalError("unimplemented")
+    var components = UnionFind(count: frames.count)
+    if mergeDistance > 0 {
+      sweep(frames, mergeDistance: mergeDistance, into: &components)
+    }
+    return components.groups()
   }
 
   /// The length of the shortest segment joining two rectangles; 0 when they overlap or touch.
+  ///
+  /// `dx = max(0, max(a.minX, b.minX) - min(a.maxX, b.maxX))`, `dy` likewise, and the result is
+  /// `(dx * dx + dy * dy).squareRoot()`. A frame with a negative width or height is read as the
+  /// rectangle between its two edges. NaN when a frame has a NaN coordinate (so it touches
+  /// nothing).
   public static func distance(_ a: Frame, _ b: Frame) -> Double {
-    fatalError("unimplemented")
+    guard let a = Box(a), let b = Box(b) else { return .nan }
+    return a.distance(to: b)
+  }
+
+  /// Reports candidate pairs by the sweep described on the type, joining those that touch.
+  private static func sweep(
+    _ frames: [Frame],
+    mergeDistance: Double,
+    into components: inout UnionFind
+  ) {
+    // Finite, so `edge + margin` is never NaN (edges are not NaN); see the type's comment.
+    let margin = min(max(mergeDistance, 1e-150), .greatestFiniteMagnitude)
+    var boxes: [Box] = []
+    var ids: [Int] = []
+    boxes.reserveCapacity(frames.count)
+    ids.reserveCapacity(frames.count)
+    for (index, frame) in frames.enumerated() {
+      if let box = Box(frame) {
+        boxes.append(box)
+        ids.append(index)
+      }
+    }
+    let count = boxes.count
+    guard count > 1 else { return }
+
+    // Leaf rank by left edge; the tree answers "active, minX <= limit, maxX + m >= threshold".
+    let byMinX = Array(0..<count).sorted { boxes[$0].minX < boxes[$1].minX }
+    var leafOf = [Int](repeating: 0, count: count)
+    var sortedMinX: [Double] = []
+    sortedMinX.reserveCapacity(count)
+    for (leaf, box) in byMinX.enumerated() {
+      leafOf[box] = leaf
+      sortedMinX.append(boxes[box].minX)
+    }
+    let byMinY = Array(0..<count).sorted { boxes[$0].minY < boxes[$1].minY }
+    let byMaxY = Array(0..<count).sorted { boxes[$0].maxY < boxes[$1].maxY }
+
+    var active = MaxTree(leafCount: count)
+    var retired = 0
+    var reported: [Int] = []
+    for current in byMinY {
+      let box = boxes[current]
+      // Retire frames too far above: every later frame starts at or below `box.minY`.
+      while retired < count, boxes[byMaxY[retired]].maxY + margin < box.minY {
+        active.set(leafOf[byMaxY[retired]], to: -.infinity)
+        retired += 1
+      }
+      let limit = upperBound(of: box.maxX + margin, in: sortedMinX)
+      reported.removeAll(keepingCapacity: true)
+      active.report(below: limit, atLeast: box.minX, into: &reported)
+      for leaf in reported {
+        let other = byMinX[leaf]
+        if boxes[other].distance(to: box) < mergeDistance {
+          components.union(ids[other], ids[current])
+        }
+      }
+      active.set(leafOf[current], to: box.maxX + margin)
+    }
+  }
+
+  /// The number of elements of ascending `values` that are `<= key`.
+  private static func upperBound(of key: Double, in values: [Double]) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if values[middle] <= key {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+}
+
+/// A frame as the interval between its edges on each axis; nil when an edge is NaN.
+private struct Box {
+  var minX: Double
+  var maxX: Double
+  var minY: Double
+  var maxY: Double
+
+  init?(_ frame: Frame) {
+    let x0 = frame.x
+    let x1 = frame.maxX
+    let y0 = frame.y
+    let y1 = frame.maxY
+    if x0.isNaN || x1.isNaN || y0.isNaN || y1.isNaN { return nil }
+    minX = min(x0, x1)
+    maxX = max(x0, x1)
+    minY = min(y0, y1)
+    maxY = max(y0, y1)
+  }
+
+  /// The length of the shortest segment joining the two boxes (NaN from infinite edges).
+  func distance(to other: Box) -> Double {
+    let dx = Self.positivePart(max(minX, other.minX) - min(maxX, other.maxX))
+    let dy = Self.positivePart(max(minY, other.minY) - min(maxY, other.maxY))
+    return (dx * dx + dy * dy).squareRoot()
+  }
+
+  /// `max(0, gap)`, keeping NaN (which `Swift.max` would turn into 0).
+  private static func positivePart(_ gap: Double) -> Double {
+    gap < 0 ? 0 : gap
+  }
+}
+
+/// A max segment tree over leaves `0..<leafCount`, every leaf starting at `-infinity`.
+private struct MaxTree {
+  private var nodes: [Double]
+  private let leafBase: Int
+
+  init(leafCount: Int) {
+    var base = 1
+    while base < leafCount { base *= 2 }
+    leafBase = base
+    nodes = [Double](repeating: -.infinity, count: 2 * base)
+  }
+
+  /// Sets one leaf and refreshes the maxima above it. O(log n).
+  mutating func set(_ leaf: Int, to value: Double) {
+    var node = leafBase + leaf
+    nodes[node] = value
+    node /= 2
+    while node >= 1 {
+      nodes[node] = max(nodes[2 * node], nodes[2 * node + 1])
+      node /= 2
+    }
+  }
+
+  /// Appends every leaf in `0..<limit` whose value is `>= threshold`. O((1 + reported) log n).
+  func report(below limit: Int, atLeast threshold: Double, into result: inout [Int]) {
+    guard limit > 0 else { return }
+    var stack: [(node: Int, low: Int, size: Int)] = [(1, 0, leafBase)]
+    while let (node, low, size) = stack.popLast() {
+      guard low < limit, nodes[node] >= threshold else { continue }
+      if size == 1 {
+        result.append(low)
+      } else {
+        let half = size / 2
+        stack.append((2 * node + 1, low + half, half))
+        stack.append((2 * node, low, half))
+      }
+    }
+  }
+}
+
+/// Disjoint sets over `0..<count`: union by size, path halving.
+private struct UnionFind {
+  private var parent: [Int]
+  private var size: [Int]
+
+  init(count: Int) {
+    parent = Array(0..<count)
+    size = [Int](repeating: 1, count: count)
+  }
+
+  mutating func find(_ element: Int) -> Int {
+    var element = element
+    while parent[element] != element {
+      parent[element] = parent[parent[element]]
+      element = parent[element]
+    }
+    return element
+  }
+
+  mutating func union(_ a: Int, _ b: Int) {
+    var rootA = find(a)
+    var rootB = find(b)
+    guard rootA != rootB else { return }
+    if size[rootA] < size[rootB] { swap(&rootA, &rootB) }
+    parent[rootB] = rootA
+    size[rootA] += size[rootB]
+  }
+
+  /// The sets as ascending index lists, ordered by their smallest index.
+  mutating func groups() -> [[Int]] {
+    var groupOfRoot = [Int](repeating: -1, count: parent.count)
+    var groups: [[Int]] = []
+    for element in parent.indices {
+      let root = find(element)
+      if groupOfRoot[root] < 0 {
+        groupOfRoot[root] = groups.count
+        groups.append([element])
+      } else {
+        groups[groupOfRoot[root]].append(element)
+      }
+    }
+    return groups
   }
 }
