@@ -47,8 +47,8 @@ struct StdioLoop {
         return flush(&outbox) ?? 1
       }
       buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      if let framing = decoder.framing { outbox.framing = framing }
       while let event = decoder.next() {
+        if let framing = decoder.framing { outbox.framing = framing }
         switch event {
         case .message(let body): server.handle(.message(body), into: &outbox)
         case .error(let error): server.handle(.frameError(error), into: &outbox)
