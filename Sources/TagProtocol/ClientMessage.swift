@@ -40,9 +40,12 @@ public enum MessageRegistry {
     FieldOpenRequest.method: { p throws(ParamsError) in .fieldOpen(try .init(params: p)) },
     FieldChangeRequest.method: { p throws(ParamsError) in .fieldChange(try .init(params: p)) },
     FieldSubmitRequest.method: { p throws(ParamsError) in .fieldSubmit(try .init(params: p)) },
-    FieldDeleteBackwardRequest.method: { p throws(ParamsError) in .fieldDeleteBackward(try .init(params: p)) },
+    FieldDeleteBackwardRequest.method: { p throws(ParamsError) in
+      .fieldDeleteBackward(try .init(params: p))
+    },
     FieldAddTagsRequest.method: { p throws(ParamsError) in .fieldAddTags(try .init(params: p)) },
-    FieldRemoveTagRequest.method: { p throws(ParamsError) in .fieldRemoveTag(try .init(params: p)) },
+    FieldRemoveTagRequest.method: { p throws(ParamsError) in .fieldRemoveTag(try .init(params: p))
+    },
     FieldStateRequest.method: { p throws(ParamsError) in .fieldState(try .init(params: p)) },
     FieldLayoutRequest.method: { p throws(ParamsError) in .fieldLayout(try .init(params: p)) },
     FieldCloseRequest.method: { p throws(ParamsError) in .fieldClose(try .init(params: p)) },
@@ -58,7 +61,9 @@ public enum MessageRegistry {
   static let notifications: [String: Decoder<ClientNotification>] = [
     InitializedNotification.method: { p throws(ParamsError) in .initialized(try .init(params: p)) },
     ExitNotification.method: { p throws(ParamsError) in .exit(try .init(params: p)) },
-    CancelRequestNotification.method: { p throws(ParamsError) in .cancelRequest(try .init(params: p)) },
+    CancelRequestNotification.method: { p throws(ParamsError) in
+      .cancelRequest(try .init(params: p))
+    },
     SetTraceNotification.method: { p throws(ParamsError) in .setTrace(try .init(params: p)) },
   ]
 
@@ -68,7 +73,10 @@ public enum MessageRegistry {
   public static var notificationMethods: [String] { notifications.keys.sorted() }
 
   /// Decodes a request: nil when the method is unknown.
-  public static func request(method: String, params: JSONValue?) -> Result<ClientRequest, ParamsError>? {
+  public static func request(
+    method: String,
+    params: JSONValue?
+  ) -> Result<ClientRequest, ParamsError>? {
     guard let decode = requests[method] else { return nil }
     do throws(ParamsError) {
       return .success(try decode(try Params(params)))
@@ -78,7 +86,10 @@ public enum MessageRegistry {
   }
 
   /// Decodes a notification: nil when the method is unknown.
-  public static func notification(method: String, params: JSONValue?) -> Result<ClientNotification, ParamsError>? {
+  public static func notification(
+    method: String,
+    params: JSONValue?
+  ) -> Result<ClientNotification, ParamsError>? {
     guard let decode = notifications[method] else { return nil }
     do throws(ParamsError) {
       return .success(try decode(try Params(params)))

@@ -25,7 +25,9 @@ struct FieldSession: Sendable {
   mutating func apply(_ event: FieldEvent) -> FieldOutcome {
     let before = (field.tags.count, field.draft)
     let outcome = field.apply(event)
-    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count || before.1 != field.draft {
+    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count
+      || before.1 != field.draft
+    {
       version += 1
     }
     return outcome

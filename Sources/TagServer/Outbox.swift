@@ -1,7 +1,8 @@
 public import JSONRPC
 
-/// What handling an event asks the executable to do: bytes to write, a process to watch, logs,
-/// and whether to exit. The server never performs I/O itself.
+/// What handling an event asks the executable to do.
+///
+/// Bytes to write, a process to watch, logs, and whether to exit. The server never performs I/O itself.
 public struct Outbox: Sendable {
   /// The framing replies are written in.
   public var framing: Framing

@@ -18,12 +18,23 @@ struct CloudSession: Sendable {
 
 extension Server {
   mutating func openCloud(_ params: CloudOpenRequest) throws(RequestError) -> CloudStateResult {
-    guard clouds[params.cloud] == nil else { throw .session(.alreadyOpen(kind: "cloud", id: params.cloud)) }
-    guard sessionCount < config.maxSessions else { throw .session(.tooManySessions(limit: config.maxSessions)) }
+    guard clouds[params.cloud] == nil else {
+      throw .session(.alreadyOpen(kind: "cloud", id: params.cloud))
+    }
+    guard sessionCount < config.maxSessions else {
+      throw .session(.tooManySessions(limit: config.maxSessions))
+    }
     try checkTags(params.tags)
-    guard var cloud = TagCloud(tags: params.tags) else { throw .session(.unknownSession(kind: "cloud", id: params.cloud)) }
+    guard var cloud = TagCloud(tags: params.tags) else {
+      throw .session(.unknownSession(kind: "cloud", id: params.cloud))
+    }
     if let unknown = cloud.select(params.selection) {
-      throw .params(ParamsError(path: "selection", problem: "names \"\(unknown)\", which is not a title of the cloud"))
+      throw .params(
+        ParamsError(
+          path: "selection",
+          problem: "names \"\(unknown)\", which is not a title of the cloud"
+        )
+      )
     }
     let session = CloudSession(id: params.cloud, cloud: cloud)
     clouds[params.cloud] = session
@@ -40,7 +51,8 @@ extension Server {
     return session.state(toggled: (params.title, selected))
   }
 
-  mutating func selectInCloud(_ params: CloudSelectRequest) throws(RequestError) -> CloudStateResult {
+  mutating func selectInCloud(_ params: CloudSelectRequest) throws(RequestError) -> CloudStateResult
+  {
     var session = try cloud(params.cloud)
     if let unknown = session.cloud.select(params.selection) {
       throw .session(.unknownTitle(unknown, cloud: params.cloud))
@@ -50,7 +62,8 @@ extension Server {
     return session.state()
   }
 
-  mutating func setCloudTags(_ params: CloudSetTagsRequest) throws(RequestError) -> CloudStateResult {
+  mutating func setCloudTags(_ params: CloudSetTagsRequest) throws(RequestError) -> CloudStateResult
+  {
     var session = try cloud(params.cloud)
     try checkTags(params.tags)
     _ = session.cloud.replaceTags(params.tags)
@@ -69,14 +82,19 @@ extension Server {
       throw .params(
         ParamsError(
           path: "sizes",
-          problem: "has \(params.sizes.count) entries but cloud \"\(params.cloud)\" has \(session.cloud.tags.count) tags"
+          problem:
+            "has \(params.sizes.count) entries but cloud \"\(params.cloud)\" has \(session.cloud.tags.count) tags"
         )
       )
     }
     let result: FlowResult
     if let (transition, progress) = params.transition {
       // Reduced motion: no in-between frames, the end state at once.
-      result = transition.frames(of: params.sizes, width: params.width, progress: reducedMotion ? 1 : progress)
+      result = transition.frames(
+        of: params.sizes,
+        width: params.width,
+        progress: reducedMotion ? 1 : progress
+      )
     } else {
       result = FlowLayout.cloud(params.sizes, width: params.width, spacing: params.spacing)
     }
@@ -85,7 +103,9 @@ extension Server {
   }
 
   mutating func closeCloud(_ id: String) throws(RequestError) -> [UInt8] {
-    guard clouds.removeValue(forKey: id) != nil else { throw .session(.unknownSession(kind: "cloud", id: id)) }
+    guard clouds.removeValue(forKey: id) != nil else {
+      throw .session(.unknownSession(kind: "cloud", id: id))
+    }
     return Array("null".utf8)
   }
 
@@ -99,7 +119,12 @@ extension Server {
       throw .session(.duplicateTitle(tags[index].title, index: index, first: first, path: "tags"))
     }
     if tags.count > config.maxTags {
-      throw .params(ParamsError(path: "tags", problem: "has \(tags.count) tags; the limit is \(config.maxTags) (--max-tags)"))
+      throw .params(
+        ParamsError(
+          path: "tags",
+          problem: "has \(tags.count) tags; the limit is \(config.maxTags) (--max-tags)"
+        )
+      )
     }
   }
 }

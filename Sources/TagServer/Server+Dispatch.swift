@@ -23,14 +23,25 @@ extension Server {
     switch lifecycle {
     case .awaitingInitialize where method != InitializeRequest.method:
       return .error(
-        ResponseError(code: .serverNotInitialized, message: "Server not initialized: send `initialize` first")
+        ResponseError(
+          code: .serverNotInitialized,
+          message: "Server not initialized: send `initialize` first"
+        )
       )
     case .shutDown:
       return .error(
-        ResponseError(code: .invalidRequest, message: "Invalid Request: the server is shut down; only `exit` is accepted")
+        ResponseError(
+          code: .invalidRequest,
+          message: "Invalid Request: the server is shut down; only `exit` is accepted"
+        )
       )
     case .running where method == InitializeRequest.method:
-      return .error(ResponseError(code: .invalidRequest, message: "Invalid Request: `initialize` may only be sent once"))
+      return .error(
+        ResponseError(
+          code: .invalidRequest,
+          message: "Invalid Request: `initialize` may only be sent once"
+        )
+      )
     default:
       break
     }
@@ -50,15 +61,20 @@ extension Server {
   }
 
   /// Performs a decoded request and returns its encoded result.
-  private mutating func perform(_ request: ClientRequest, outbox: inout Outbox) throws(RequestError) -> [UInt8] {
+  private mutating func perform(
+    _ request: ClientRequest,
+    outbox: inout Outbox
+  ) throws(RequestError) -> [UInt8] {
     switch request {
     case .initialize(let params): return encode(initialize(params, outbox: &outbox))
     case .shutdown: return shutdown(outbox: &outbox)
     case .fieldOpen(let params): return encode(try openField(params))
     case .fieldChange(let params): return encode(try changeField(params))
     case .fieldSubmit(let params): return encode(try applyToField(params.field, .submitted))
-    case .fieldDeleteBackward(let params): return encode(try applyToField(params.field, .deletedBackward))
-    case .fieldAddTags(let params): return encode(try applyToField(params.field, .tagsAdded(params.tags)))
+    case .fieldDeleteBackward(let params):
+      return encode(try applyToField(params.field, .deletedBackward))
+    case .fieldAddTags(let params):
+      return encode(try applyToField(params.field, .tagsAdded(params.tags)))
     case .fieldRemoveTag(let params): return encode(try removeTag(params))
     case .fieldState(let params): return encode(try fieldState(params.field))
     case .fieldLayout(let params): return encode(try layoutField(params))
@@ -76,7 +92,10 @@ extension Server {
   /// Handles a notification; never replies.
   mutating func notify(method: String, params: JSONValue?, outbox: inout Outbox) {
     guard let decoded = MessageRegistry.notification(method: method, params: params) else {
-      outbox.log(method.hasPrefix("$/") ? .debug : .warning, "ignored unknown notification \(method)")
+      outbox.log(
+        method.hasPrefix("$/") ? .debug : .warning,
+        "ignored unknown notification \(method)"
+      )
       return
     }
     switch decoded {
@@ -92,7 +111,10 @@ extension Server {
     }
   }
 
-  private mutating func initialize(_ params: InitializeRequest, outbox: inout Outbox) -> InitializeResult {
+  private mutating func initialize(
+    _ params: InitializeRequest,
+    outbox: inout Outbox
+  ) -> InitializeResult {
     lifecycle = .running
     positionEncoding = params.chosenEncoding
     reducedMotion = params.reducedMotion

@@ -4,8 +4,12 @@ import TagProtocol
 
 extension Server {
   mutating func openField(_ params: FieldOpenRequest) throws(RequestError) -> FieldStateResult {
-    guard fields[params.field] == nil else { throw .session(.alreadyOpen(kind: "field", id: params.field)) }
-    guard sessionCount < config.maxSessions else { throw .session(.tooManySessions(limit: config.maxSessions)) }
+    guard fields[params.field] == nil else {
+      throw .session(.alreadyOpen(kind: "field", id: params.field))
+    }
+    guard sessionCount < config.maxSessions else {
+      throw .session(.tooManySessions(limit: config.maxSessions))
+    }
     var session = FieldSession(id: params.field, options: params.options, config: config)
     var outcome = session.field.apply(.tagsAdded(params.tags))
     let typed = session.field.apply(.draftChanged(params.text))
@@ -35,18 +39,24 @@ extension Server {
     }
   }
 
-  mutating func applyToField(_ id: String, _ event: FieldEvent) throws(RequestError) -> FieldStateResult {
+  mutating func applyToField(
+    _ id: String,
+    _ event: FieldEvent
+  ) throws(RequestError) -> FieldStateResult {
     _ = try field(id)
     let outcome = fields[id]?.apply(event) ?? FieldOutcome()
     return try field(id).state(outcome)
   }
 
-  mutating func removeTag(_ params: FieldRemoveTagRequest) throws(RequestError) -> FieldStateResult {
+  mutating func removeTag(_ params: FieldRemoveTagRequest) throws(RequestError) -> FieldStateResult
+  {
     let session = try field(params.field)
     switch params.target {
     case .index(let index):
       guard index < session.field.tags.count else {
-        throw .session(.indexOutOfRange(index: index, count: session.field.tags.count, field: params.field))
+        throw .session(
+          .indexOutOfRange(index: index, count: session.field.tags.count, field: params.field)
+        )
       }
       return try applyToField(params.field, .tagRemoved(at: index))
     case .tag(let text):
@@ -67,11 +77,19 @@ extension Server {
     switch params.chips {
     case .sizes(let sizes):
       guard sizes.count == session.field.tags.count else {
-        throw .session(.chipCountMismatch(sizes: sizes.count, tags: session.field.tags.count, field: params.field))
+        throw .session(
+          .chipCountMismatch(
+            sizes: sizes.count,
+            tags: session.field.tags.count,
+            field: params.field
+          )
+        )
       }
       chips = sizes
     case .cells(let padding):
-      chips = session.field.tags.map { Size(width: Double(DisplayWidth.cells($0) + padding), height: 1) }
+      chips = session.field.tags.map {
+        Size(width: Double(DisplayWidth.cells($0) + padding), height: 1)
+      }
     }
     let result = FlowLayout.field(
       chips: chips,
@@ -84,7 +102,9 @@ extension Server {
   }
 
   mutating func closeField(_ id: String) throws(RequestError) -> [UInt8] {
-    guard fields.removeValue(forKey: id) != nil else { throw .session(.unknownSession(kind: "field", id: id)) }
+    guard fields.removeValue(forKey: id) != nil else {
+      throw .session(.unknownSession(kind: "field", id: id))
+    }
     return Array("null".utf8)
   }
 

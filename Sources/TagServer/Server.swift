@@ -89,9 +89,13 @@ public struct Server: Sendable {
   }
 
   /// Handles one classified message, writing its reply (if any) as one value into `writer`.
+  ///
   /// Returns whether a reply was written.
   @discardableResult
-  private mutating func handle(_ message: Result<Message, EnvelopeError>, into outbox: inout Outbox) -> Bool {
+  private mutating func handle(
+    _ message: Result<Message, EnvelopeError>,
+    into outbox: inout Outbox
+  ) -> Bool {
     switch message {
     case .failure(let failure):
       outbox.log(.warning, "rejected message: \(failure.error.message)")
@@ -113,7 +117,10 @@ public struct Server: Sendable {
       notify(method: method, params: params, outbox: &outbox)
       return false
     case .success(.response(let id, _)):
-      outbox.log(.debug, "ignored a response to \(id.map { "\($0)" } ?? "null"): tagd has no request pending")
+      outbox.log(
+        .debug,
+        "ignored a response to \(id.map { "\($0)" } ?? "null"): tagd has no request pending"
+      )
       return false
     }
   }
@@ -125,18 +132,29 @@ public struct Server: Sendable {
       let described = size.map { "of \($0) bytes" } ?? "longer than the limit"
       error = ResponseError(
         code: .invalidRequest,
-        message: "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
+        message:
+          "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
       )
     case .headerTooLong(let limit):
-      error = ResponseError(code: .parseError, message: "Parse error: header block longer than \(limit) bytes; skipped")
+      error = ResponseError(
+        code: .parseError,
+        message: "Parse error: header block longer than \(limit) bytes; skipped"
+      )
     case .missingContentLength:
-      error = ResponseError(code: .parseError, message: "Parse error: header block without Content-Length; skipped")
+      error = ResponseError(
+        code: .parseError,
+        message: "Parse error: header block without Content-Length; skipped"
+      )
     case .invalidContentLength(let value):
-      error = ResponseError(code: .parseError, message: "Parse error: invalid Content-Length \"\(value)\"; skipped")
+      error = ResponseError(
+        code: .parseError,
+        message: "Parse error: invalid Content-Length \"\(value)\"; skipped"
+      )
     case .malformedHeader(let detail):
       error = ResponseError(
         code: .parseError,
-        message: "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+        message:
+          "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
       )
     case .truncated(let expected, let received):
       outbox.log(.warning, "stdin ended inside a message: \(received) of \(expected) bytes")

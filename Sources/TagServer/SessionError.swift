@@ -40,32 +40,42 @@ extension ResponseError {
     case .alreadyOpen(let kind, let id):
       self.init(code: .sessionAlreadyOpen, message: "A \(kind) with id \"\(id)\" is already open")
     case .tooManySessions(let limit):
-      self.init(code: .limitExceeded, message: "Too many open sessions: the limit is \(limit) (--max-sessions)")
+      self.init(
+        code: .limitExceeded,
+        message: "Too many open sessions: the limit is \(limit) (--max-sessions)"
+      )
     case .indexOutOfRange(let index, let count, let field):
       self.init(
         code: .invalidParams,
-        message: "Invalid params: `index` \(index) is out of range: field \"\(field)\" has \(count) tags"
+        message:
+          "Invalid params: `index` \(index) is out of range: field \"\(field)\" has \(count) tags"
       )
     case .noMatchingTag(let tag, let field):
-      self.init(code: .invalidParams, message: "Invalid params: `tag` \"\(tag)\" matches no tag of field \"\(field)\"")
+      self.init(
+        code: .invalidParams,
+        message: "Invalid params: `tag` \"\(tag)\" matches no tag of field \"\(field)\""
+      )
     case .staleVersion(let current, let given, let field):
       self.init(
         code: .contentModified,
-        message: "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
+        message:
+          "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
       )
     case .invalidEdit(let problem, let path):
       self.init(code: .invalidParams, message: "Invalid params: `\(path)` \(problem.explanation)")
     case .chipCountMismatch(let sizes, let tags, let field):
       self.init(
         code: .invalidParams,
-        message: "Invalid params: `chipSizes` has \(sizes) entries but field \"\(field)\" has \(tags) tags"
+        message:
+          "Invalid params: `chipSizes` has \(sizes) entries but field \"\(field)\" has \(tags) tags"
       )
     case .unknownTitle(let title, let cloud):
       self.init(code: .unknownTag, message: "Cloud \"\(cloud)\" has no tag titled \"\(title)\"")
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
         code: .invalidParams,
-        message: "Invalid params: `\(path)[\(index)].title` \"\(title)\" repeats `\(path)[\(first)]`; titles must be unique"
+        message:
+          "Invalid params: `\(path)[\(index)].title` \"\(title)\" repeats `\(path)[\(first)]`; titles must be unique"
       )
     }
   }

@@ -1,9 +1,10 @@
+public import JSONRPC
+
 #if canImport(Glibc)
 public import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import JSONRPC
 
 /// A child process with pipes on stdin, stdout and stderr, for end-to-end tests.
 ///
@@ -27,7 +28,9 @@ public final class ChildProcess {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
-    guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw SpawnError(errno: errno) }
+    guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+      throw SpawnError(errno: errno)
+    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -47,7 +50,9 @@ public final class ChildProcess {
     stdinFD = inPipe[1]
     stdoutFD = outPipe[0]
     stderrFD = errPipe[0]
-    for fd in [stdinFD, stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    for fd in [stdinFD, stdoutFD, stderrFD] {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
   }
 
   deinit {
@@ -60,6 +65,7 @@ public final class ChildProcess {
   }
 
   /// Writes all of `bytes` to the child's stdin, reading its output meanwhile.
+  ///
   /// Returns false if the child closed its stdin.
   @discardableResult
   public func write(_ bytes: [UInt8]) -> Bool {
@@ -67,7 +73,9 @@ public final class ChildProcess {
     while offset < bytes.count {
       guard stdinFD >= 0 else { return false }
       pump(timeoutMilliseconds: 0)
-      let n = bytes.withUnsafeBytes { Glibc.write(stdinFD, $0.baseAddress! + offset, bytes.count - offset) }
+      let n = bytes.withUnsafeBytes { raw in
+        Glibc.write(stdinFD, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+      }
       if n > 0 {
         offset += n
       } else if n < 0 && errno != EAGAIN && errno != EINTR {
@@ -86,10 +94,14 @@ public final class ChildProcess {
   }
 
   /// Reads whatever output is available, waiting up to `timeoutMilliseconds` for some.
+  ///
   /// Returns false at end of stdout.
   @discardableResult
   public func pump(timeoutMilliseconds: Int32) -> Bool {
-    var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
+    var fds = [
+      pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+    ]
     _ = poll(&fds, 2, timeoutMilliseconds)
     var open = true
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -118,6 +130,7 @@ public final class ChildProcess {
   }
 
   /// Closes stdin, reads everything until stdout ends, and waits for the exit status.
+  ///
   /// Returns nil if the child did not exit within `seconds`.
   public func finish(seconds: Double = 20) -> Int32? {
     closeInput()

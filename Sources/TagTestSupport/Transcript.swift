@@ -21,13 +21,16 @@ public struct Transcript: Sendable {
     self.name = name
     sends = []
     expectedReplies = []
-    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
       if line.hasPrefix("-> ") {
         sends.append(String(line.dropFirst(3)))
       } else if line.hasPrefix("<- ") {
         expectedReplies.append(String(line.dropFirst(3)))
       } else if line.hasPrefix("== exit ") {
-        guard let code = Int32(line.dropFirst(8)) else { throw TranscriptError(file: name, line: number + 1) }
+        guard let code = Int32(line.dropFirst(8)) else {
+          throw TranscriptError(file: name, line: number + 1)
+        }
         expectedExit = code
       } else if !(line.isEmpty || line.hasPrefix("#")) {
         throw TranscriptError(file: name, line: number + 1)
@@ -58,7 +61,11 @@ public enum JSONCompare {
     switch value {
     case .array(let items): .array(items.map(canonical))
     case .object(let object):
-      .object(JSONObject(object.members.map { JSONMember($0.key, canonical($0.value)) }.sorted { $0.key < $1.key }))
+      .object(
+        JSONObject(
+          object.members.map { JSONMember($0.key, canonical($0.value)) }.sorted { $0.key < $1.key }
+        )
+      )
     default: value
     }
   }

@@ -1,9 +1,10 @@
+import TagServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TagServer
 
 /// Writes diagnostics at or above a level to a file descriptor (stderr or a log file).
 struct LogSink {

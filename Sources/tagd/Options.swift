@@ -57,7 +57,8 @@ struct Options {
         case "auto": framing = nil
         case "content-length", "lsp": framing = .contentLength
         case "ndjson", "newline", "jsonl": framing = .newlineDelimited
-        case let other: throw UsageError("--framing must be auto, content-length or ndjson, got \"\(other)\"")
+        case let other:
+          throw UsageError("--framing must be auto, content-length or ndjson, got \"\(other)\"")
         }
       case "--max-message-bytes":
         frameLimits.maxMessageBytes = try Options.number(value, name)
@@ -88,11 +89,17 @@ struct Options {
   }
 
   private static func require(_ value: String?, _ name: String) throws(UsageError) -> String {
-    guard let value, !value.isEmpty else { throw UsageError("\(name) needs a value: \(name)=VALUE") }
+    guard let value, !value.isEmpty else {
+      throw UsageError("\(name) needs a value: \(name)=VALUE")
+    }
     return value
   }
 
-  private static func number(_ value: String?, _ name: String, max: Int = Int.max) throws(UsageError) -> Int {
+  private static func number(
+    _ value: String?,
+    _ name: String,
+    max: Int = Int.max
+  ) throws(UsageError) -> Int {
     let text = try require(value, name)
     guard let number = Int(text), number > 0, number <= max else {
       throw UsageError("\(name) must be a positive integer, got \"\(text)\"")

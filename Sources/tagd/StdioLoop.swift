@@ -1,10 +1,11 @@
+import JSONRPC
+import TagServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JSONRPC
-import TagServer
 
 /// The only code that touches file descriptors: reads stdin, feeds the framer and the server,
 /// writes replies with one write per batch of input, and exits when told.

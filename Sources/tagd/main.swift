@@ -1,10 +1,11 @@
+import JSONRPC
+import TagServer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import JSONRPC
-import TagServer
 
 // The executable: parse flags, protect stdout, run the loop. Everything else lives in the
 // modules so it can be tested without a process.

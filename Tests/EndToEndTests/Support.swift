@@ -10,7 +10,9 @@ func tagdPath() -> String {
   if let override = getenv("TAGD_BINARY") { return String(cString: override) }
   let runner = CommandLine.arguments.first ?? ""
   var parts = runner.split(separator: "/", omittingEmptySubsequences: false)
-  while let last = parts.last, !last.hasSuffix("debug") && !last.hasSuffix("release") && parts.count > 1 {
+  while let last = parts.last,
+    !last.hasSuffix("debug") && !last.hasSuffix("release") && parts.count > 1
+  {
     parts.removeLast()
   }
   let candidate = parts.joined(separator: "/") + "/tagd"
@@ -23,7 +25,8 @@ func spawnTagd(_ arguments: [String] = []) throws -> ChildProcess {
   try ChildProcess(path: tagdPath(), arguments: arguments)
 }
 
-let initialize = #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#
+let initialize =
+  #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#
 
 /// Runs a whole session: sends `bodies` framed, closes stdin, returns replies and exit status.
 func session(
@@ -43,7 +46,9 @@ func isOnlyFrames(_ stdout: [UInt8], framing: Framing) -> Bool {
   var decoder = FrameDecoder(framing: framing)
   decoder.feed(stdout)
   while let event = decoder.next() {
-    guard case .message(let body) = event, (try? JSONReader.parse(body)) != nil else { return false }
+    guard case .message(let body) = event, (try? JSONReader.parse(body)) != nil else {
+      return false
+    }
   }
   return decoder.finish() == nil
 }
@@ -51,13 +56,17 @@ func isOnlyFrames(_ stdout: [UInt8], framing: Framing) -> Bool {
 /// The reply with integer id `id`, parsed.
 func reply(_ replies: [String], id: Int64) -> JSONObject? {
   for text in replies {
-    if case .object(let object)? = JSONCompare.parse(text), object["id"] == .integer(id) { return object }
+    if case .object(let object)? = JSONCompare.parse(text), object["id"] == .integer(id) {
+      return object
+    }
   }
   return nil
 }
 
 /// The error code of a reply object.
 func errorCode(_ reply: JSONObject?) -> Int64? {
-  guard case .object(let error)? = reply?["error"], case .integer(let code)? = error["code"] else { return nil }
+  guard case .object(let error)? = reply?["error"], case .integer(let code)? = error["code"] else {
+    return nil
+  }
   return code
 }

@@ -22,7 +22,10 @@ import Glibc
   @Test func manyFramesInOneWrite() throws {
     var bytes = frame(initialize, .contentLength)
     for i in 1...500 {
-      bytes += frame(#"{"jsonrpc":"2.0","id":\#(i),"method":"field/state","params":{"field":"none"}}"#, .contentLength)
+      bytes += frame(
+        #"{"jsonrpc":"2.0","id":\#(i),"method":"field/state","params":{"field":"none"}}"#,
+        .contentLength
+      )
     }
     let child = try spawnTagd()
     child.write(bytes)
@@ -61,19 +64,30 @@ import Glibc
     ]
     for junk in garbage {
       let child = try spawnTagd(["--framing=content-length"])
-      child.write(frame(initialize, .contentLength) + Array(junk.utf8) + frame(state, .contentLength))
+      child.write(
+        frame(initialize, .contentLength) + Array(junk.utf8) + frame(state, .contentLength)
+      )
       #expect(child.finish() == 1)
       let replies = splitFrames(child.stdout, framing: .contentLength)
-      #expect(reply(replies, id: 7)?["result"] != nil, "recovered after \(junk.debugDescription): \(replies)")
+      #expect(
+        reply(replies, id: 7)?["result"] != nil,
+        "recovered after \(junk.debugDescription): \(replies)"
+      )
       #expect(replies.flatMap(errorCodes).contains(-32700), "\(junk.debugDescription) reported")
       #expect(isOnlyFrames(child.stdout, framing: .contentLength))
     }
   }
 
   @Test func oversizedMessageIsSkippedAndNamed() throws {
-    let big = #"{"jsonrpc":"2.0","id":3,"method":"field/change","params":{"field":"f","text":""# + String(repeating: "a", count: 5000) + #""}}"#
+    let big =
+      #"{"jsonrpc":"2.0","id":3,"method":"field/change","params":{"field":"f","text":""#
+      + String(repeating: "a", count: 5000) + #""}}"#
     for framing in Framing.allCases {
-      let run = try session([initialize, big, state], framing: framing, arguments: ["--max-message-bytes=1000"])
+      let run = try session(
+        [initialize, big, state],
+        framing: framing,
+        arguments: ["--max-message-bytes=1000"]
+      )
       #expect(run.replies.count == 3)
       #expect(run.replies.flatMap(errorCodes).contains(-32600), "\(framing): \(run.replies)")
       #expect(reply(run.replies, id: 7)?["result"] != nil)
@@ -93,7 +107,8 @@ import Glibc
   @Test func exitsWhenTheClientProcessDies() throws {
     let sleeper = try ChildProcess(path: "/bin/sleep", arguments: ["30"])
     let child = try spawnTagd()
-    let body = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":\#(sleeper.pid),"capabilities":{}}}"#
+    let body =
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":\#(sleeper.pid),"capabilities":{}}}"#
     child.write(frame(body, .contentLength))
     #expect(child.waitFor { splitFrames($0, framing: .contentLength).count == 1 })
     kill(sleeper.pid, SIGKILL)
@@ -142,8 +157,15 @@ import Glibc
     for (n, name) in names.enumerated() {
       let marker = 1_000_000 + n
       child.write(framed(Files.read(directory + "/" + name) ?? []))
-      child.write(frame(#"{"jsonrpc":"2.0","id":\#(marker),"method":"field/state","params":{"field":"x"}}"#, .contentLength))
-      let answered = child.waitFor { splitFrames($0, framing: .contentLength).last?.contains("\(marker)") ?? false }
+      child.write(
+        frame(
+          #"{"jsonrpc":"2.0","id":\#(marker),"method":"field/state","params":{"field":"x"}}"#,
+          .contentLength
+        )
+      )
+      let answered = child.waitFor {
+        splitFrames($0, framing: .contentLength).last?.contains("\(marker)") ?? false
+      }
       #expect(answered, "no answer after \(name)")
       let replies = splitFrames(child.stdout, framing: .contentLength)
       let codes = replies[seen..<(replies.count - 1)].flatMap(errorCodes)

@@ -33,7 +33,10 @@ public struct SpacingTransition: Hashable, Sendable {
         height: mix(a.height, b.height, p)
       )
     }
-    let size = Size(width: mix(start.size.width, end.size.width, p), height: mix(start.size.height, end.size.height, p))
+    let size = Size(
+      width: mix(start.size.width, end.size.width, p),
+      height: mix(start.size.height, end.size.height, p)
+    )
     return FlowResult(frames: frames, size: size)
   }
 

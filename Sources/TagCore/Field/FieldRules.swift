@@ -1,7 +1,8 @@
 /// The per-field options that decide how typed text becomes tags.
 public struct FieldRules: Hashable, Sendable {
-  /// Characters that end a tag. `"\n"` stands for every newline: LF, CR and CRLF (a CRLF counts
-  /// once). Default: comma and newline.
+  /// Characters that end a tag.
+  ///
+  /// `"\n"` stands for every newline: LF, CR and CRLF (a CRLF counts once). Default: comma and newline.
   public var separators: Set<Unicode.Scalar>
   /// The most tags the field holds; candidates past it are dropped as ``DropReason/tooMany(limit:)``.
   public var maxTags: Int?

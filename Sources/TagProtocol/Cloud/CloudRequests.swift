@@ -1,7 +1,9 @@
 import JSONRPC
 public import TagCore
 
-/// `cloud/open` (request): opens a tag cloud session. Result: ``CloudStateResult``.
+/// `cloud/open` (request).
+///
+/// Opens a tag cloud session. Result: ``CloudStateResult``.
 public struct CloudOpenRequest: TagMessage, Hashable {
   public static let method = "cloud/open"
   /// The client-chosen id of the cloud.
@@ -14,13 +16,16 @@ public struct CloudOpenRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) {
     cloud = try params.string("cloud")
     tags = try cloudTags(params.array("tags"), at: params.path("tags"))
-    selection = try params.optionalArray("selection").map { items throws(ParamsError) in
-      try strings(items, at: params.path("selection"))
-    } ?? []
+    selection =
+      try params.optionalArray("selection").map { items throws(ParamsError) in
+        try strings(items, at: params.path("selection"))
+      } ?? []
   }
 }
 
-/// `cloud/toggle` (request): selects or deselects one tag. Result: ``CloudStateResult``.
+/// `cloud/toggle` (request).
+///
+/// Selects or deselects one tag. Result: ``CloudStateResult``.
 public struct CloudToggleRequest: TagMessage, Hashable {
   public static let method = "cloud/toggle"
   /// The cloud's id.
@@ -34,7 +39,9 @@ public struct CloudToggleRequest: TagMessage, Hashable {
   }
 }
 
-/// `cloud/select` (request): replaces the whole selection. Result: ``CloudStateResult``.
+/// `cloud/select` (request).
+///
+/// Replaces the whole selection. Result: ``CloudStateResult``.
 public struct CloudSelectRequest: TagMessage, Hashable {
   public static let method = "cloud/select"
   /// The cloud's id.
@@ -48,8 +55,9 @@ public struct CloudSelectRequest: TagMessage, Hashable {
   }
 }
 
-/// `cloud/setTags` (request): replaces the tags, keeping the selection of titles that remain.
-/// Result: ``CloudStateResult``.
+/// `cloud/setTags` (request).
+///
+/// Replaces the tags, keeping the selection of titles that remain. Result: ``CloudStateResult``.
 public struct CloudSetTagsRequest: TagMessage, Hashable {
   public static let method = "cloud/setTags"
   /// The cloud's id.
@@ -63,7 +71,9 @@ public struct CloudSetTagsRequest: TagMessage, Hashable {
   }
 }
 
-/// `cloud/state` (request): the cloud's current state. Result: ``CloudStateResult``.
+/// `cloud/state` (request).
+///
+/// The cloud's current state. Result: ``CloudStateResult``.
 public struct CloudStateRequest: TagMessage, Hashable {
   public static let method = "cloud/state"
   /// The cloud's id.
@@ -71,7 +81,9 @@ public struct CloudStateRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
 }
 
-/// `cloud/close` (request): ends the session. Result: `null`.
+/// `cloud/close` (request).
+///
+/// Ends the session. Result: `null`.
 public struct CloudCloseRequest: TagMessage, Hashable {
   public static let method = "cloud/close"
   /// The cloud's id.
@@ -79,8 +91,9 @@ public struct CloudCloseRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
 }
 
-/// `cloud/layout` (request): places the cloud's tags and finds merge groups.
-/// Result: ``LayoutResult`` with `groups`.
+/// `cloud/layout` (request).
+///
+/// Places the cloud's tags and finds merge groups. Result: ``LayoutResult`` with `groups`.
 ///
 /// Params: `{cloud, width, sizes, spacing?, mergeDistance?, transition?}`; `transition` is
 /// `{from, to, progress}` for an animated spacing change and replaces `spacing`.
@@ -108,7 +121,10 @@ public struct CloudLayoutRequest: TagMessage, Hashable {
     if let t = try params.optionalObject("transition") {
       let progress = try t.length("progress")
       guard progress <= 1 else {
-        throw ParamsError(path: t.path("progress"), problem: "must be between 0 and 1, got \(progress)")
+        throw ParamsError(
+          path: t.path("progress"),
+          problem: "must be between 0 and 1, got \(progress)"
+        )
       }
       transition = (SpacingTransition(from: try t.length("from"), to: try t.length("to")), progress)
     }

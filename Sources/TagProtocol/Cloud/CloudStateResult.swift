@@ -19,7 +19,12 @@ public struct CloudStateResult: JSONWritable, Hashable, Sendable {
   public var toggled: (title: String, selected: Bool)?
 
   /// Creates a result.
-  public init(cloud: String, version: Int, state: TagCloud, toggled: (title: String, selected: Bool)? = nil) {
+  public init(
+    cloud: String,
+    version: Int,
+    state: TagCloud,
+    toggled: (title: String, selected: Bool)? = nil
+  ) {
     self.cloud = cloud
     self.version = version
     self.state = state
@@ -27,7 +32,8 @@ public struct CloudStateResult: JSONWritable, Hashable, Sendable {
   }
 
   public static func == (a: Self, b: Self) -> Bool {
-    a.cloud == b.cloud && a.version == b.version && a.state == b.state && a.toggled?.title == b.toggled?.title
+    a.cloud == b.cloud && a.version == b.version && a.state == b.state
+      && a.toggled?.title == b.toggled?.title
       && a.toggled?.selected == b.toggled?.selected
   }
 

@@ -1,7 +1,9 @@
 public import JSONRPC
 public import TagCore
 
-/// `field/layout` (request): places the field's chips and text field. Result: ``LayoutResult``.
+/// `field/layout` (request).
+///
+/// Places the field's chips and text field. Result: ``LayoutResult``.
 ///
 /// Params: `{field, width, chipSizes, fieldHeight, spacing?, fieldMinWidth?}`; `width` is a
 /// number or `null` (unbounded). A terminal front end may send `cells: {padding?}` instead of
@@ -111,7 +113,10 @@ extension Size: JSONWritable {
 
 func readWidth(_ params: Params) throws(ParamsError) -> Double? {
   guard let value = params["width"] else {
-    throw ParamsError(path: params.path("width"), problem: "is required: expected a number ≥ 0, or null for unbounded")
+    throw ParamsError(
+      path: params.path("width"),
+      problem: "is required: expected a number ≥ 0, or null for unbounded"
+    )
   }
   if value == .null { return nil }
   return try Params.length(value, path: params.path("width"))

@@ -45,7 +45,10 @@ public struct FieldOptions: Hashable, Sendable {
     if let name = try params.optionalString("transform") {
       guard let transform = TagTransform(rawValue: name) else {
         let names = TagTransform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(path: params.path("transform"), problem: "must be one of \(names), got \"\(name)\"")
+        throw ParamsError(
+          path: params.path("transform"),
+          problem: "must be one of \(names), got \"\(name)\""
+        )
       }
       rules.transform = transform
     }

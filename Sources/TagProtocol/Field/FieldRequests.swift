@@ -1,7 +1,9 @@
 import JSONRPC
 public import TagCore
 
-/// `field/open` (request): opens a tag field session. Result: ``FieldStateResult``.
+/// `field/open` (request).
+///
+/// Opens a tag field session. Result: ``FieldStateResult``.
 public struct FieldOpenRequest: TagMessage, Hashable {
   public static let method = "field/open"
   /// The client-chosen id of the field.
@@ -15,13 +17,18 @@ public struct FieldOpenRequest: TagMessage, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    tags = try params.optionalArray("tags").map { items throws(ParamsError) in try strings(items, at: params.path("tags")) } ?? []
+    tags =
+      try params.optionalArray("tags").map { items throws(ParamsError) in
+        try strings(items, at: params.path("tags"))
+      } ?? []
     text = try params.optionalString("text") ?? ""
     options = try FieldOptions(params: params.optionalObject("options"))
   }
 }
 
-/// `field/change` (request): the draft changed. Result: ``FieldStateResult``.
+/// `field/change` (request).
+///
+/// The draft changed. Result: ``FieldStateResult``.
 ///
 /// Either `{field, text}` (the whole new draft) or `{field, version, changes}`: LSP-style edits
 /// applied in order to the draft of FieldState `version` (which must be the current one).
@@ -48,12 +55,17 @@ public struct FieldChangeRequest: TagMessage, Hashable {
     } else if params["text"] != nil {
       change = .text(try params.string("text"))
     } else {
-      throw ParamsError(path: "", problem: "needs `text` (the whole draft) or `version` and `changes`")
+      throw ParamsError(
+        path: "",
+        problem: "needs `text` (the whole draft) or `version` and `changes`"
+      )
     }
   }
 }
 
-/// `field/submit` (request): Return was pressed. Result: ``FieldStateResult``.
+/// `field/submit` (request).
+///
+/// Return was pressed. Result: ``FieldStateResult``.
 public struct FieldSubmitRequest: TagMessage, Hashable {
   public static let method = "field/submit"
   /// The field's id.
@@ -61,7 +73,9 @@ public struct FieldSubmitRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
 }
 
-/// `field/deleteBackward` (request): Backspace at the start of the box. Result: ``FieldStateResult``.
+/// `field/deleteBackward` (request).
+///
+/// Backspace at the start of the box. Result: ``FieldStateResult``.
 public struct FieldDeleteBackwardRequest: TagMessage, Hashable {
   public static let method = "field/deleteBackward"
   /// The field's id.
@@ -69,7 +83,9 @@ public struct FieldDeleteBackwardRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
 }
 
-/// `field/addTags` (request): tags from outside the box. Result: ``FieldStateResult``.
+/// `field/addTags` (request).
+///
+/// Tags from outside the box. Result: ``FieldStateResult``.
 public struct FieldAddTagsRequest: TagMessage, Hashable {
   public static let method = "field/addTags"
   /// The field's id.
@@ -83,7 +99,9 @@ public struct FieldAddTagsRequest: TagMessage, Hashable {
   }
 }
 
-/// `field/removeTag` (request): `{field, index}` or `{field, tag}`. Result: ``FieldStateResult``.
+/// `field/removeTag` (request).
+///
+/// `{field, index}` or `{field, tag}`. Result: ``FieldStateResult``.
 public struct FieldRemoveTagRequest: TagMessage, Hashable {
   public static let method = "field/removeTag"
   /// The field's id.
@@ -111,7 +129,9 @@ public struct FieldRemoveTagRequest: TagMessage, Hashable {
   }
 }
 
-/// `field/state` (request): the field's current state. Result: ``FieldStateResult``.
+/// `field/state` (request).
+///
+/// The field's current state. Result: ``FieldStateResult``.
 public struct FieldStateRequest: TagMessage, Hashable {
   public static let method = "field/state"
   /// The field's id.
@@ -119,7 +139,9 @@ public struct FieldStateRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
 }
 
-/// `field/close` (request): ends the session. Result: `null`.
+/// `field/close` (request).
+///
+/// Ends the session. Result: `null`.
 public struct FieldCloseRequest: TagMessage, Hashable {
   public static let method = "field/close"
   /// The field's id.
@@ -142,7 +164,10 @@ func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Te
     let change = try Params.object(item, path: "\(path)[\(i)]")
     let text = try change.string("text")
     let range = try change.optionalObject("range").map { r throws(ParamsError) in
-      TextRange(start: try position(r.requiredObject("start")), end: try position(r.requiredObject("end")))
+      TextRange(
+        start: try position(r.requiredObject("start")),
+        end: try position(r.requiredObject("end"))
+      )
     }
     edits.append(TextEdit(range: range, newText: text))
   }

@@ -20,7 +20,14 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var outcome: FieldOutcome
 
   /// Creates a result.
-  public init(field: String, version: Int, tags: [String], text: String, prompt: String, outcome: FieldOutcome) {
+  public init(
+    field: String,
+    version: Int,
+    tags: [String],
+    text: String,
+    prompt: String,
+    outcome: FieldOutcome
+  ) {
     self.field = field
     self.version = version
     self.tags = tags

@@ -1,10 +1,14 @@
 public import JSONRPC
 public import TagCore
 
-/// `initialize` (request): starts the session. Result: ``InitializeResult``.
+/// `initialize` (request).
+///
+/// Starts the session. Result: ``InitializeResult``.
 public struct InitializeRequest: TagMessage, Hashable {
   public static let method = "initialize"
-  /// The client's process id; tagd exits when it dies. nil when absent or `null`.
+  /// The client's process id.
+  ///
+  /// Tagd exits when it dies. nil when absent or `null`.
   public var processID: Int32?
   /// The client's position encodings in order of preference (`general.positionEncodings`).
   public var positionEncodings: [String]
@@ -14,14 +18,18 @@ public struct InitializeRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) {
     processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
     let general = try params.optionalObject("capabilities")?.optionalObject("general")
-    positionEncodings = try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
-      var names: [String] = []
-      for (i, item) in items.enumerated() {
-        names.append(try Params.string(item, path: "capabilities.general.positionEncodings[\(i)]"))
-      }
-      return names
-    } ?? []
-    reducedMotion = try params.optionalObject("initializationOptions")?.optionalBool("reducedMotion") ?? false
+    positionEncodings =
+      try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
+        var names: [String] = []
+        for (i, item) in items.enumerated() {
+          names.append(
+            try Params.string(item, path: "capabilities.general.positionEncodings[\(i)]")
+          )
+        }
+        return names
+      } ?? []
+    reducedMotion =
+      try params.optionalObject("initializationOptions")?.optionalBool("reducedMotion") ?? false
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
@@ -42,7 +50,12 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
   public var limits: [(name: String, value: Int)]
 
   /// Creates a result.
-  public init(version: String, positionEncoding: PositionEncoding, methods: [String], limits: [(name: String, value: Int)]) {
+  public init(
+    version: String,
+    positionEncoding: PositionEncoding,
+    methods: [String],
+    limits: [(name: String, value: Int)]
+  ) {
     self.version = version
     self.positionEncoding = positionEncoding
     self.methods = methods
@@ -88,13 +101,17 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
   }
 }
 
-/// `initialized` (notification): the client finished initialising. No effect.
+/// `initialized` (notification).
+///
+/// The client finished initialising. No effect.
 public struct InitializedNotification: TagMessage, Hashable {
   public static let method = "initialized"
   public init(params: Params) throws(ParamsError) {}
 }
 
-/// `shutdown` (request): stop serving requests; result `null`. `exit` then exits with 0.
+/// `shutdown` (request).
+///
+/// Stop serving requests; result `null`. `exit` then exits with 0.
 public struct ShutdownRequest: TagMessage, Hashable {
   public static let method = "shutdown"
   public init(params: Params) throws(ParamsError) {}

@@ -7,7 +7,9 @@ public import JSONRPC
 public struct Params: Sendable {
   /// The members of this object.
   public let object: JSONObject
-  /// The path of this object from the params root, e.g. `options`; empty at the root.
+  /// The path of this object from the params root, such as `options`.
+  ///
+  /// Empty at the root.
   public let path: String
 
   /// Reads request params: nil, `null`, `[]` and `{}` are all "no params".
@@ -32,7 +34,9 @@ public struct Params: Sendable {
   /// The path of member `key`.
   public func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-  /// The member's value; nil when absent. `null` is returned as `.null`.
+  /// The member's value.
+  ///
+  /// Nil when absent. `null` is returned as `.null`.
   public subscript(key: String) -> JSONValue? { object[key] }
 
   /// A required string member.
@@ -57,13 +61,19 @@ public struct Params: Sendable {
   }
 
   /// A required integer member within `range`.
-  public func integer(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int {
+  public func integer(
+    _ key: String,
+    in range: ClosedRange<Int> = 0...Int.max
+  ) throws(ParamsError) -> Int {
     guard let value = object[key], value != .null else { throw missing(key, "an integer") }
     return try Params.integer(value, path: path(key), in: range)
   }
 
   /// An optional integer member within `range` (absent or `null` → nil).
-  public func optionalInteger(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int? {
+  public func optionalInteger(
+    _ key: String,
+    in range: ClosedRange<Int> = 0...Int.max
+  ) throws(ParamsError) -> Int? {
     guard let value = object[key], value != .null else { return nil }
     return try Params.integer(value, path: path(key), in: range)
   }
@@ -115,7 +125,11 @@ public struct Params: Sendable {
 
 extension Params {
   /// Reads `value` at `path` as an integer within `range` (integral doubles such as `3.0` count).
-  public static func integer(_ value: JSONValue, path: String, in range: ClosedRange<Int>) throws(ParamsError) -> Int {
+  public static func integer(
+    _ value: JSONValue,
+    path: String,
+    in range: ClosedRange<Int>
+  ) throws(ParamsError) -> Int {
     let number: Int
     switch value {
     case .integer(let n) where n >= Int64(Int.min) && n <= Int64(Int.max):
@@ -123,7 +137,10 @@ extension Params {
     case .double(let d) where d.isFinite && d.rounded() == d && abs(d) < 9.0e15:
       number = Int(d)
     case .integer, .double:
-      throw ParamsError(path: path, problem: "must be an integer in \(range.describe), got \(value.kindName)")
+      throw ParamsError(
+        path: path,
+        problem: "must be an integer in \(range.describe), got \(value.kindName)"
+      )
     default:
       throw ParamsError(path: path, problem: "must be an integer, got \(value.kindName)")
     }
@@ -139,7 +156,8 @@ extension Params {
     switch value {
     case .integer(let n): number = Double(n)
     case .double(let d): number = d
-    default: throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
+    default:
+      throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
     }
     guard number.isFinite, number >= 0 else {
       throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")

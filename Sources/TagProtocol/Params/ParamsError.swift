@@ -3,7 +3,9 @@
 /// Becomes a -32602 Invalid params response whose message reads, e.g.,
 /// "Invalid params: `chipSizes[3].width` must be a finite number ≥ 0, got -1".
 public struct ParamsError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Where in the params the problem is, e.g. `chipSizes[3].width`; empty for the params as a whole.
+  /// Where in the params the problem is, for example `chipSizes[3].width`.
+  ///
+  /// Empty for the params as a whole.
   public var path: String
   /// What is wrong there.
   public var problem: String
