@@ -44,7 +44,7 @@ public enum MergeGroups {
   /// The length of the shortest segment joining two rectangles; 0 when they overlap or touch.
   ///
   /// `dx = max(0, max(a.minX, b.minX) - min(a.maxX, b.maxX))`, `dy` likewise, and the result is
-  /// `(dx * dx + dy * dy).squareRoot()`. A frame with a negative width or height is read as the
+  /// `(dx * dx + dy * dy).squareRoot()` (computed without libm, bit-identical to it). A frame with a negative width or height is read as the
   /// rectangle between its two edges. NaN when a frame has a NaN coordinate (so it touches
   /// nothing).
   public static func distance(_ a: Frame, _ b: Frame) -> Double {
@@ -147,7 +147,7 @@ private struct Box {
   func distance(to other: Box) -> Double {
     let dx = Self.positivePart(max(minX, other.minX) - min(maxX, other.maxX))
     let dy = Self.positivePart(max(minY, other.minY) - min(maxY, other.maxY))
-    return (dx * dx + dy * dy).squareRoot()
+    return correctlyRoundedSquareRoot(dx * dx + dy * dy)
   }
 
   /// `max(0, gap)`, keeping NaN (which `Swift.max` would turn into 0).
@@ -168,7 +168,7 @@ private struct MaxTree {
     nodes = [Double](repeating: -.infinity, count: 2 * base)
   }
 
-  /// Sets one leaf and refreshes the maxima above it. O(log n).
+  /// Sets one leaf and refreshes the maxima above it, in O(log n).
   mutating func set(_ leaf: Int, to value: Double) {
     var node = leafBase + leaf
     nodes[node] = value
@@ -179,7 +179,9 @@ private struct MaxTree {
     }
   }
 
-  /// Appends every leaf in `0..<limit` whose value is `>= threshold`. O((1 + reported) log n).
+  /// Appends every leaf below `limit` whose value is at least `threshold`.
+  ///
+  /// Costs O((1 + reported) log n).
   func report(below limit: Int, atLeast threshold: Double, into result: inout [Int]) {
     guard limit > 0 else { return }
     var stack: [(node: Int, low: Int, size: Int)] = [(1, 0, leafBase)]
@@ -239,4 +241,65 @@ private struct UnionFind {
     }
     return groups
   }
+}
+
+/// The IEEE 754 square root of `value`, correctly rounded to nearest: bit-identical to
+/// `value.squareRoot()`, but computed with integer arithmetic.
+///
+/// `Double.squareRoot()` compiles to a call to libm's `sqrt` in unoptimized builds, and TagCore
+/// imports nothing, so a debug `tagd` would fail to link; this keeps the module self-contained.
+/// Digit-by-digit integer square root of the 106-bit scaled significand, then round-to-nearest
+/// from the exact remainder (ties cannot occur). 53 iterations, no division.
+func correctlyRoundedSquareRoot(_ value: Double) -> Double {
+  if value.isNaN || value < 0 { return value.isNaN ? value : .nan }
+  if value == 0 || value == .infinity { return value }
+
+  // value = significand * 2^exponent, with significand an integer in [2^52, 2^53).
+  let bits = value.bitPattern
+  let biased = Int((bits >> 52) & 0x7FF)
+  var significand = bits & 0x000F_FFFF_FFFF_FFFF
+  var exponent: Int
+  if biased == 0 {
+    exponent = -1074
+    while significand < 1 << 52 {
+      significand <<= 1
+      exponent -= 1
+    }
+  } else {
+    significand |= 1 << 52
+    exponent = biased - 1075
+  }
+  // Make the exponent even, then scale so the root has 53 bits: N in [2^104, 2^106).
+  var scaled = UInt128(significand)
+  if exponent & 1 != 0 {
+    scaled <<= 1
+    exponent -= 1
+  }
+  scaled <<= 52
+  exponent -= 52
+
+  var remainder = scaled
+  var root: UInt128 = 0
+  var bit: UInt128 = 1 << 104
+  while bit != 0 {
+    if remainder >= root + bit {
+      remainder -= root + bit
+      root = (root >> 1) + bit
+    } else {
+      root >>= 1
+    }
+    bit >>= 2
+  }
+  // sqrt(N) is in [root, root + 1); it is above root + 1/2 iff N - root^2 > root.
+  if remainder > root { root += 1 }
+
+  var resultExponent = exponent / 2
+  var resultSignificand = UInt64(root)
+  if resultSignificand == 1 << 53 {
+    resultSignificand >>= 1
+    resultExponent += 1
+  }
+  // resultSignificand is in [2^52, 2^53); the result is always a normal number.
+  let resultBiased = UInt64(resultExponent + 52 + 1023)
+  return Double(bitPattern: resultBiased << 52 | (resultSignificand & 0x000F_FFFF_FFFF_FFFF))
 }
