@@ -1,5 +1,6 @@
-import TagCore
 import Testing
+
+@testable import TagCore
 
 // MARK: - Helpers
 
@@ -365,5 +366,31 @@ extension MergeGroupsTests {
     }
     let expected = (0..<50_000).map { [2 * $0, 2 * $0 + 1] }
     #expect(MergeGroups.groups(of: pairs) == expected)
+  }
+}
+
+extension MergeGroupsTests {
+  /// TagCore's libm-free square root must be bit-identical to the hardware one.
+  @Test func softwareSquareRootMatchesIEEE() {
+    var random = SplitMix64(seed: 2024)
+    var values: [Double] = [
+      0, -0.0, 1, 2, 4, 100, .infinity, -.infinity, .nan, -1, .leastNonzeroMagnitude,
+      .leastNormalMagnitude, .greatestFiniteMagnitude, 1e-300, 0.1, 85,
+    ]
+    for _ in 0..<200_000 {
+      values.append(Double(bitPattern: random.next() >> 1))  // every positive finite exponent
+    }
+    for _ in 0..<50_000 {
+      values.append(Double(Int.random(in: 0...2_000_000, using: &random)))
+    }
+    var mismatches: [Double] = []
+    for value in values {
+      let soft = correctlyRoundedSquareRoot(value)
+      let hard = value.squareRoot()
+      if soft.bitPattern != hard.bitPattern && !(soft.isNaN && hard.isNaN) {
+        mismatches.append(value)
+      }
+    }
+    #expect(mismatches.isEmpty, "e.g. \(mismatches.prefix(5))")
   }
 }
