@@ -28,7 +28,11 @@ let package = Package(
     ),
 
     // MARK: TagCore — pure rules, flow layout, caseless keys, display widths
-    .target(name: "TagCore"),
+    .target(
+      name: "TagCore",
+      // Double.squareRoot() calls libm's sqrt in debug builds; nothing else links libm.
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+    ),
     .testTarget(
       name: "TagCoreTests",
       dependencies: ["TagCore"]

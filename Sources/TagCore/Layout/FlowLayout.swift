@@ -62,11 +62,10 @@ public enum FlowLayout {
   ///
   /// A frame continues the line of the frame before it iff it has the same `y` and its `x` is
   /// exactly `previous.maxX + spacing` — which is how the engine places every item that is not
-  /// first on its line; any other frame starts a new line. For frames produced by ``field(chips:
-  /// fieldHeight:width:spacing:fieldMinWidth:)`` or ``cloud(_:width:spacing:)`` with the same
-  /// spacing this recovers the engine's lines, except in the degenerate case where a wrapped item
-  /// lands exactly where it would have been placed without wrapping (zero line height, spacing and
-  /// widths), which is then reported as one line. O(n).
+  /// first on its line; any other frame starts a new line. For frames produced by `field` or
+  /// `cloud` with the same spacing this recovers the engine's lines, except in the degenerate
+  /// case where a wrapped item lands exactly where it would have been placed without wrapping
+  /// (zero line height, spacing and widths), which is then reported as one line. O(n).
   ///
   /// - Returns: non-empty, adjacent ranges covering `frames.indices`; empty for no frames.
   public static func lines(of frames: [Frame], spacing: Double) -> [Range<Int>] {

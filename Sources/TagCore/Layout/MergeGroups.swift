@@ -168,9 +168,7 @@ private struct MaxTree {
     nodes = [Double](repeating: -.infinity, count: 2 * base)
   }
 
-  /// Sets one leaf and refreshes the maxima above it.
-  ///
-  /// O(log n).
+  /// Sets one leaf and refreshes the maxima above it, in O(log n).
   mutating func set(_ leaf: Int, to value: Double) {
     var node = leafBase + leaf
     nodes[node] = value
@@ -181,9 +179,9 @@ private struct MaxTree {
     }
   }
 
-  /// Appends every leaf in `0..<limit` whose value is `>= threshold`.
+  /// Appends every leaf below `limit` whose value is at least `threshold`.
   ///
-  /// O((1 + reported) log n).
+  /// Costs O((1 + reported) log n).
   func report(below limit: Int, atLeast threshold: Double, into result: inout [Int]) {
     guard limit > 0 else { return }
     var stack: [(node: Int, low: Int, size: Int)] = [(1, 0, leafBase)]
