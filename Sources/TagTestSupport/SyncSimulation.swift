@@ -191,7 +191,9 @@ public struct ModelEditor: Sendable {
   }
 }
 
-/// Random keystrokes for the simulation: letters (incl. accents, CJK, emoji), separators,
+/// Random keystrokes for the simulation.
+///
+/// Letters (with accents, CJK, emoji), separators,
 /// pastes with several separators, Backspace and Return.
 public func randomKeystrokes(
   count: Int,
