@@ -12,7 +12,7 @@ public struct JSONSchema: Sendable {
     self.document = document
   }
 
-  /// The schema at a path of member names, e.g. `["requests", "field/open", "params"]`.
+  /// The schema at a path of member names, such as `["requests", "field/open", "params"]`.
   public func schema(at path: [String]) -> JSONValue? {
     var node: JSONValue? = document
     for key in path {
