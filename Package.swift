@@ -17,7 +17,8 @@ let settings: [SwiftSetting] = [
 let package = Package(
   name: "tagd",
   products: [
-    .executable(name: "tagd", targets: ["tagd"])
+    .executable(name: "tagd", targets: ["tagd"]),
+    .executable(name: "tagd-bench", targets: ["tagd-bench"]),
   ],
   targets: [
     // MARK: JSONRPC — JSON reader/writer, framing, message envelope, error codes
@@ -76,6 +77,12 @@ let package = Package(
         "JSONRPC",
         "TagServer",
       ]
+    ),
+
+    // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
+    .executableTarget(
+      name: "tagd-bench",
+      dependencies: ["JSONRPC"]
     ),
     .testTarget(
       name: "EndToEndTests",
