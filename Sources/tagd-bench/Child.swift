@@ -100,7 +100,7 @@ final class Child {
       }
       if fds.1.revents != 0 && offset < bytes.count {
         let written = bytes.withUnsafeBytes { raw in
-          write(input, raw.baseAddress! + offset, min(raw.count - offset, 1 << 20))
+          write(input, raw.baseAddress.map { $0 + offset }, min(raw.count - offset, 1 << 20))
         }
         if written > 0 {
           offset += written

@@ -67,7 +67,7 @@ extension Procfs {
     return text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        let written = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
         if written <= 0 { return false }
         offset += written
       }

@@ -14,8 +14,9 @@ enum Workloads {
   /// The initial tags of the typing field: a handful.
   static let openTags = ["inbox", "work", "later"]
 
-  /// Typing into a field: each request sends the whole draft; every phrase is typed in four
-  /// steps and then committed with a comma, so a separator comes every fifth request. After the
+  /// Typing into a field: the whole draft per request, a separator every fifth request.
+  ///
+  /// Every phrase is typed in four steps and then committed with a comma. After the
   /// first round the phrases are duplicates (dropped), so the field keeps a handful of tags.
   ///
   /// Returns the framed requests (ids `firstID...`) and the draft each reply must show.

@@ -23,7 +23,7 @@ func writeText(_ text: String, to fd: Int32) {
   text.withUTF8 { bytes in
     var offset = 0
     while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      let written = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
       if written <= 0 { return }
       offset += written
     }
