@@ -76,7 +76,11 @@ let package = Package(
       dependencies: [
         "JSONRPC",
         "TagServer",
-      ]
+      ],
+      // Start-up is a product goal: a static stdlib spares the dynamic loader libswiftCore and
+      // friends (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
+      // only: the debug test bundle links tagd's objects with XCTest, which needs the shared one.
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
     ),
 
     // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
