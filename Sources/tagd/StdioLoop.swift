@@ -64,8 +64,10 @@ struct StdioLoop {
   /// The most sessions open since memory was last handed back to the kernel.
   var sessionPeak = 0
 
-  /// Hands freed heap back to the kernel once many sessions have closed, so RSS returns near
-  /// its baseline (glibc keeps freed small blocks otherwise). Cheap: runs only on a big drop.
+  /// Hands freed heap back to the kernel once many sessions have closed.
+  ///
+  /// glibc keeps freed small blocks otherwise, so RSS would stay at its peak. Cheap: runs only
+  /// when the open sessions fall to half of their peak (of at least 1,000).
   private mutating func returnFreedMemory() {
     let open = server.sessionCount
     sessionPeak = max(sessionPeak, open)
