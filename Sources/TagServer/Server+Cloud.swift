@@ -102,11 +102,11 @@ extension Server {
     return LayoutResult(frames: result.frames, size: result.size, groups: groups)
   }
 
-  mutating func closeCloud(_ id: String) throws(RequestError) -> [UInt8] {
+  mutating func closeCloud(_ id: String) throws(RequestError) -> NullResult {
     guard clouds.removeValue(forKey: id) != nil else {
       throw .session(.unknownSession(kind: "cloud", id: id))
     }
-    return Array("null".utf8)
+    return NullResult()
   }
 
   func cloud(_ id: String) throws(RequestError) -> CloudSession {

@@ -2,10 +2,10 @@ import JSONRPC
 import TagCore
 import TagProtocol
 
-/// The reply a request handler produced.
+/// What handling a request produced.
 enum Reply {
-  /// Encoded result JSON.
-  case answer([UInt8])
+  /// The whole response has been written.
+  case answered
   /// An error response.
   case error(ResponseError)
   /// No reply at all (Vim's `$/cancelRequest` sent as a request).
@@ -14,7 +14,13 @@ enum Reply {
 
 extension Server {
   /// Lifecycle gate, then typed decoding, then the one switch over request types.
-  mutating func reply(to method: String, params: JSONValue?, outbox: inout Outbox) -> Reply {
+  mutating func reply(
+    to method: String,
+    id: RequestID,
+    params: JSONValue?,
+    writer w: inout JSONWriter,
+    outbox: inout Outbox
+  ) -> Reply {
     if method == CancelRequestNotification.method {
       // Vim's documented cancel form is a request with the cancelled request's id; the
       // cancelled request was already answered in order, so nothing more is sent.
@@ -54,39 +60,45 @@ extension Server {
       case .success(let value): request = value
       case .failure(let error): throw .params(error)
       }
-      return .answer(try perform(request, outbox: &outbox))
+      try perform(request, id: id, writer: &w, outbox: &outbox)
+      return .answered
     } catch {
       return .error(ResponseError(error))
     }
   }
 
-  /// Performs a decoded request and returns its encoded result.
+  /// Performs a decoded request and writes its response.
+  ///
+  /// Each result is computed before anything is written, so a thrown error leaves `w`
+  /// untouched for the error response.
   private mutating func perform(
     _ request: ClientRequest,
+    id: RequestID,
+    writer w: inout JSONWriter,
     outbox: inout Outbox
-  ) throws(RequestError) -> [UInt8] {
+  ) throws(RequestError) {
     switch request {
-    case .initialize(let params): return encode(initialize(params, outbox: &outbox))
-    case .shutdown: return shutdown(outbox: &outbox)
-    case .fieldOpen(let params): return encode(try openField(params))
-    case .fieldChange(let params): return encode(try changeField(params))
+    case .initialize(let params): w.respond(id, initialize(params, outbox: &outbox))
+    case .shutdown: w.respond(id, shutdown(outbox: &outbox))
+    case .fieldOpen(let params): w.respond(id, try openField(params, outbox: &outbox))
+    case .fieldChange(let params): w.respond(id, try changeField(params))
     case .fieldSubmit(let params):
-      return encode(try applyToField(params.field, .submitted, outbox: &outbox))
+      w.respond(id, try applyToField(params.field, .submitted, outbox: &outbox))
     case .fieldDeleteBackward(let params):
-      return encode(try applyToField(params.field, .deletedBackward, outbox: &outbox))
+      w.respond(id, try applyToField(params.field, .deletedBackward, outbox: &outbox))
     case .fieldAddTags(let params):
-      return encode(try applyToField(params.field, .tagsAdded(params.tags), outbox: &outbox))
-    case .fieldRemoveTag(let params): return encode(try removeTag(params, outbox: &outbox))
-    case .fieldState(let params): return encode(try fieldState(params.field))
-    case .fieldLayout(let params): return encode(try layoutField(params))
-    case .fieldClose(let params): return try closeField(params.field)
-    case .cloudOpen(let params): return encode(try openCloud(params))
-    case .cloudToggle(let params): return encode(try toggleCloud(params))
-    case .cloudSelect(let params): return encode(try selectInCloud(params))
-    case .cloudSetTags(let params): return encode(try setCloudTags(params))
-    case .cloudState(let params): return encode(try cloudState(params.cloud))
-    case .cloudLayout(let params): return encode(try layoutCloud(params))
-    case .cloudClose(let params): return try closeCloud(params.cloud)
+      w.respond(id, try applyToField(params.field, .tagsAdded(params.tags), outbox: &outbox))
+    case .fieldRemoveTag(let params): w.respond(id, try removeTag(params, outbox: &outbox))
+    case .fieldState(let params): w.respond(id, try fieldState(params.field))
+    case .fieldLayout(let params): w.respond(id, try layoutField(params))
+    case .fieldClose(let params): w.respond(id, try closeField(params.field))
+    case .cloudOpen(let params): w.respond(id, try openCloud(params))
+    case .cloudToggle(let params): w.respond(id, try toggleCloud(params))
+    case .cloudSelect(let params): w.respond(id, try selectInCloud(params))
+    case .cloudSetTags(let params): w.respond(id, try setCloudTags(params))
+    case .cloudState(let params): w.respond(id, try cloudState(params.cloud))
+    case .cloudLayout(let params): w.respond(id, try layoutCloud(params))
+    case .cloudClose(let params): w.respond(id, try closeCloud(params.cloud))
     }
   }
 
@@ -131,17 +143,22 @@ extension Server {
     )
   }
 
-  private mutating func shutdown(outbox: inout Outbox) -> [UInt8] {
+  private mutating func shutdown(outbox: inout Outbox) -> NullResult {
     lifecycle = .shutDown
     outbox.log(.info, "shutdown received")
-    return Array("null".utf8)
+    return NullResult()
   }
 
-  /// Encodes a result with a scratch writer (the reply writer may be mid-batch).
-  func encode(_ value: some JSONWritable) -> [UInt8] {
-    // Room for a typical FieldState up front: one allocation, no regrowth on the keystroke path.
-    var w = JSONWriter(reservingCapacity: 512)
-    value.write(to: &w)
-    return w.bytes
+}
+
+/// The `null` result of `shutdown`, `field/close` and `cloud/close`.
+struct NullResult: JSONWritable {
+  func write(to w: inout JSONWriter) { w.null() }
+}
+
+extension JSONWriter {
+  /// Writes a success response carrying `result` (generic, so nothing is boxed).
+  mutating func respond(_ id: RequestID, _ result: some JSONWritable) {
+    response(id: id) { $0.write(result) }
   }
 }

@@ -3,7 +3,10 @@ import TagCore
 import TagProtocol
 
 extension Server {
-  mutating func openField(_ params: FieldOpenRequest) throws(RequestError) -> FieldStateResult {
+  mutating func openField(
+    _ params: FieldOpenRequest,
+    outbox: inout Outbox
+  ) throws(RequestError) -> FieldStateResult {
     guard fields[params.field] == nil else {
       throw .session(.alreadyOpen(kind: "field", id: params.field))
     }
@@ -12,15 +15,24 @@ extension Server {
     }
     var session = FieldSession(id: params.field, options: params.options, config: config)
     var outcome = session.field.apply(.tagsAdded(params.tags))
-    let typed = session.field.apply(.draftChanged(params.text))
+    let typed: FieldOutcome
+    if let sync = params.sync {
+      // The text is the editor's buffer: what the rule commits is consumed, and the update
+      // (before the response) asks the client to delete it.
+      var buffer = EditorBuffer(text: params.text, version: sync.version)
+      typed = buffer.commit(&session.field)
+      session.buffer = buffer
+      session.cellLayout = sync.layout
+    } else {
+      typed = session.field.apply(.draftChanged(params.text))
+    }
     outcome.added += typed.added
     outcome.dropped += typed.dropped
     session.version = 1
-    if let sync = params.sync {
-      session.buffer = EditorBuffer(text: params.text, version: sync.version)
-      session.cellLayout = sync.layout
-    }
     fields[params.field] = session
+    if let buffer = session.buffer, buffer.hasConsumedText {
+      sendUpdate(session, outcome, outbox: &outbox)
+    }
     return session.state(outcome)
   }
 
@@ -55,10 +67,11 @@ extension Server {
     _ id: String,
     _ event: FieldEvent
   ) throws(RequestError) -> FieldStateResult {
-    var session = try field(id)
-    let outcome = session.apply(event)
-    fields[id] = session
-    return session.state(outcome)
+    // Mutated in place through the dictionary: copying the session out would copy its tags.
+    guard let outcome = fields[id]?.apply(event) else {
+      throw .session(.unknownSession(kind: "field", id: id))
+    }
+    return try field(id).state(outcome)
   }
 
   /// Applies an event and, for a synced field, pushes the update before the response.
@@ -138,11 +151,11 @@ extension Server {
     return LayoutResult(frames: result.frames, size: result.size)
   }
 
-  mutating func closeField(_ id: String) throws(RequestError) -> [UInt8] {
+  mutating func closeField(_ id: String) throws(RequestError) -> NullResult {
     guard fields.removeValue(forKey: id) != nil else {
       throw .session(.unknownSession(kind: "field", id: id))
     }
-    return Array("null".utf8)
+    return NullResult()
   }
 
   func field(_ id: String) throws(RequestError) -> FieldSession {

@@ -6,11 +6,14 @@ extension Server {
   /// `field/didChange`: applies the editor's changes to the field's buffer mirror, then tells
   /// the client what happened (Protocol/sync.md).
   mutating func bufferChanged(_ change: FieldDidChangeNotification, outbox: inout Outbox) {
-    guard var session = fields[change.field] else {
+    // Taken out of the table while it changes, so its tags are not copied (and put back below).
+    guard var session = fields.removeValue(forKey: change.field) else {
       outbox.log(.warning, "field/didChange for \"\(change.field)\", which is not open; ignored")
       return
     }
+    defer { fields[change.field] = session }
     var buffer = session.buffer ?? EditorBuffer(text: session.field.draft, version: Int.min)
+    session.buffer = nil
     let draftBefore = session.field.draft
     let tagCountBefore = session.field.tags.count
     do throws(EditorBufferError) {
@@ -24,11 +27,11 @@ extension Server {
       )
       session.buffer = buffer
       session.noteChange(outcome, draftBefore: draftBefore, tagCountBefore: tagCountBefore)
-      fields[change.field] = session
       if !outcome.isEmpty || buffer.hasConsumedText {
         sendUpdate(session, outcome, outbox: &outbox)
       }
     } catch {
+      session.buffer = buffer
       switch error {
       case .staleVersion(let current, let given):
         outbox.log(

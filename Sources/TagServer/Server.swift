@@ -70,45 +70,50 @@ public struct Server: Sendable {
   }
 
   private mutating func handle(body: [UInt8], into outbox: inout Outbox) {
-    writer.reset()
+    // The reply writer is moved out while the message is handled (so handlers can mutate the
+    // sessions while writing into it) and moved back with its capacity for the next message.
+    var w = writer
+    writer = JSONWriter()
+    defer { writer = w }
+    w.reset()
     switch Envelope.decode(body, maxDepth: config.maxDepth) {
     case .single(let message):
-      handle(message, into: &outbox)
+      handle(message, writer: &w, outbox: &outbox)
     case .batch(let messages):
-      writer.beginArray()
+      w.beginArray()
       var answered = 0
-      for message in messages where handle(message, into: &outbox) {
+      for message in messages where handle(message, writer: &w, outbox: &outbox) {
         answered += 1
       }
-      writer.endArray()
+      w.endArray()
       guard answered > 0 else { return }
     }
-    if !writer.bytes.isEmpty {
-      outbox.send(writer.bytes)
+    if !w.bytes.isEmpty {
+      outbox.send(w.bytes)
     }
   }
 
-  /// Handles one classified message, writing its reply (if any) as one value into `writer`.
+  /// Handles one classified message, writing its reply (if any) as one value into `w`.
   ///
   /// Returns whether a reply was written.
   @discardableResult
   private mutating func handle(
     _ message: Result<Message, EnvelopeError>,
-    into outbox: inout Outbox
+    writer w: inout JSONWriter,
+    outbox: inout Outbox
   ) -> Bool {
     switch message {
     case .failure(let failure):
       outbox.log(.warning, "rejected message: \(failure.error.message)")
-      writer.errorResponse(id: failure.id, error: failure.error)
+      w.errorResponse(id: failure.id, error: failure.error)
       return true
     case .success(.request(let id, let method, let params)):
-      switch reply(to: method, params: params, outbox: &outbox) {
-      case .answer(let result):
-        writer.response(id: id) { w in w.raw(result) }
+      switch reply(to: method, id: id, params: params, writer: &w, outbox: &outbox) {
+      case .answered:
         return true
       case .error(let error):
         if error.code == .internalError { outbox.log(.error, error.message) }
-        writer.errorResponse(id: id, error: error)
+        w.errorResponse(id: id, error: error)
         return true
       case .silent:
         return false

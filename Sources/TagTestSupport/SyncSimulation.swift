@@ -148,7 +148,7 @@ public struct ModelEditor: Sendable {
           w.key("range")
           w.beginObject()
           for (name, p) in [("start", range.start), ("end", range.end)] {
-            w.key(name)
+            w.key(named: name)
             w.beginObject()
             w.key("line")
             w.integer(p.line)

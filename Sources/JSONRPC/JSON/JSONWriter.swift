@@ -35,17 +35,13 @@ public struct JSONWriter: Sendable {
   /// Writes `null`.
   public mutating func null() {
     separate()
-    bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    append("null")
   }
 
   /// Writes `true` or `false`.
   public mutating func bool(_ value: Bool) {
     separate()
-    if value {
-      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
-    } else {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
-    }
+    append(value ? "true" : "false")
   }
 
   /// Writes an integer.
@@ -66,7 +62,7 @@ public struct JSONWriter: Sendable {
       let integral = Int64(value)
       if integral == 0 && value.sign == .minus {
         separate()
-        bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: "0")])
+        append("-0")
       } else {
         integer(integral)
       }
@@ -110,8 +106,20 @@ public struct JSONWriter: Sendable {
     needsComma = true
   }
 
-  /// Writes a member name inside an object; the next value is its value.
-  public mutating func key(_ name: String) {
+  /// Writes a member name known at compile time; the next value is its value.
+  ///
+  /// The name is copied as is: it must not need escaping (plain ASCII names always qualify).
+  public mutating func key(_ name: StaticString) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    append(name)
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
+  /// Writes a member name computed at run time (escaped); the next value is its value.
+  public mutating func key(named name: String) {
     separate()
     appendQuoted(name)
     bytes.append(UInt8(ascii: ":"))
@@ -139,7 +147,7 @@ public struct JSONWriter: Sendable {
     case .object(let object):
       beginObject()
       for member in object.members {
-        key(member.key)
+        key(named: member.key)
         self.value(member.value)
       }
       endObject()
@@ -175,10 +183,25 @@ public struct JSONWriter: Sendable {
     }
   }
 
+  /// Appends the bytes of a compile-time string.
+  private mutating func append(_ text: StaticString) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    )
+  }
+
   private mutating func appendQuoted(_ text: String) {
-    // Native strings lend their UTF-8 in place; only bridged or small ones take the copy below.
+    // Native strings lend their UTF-8 in place; small (inline) strings are copied to the stack.
     if let done = text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) {
       return done
+    }
+    let count = text.utf8.count
+    if count <= 32 {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+        _ = buffer.initialize(from: text.utf8)
+        appendQuoted(utf8: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+      }
+      return
     }
     var text = text
     text.withUTF8 { appendQuoted(utf8: $0) }
@@ -187,17 +210,40 @@ public struct JSONWriter: Sendable {
   private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
     var runStart = 0
-    for index in 0..<utf8.count {
-      let byte = utf8[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-        continue
-      }
+    var index = JSONWriter.firstByteNeedingEscape(utf8, from: 0)
+    while index < utf8.count {
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      appendEscape(utf8[index])
       runStart = index + 1
-      appendEscape(byte)
+      index = JSONWriter.firstByteNeedingEscape(utf8, from: runStart)
     }
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// The index of the first byte from `start` that JSON requires escaped (a control
+  /// character, `"` or `\\`), or `utf8.count`; checks eight bytes at a time.
+  static func firstByteNeedingEscape(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = utf8.baseAddress else { return utf8.count }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = start
+    while index + 8 <= utf8.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // A lane is flagged when its byte is < 0x20, or equals 0x22 or 0x5C (exact for ASCII;
+      // bytes >= 0x80 never flag, because `& ~word` clears their high bit).
+      let control = (word &- ones &* 0x20) & ~word & highs
+      let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
+      let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
+      if control | quote | slash != 0 { break }
+      index += 8
+    }
+    while index < utf8.count {
+      let byte = base[index]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+      index += 1
+    }
+    return index
   }
 
   private mutating func appendEscape(_ byte: UInt8) {
@@ -212,13 +258,12 @@ public struct JSONWriter: Sendable {
     case 0x0C: short = UInt8(ascii: "f")
     default:
       let low = byte & 0x0F
-      bytes.append(contentsOf: [
-        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-        UInt8(ascii: "0") &+ byte >> 4,
-        low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10,
-      ])
+      append("\\u00")
+      bytes.append(UInt8(ascii: "0") &+ byte >> 4)
+      bytes.append(low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10)
       return
     }
-    bytes.append(contentsOf: [UInt8(ascii: "\\"), short])
+    bytes.append(UInt8(ascii: "\\"))
+    bytes.append(short)
   }
 }

@@ -69,9 +69,10 @@ public struct EditorBuffer: Hashable, Sendable {
     field: inout TagField
   ) throws(EditorBufferError) -> FieldOutcome {
     guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
+    // Apply every edit to a copy of the (small) buffer first, so a misfit edit changes nothing;
+    // the field (which may hold many tags) is touched only once all edits fit.
     var next = self
-    var nextField = field
-    var outcome = FieldOutcome()
+    var backspaces = 0
     for edit in edits {
       let (start, end): (Int, Int)
       do throws(TextEditError) {
@@ -79,16 +80,8 @@ public struct EditorBuffer: Hashable, Sendable {
       } catch {
         throw .invalidEdit(error)
       }
-      let removed = next.cells[start..<end]
-      let removedConsumed = removed.contains { $0.consumed }
-      let removedDraft = removed.contains { !$0.consumed }
-      let draftWasEmpty = !next.cells.contains { !$0.consumed }
-      // A Backspace aimed at consumed text the user can still see: with slow typing the buffer
-      // would have been empty and Backspace would have removed the last tag.
-      if !applied, edit.range != nil, edit.newText.isEmpty, removedConsumed, !removedDraft,
-        end == next.cells.count, draftWasEmpty
-      {
-        merge(nextField.apply(.deletedBackward), into: &outcome)
+      if !applied, next.isBackspaceOverConsumedText(edit, start: start, end: end) {
+        backspaces += 1
       }
       next.cells.replaceSubrange(
         start..<end,
@@ -97,12 +90,29 @@ public struct EditorBuffer: Hashable, Sendable {
     }
     next.version = version
     next.composing = composing
-    if !composing {
-      merge(next.commit(&nextField), into: &outcome)
-    }
     self = next
-    field = nextField
+    var outcome = FieldOutcome()
+    for _ in 0..<backspaces {
+      merge(field.apply(.deletedBackward), into: &outcome)
+    }
+    if !composing {
+      merge(commit(&field), into: &outcome)
+    }
     return outcome
+  }
+
+  /// Whether an edit is a Backspace aimed at consumed text the user can still see.
+  ///
+  /// It deletes exactly one character, consumed, at the end of a buffer whose draft is empty. With slow
+  /// typing the buffer would have been empty and Backspace would have removed the last tag.
+  /// Larger deletions (a word, a line) of consumed text only tidy the buffer.
+  private func isBackspaceOverConsumedText(_ edit: TextEdit, start: Int, end: Int) -> Bool {
+    guard edit.range != nil, edit.newText.isEmpty, end == cells.count, start < end,
+      !cells.contains(where: { !$0.consumed })
+    else { return false }
+    var removed = String.UnicodeScalarView()
+    removed.append(contentsOf: cells[start..<end].lazy.map(\.scalar))
+    return String(removed).count == 1
   }
 
   /// Applies a field event that does not come from the buffer (Return, Backspace on an empty
@@ -141,8 +151,9 @@ public struct EditorBuffer: Hashable, Sendable {
     }
   }
 
-  /// Runs the commit rule on the draft and marks what it consumed.
-  private mutating func commit(_ field: inout TagField) -> FieldOutcome {
+  /// Runs the commit rule on the draft and marks what it consumed (used when a field opens
+  /// with text, and after every change).
+  public mutating func commit(_ field: inout TagField) -> FieldOutcome {
     let outcome = field.apply(.draftChanged(draft))
     markConsumed(upTo: field.draft)
     return outcome

@@ -92,7 +92,7 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     w.key("limits")
     w.beginObject()
     for (name, value) in limits {
-      w.key(name)
+      w.key(named: name)
       w.integer(value)
     }
     w.endObject()
