@@ -70,7 +70,10 @@ let package = Package(
     // MARK: TagTestSupport — transcript reading and JSON comparison shared by the test targets
     .target(
       name: "TagTestSupport",
-      dependencies: ["JSONRPC"]
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+      ]
     ),
 
     // MARK: tagd — the executable: flags, stdio loop, stdout protection

@@ -28,6 +28,7 @@ public enum ClientNotification: Hashable, Sendable {
   case exit(ExitNotification)
   case cancelRequest(CancelRequestNotification)
   case setTrace(SetTraceNotification)
+  case fieldDidChange(FieldDidChangeNotification)
 }
 
 /// The one map from method strings to message types.
@@ -65,6 +66,9 @@ public enum MessageRegistry {
       .cancelRequest(try .init(params: p))
     },
     SetTraceNotification.method: { p throws(ParamsError) in .setTrace(try .init(params: p)) },
+    FieldDidChangeNotification.method: { p throws(ParamsError) in
+      .fieldDidChange(try .init(params: p))
+    },
   ]
 
   /// All request method names, sorted (for `initialize`'s capabilities).

@@ -11,6 +11,10 @@ struct FieldSession: Sendable {
   var version = 0
   /// The placeholder for an empty draft.
   let prompt: String
+  /// The mirror of the editor buffer holding the draft, for synced fields (Protocol/sync.md).
+  var buffer: EditorBuffer?
+  /// The cell layout pushed with every update, when the client asked for one.
+  var cellLayout: CellLayout?
 
   init(id: String, options: FieldOptions, config: ServerConfig) {
     var rules = options.rules
@@ -24,13 +28,25 @@ struct FieldSession: Sendable {
   /// Applies an event, bumping the version when tags or draft changed.
   mutating func apply(_ event: FieldEvent) -> FieldOutcome {
     let before = (field.tags.count, field.draft)
-    let outcome = field.apply(event)
+    let outcome: FieldOutcome
+    if buffer != nil {
+      outcome = buffer?.apply(event, to: &field) ?? FieldOutcome()
+    } else {
+      outcome = field.apply(event)
+    }
     if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count
       || before.1 != field.draft
     {
       version += 1
     }
     return outcome
+  }
+
+  /// Counts a change made outside ``apply(_:)`` (a buffer change) when tags or draft moved.
+  mutating func noteChange(_ outcome: FieldOutcome, draftBefore: String, tagCountBefore: Int) {
+    if !outcome.isEmpty || draftBefore != field.draft || tagCountBefore != field.tags.count {
+      version += 1
+    }
   }
 
   func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {

@@ -70,12 +70,13 @@ extension Server {
     case .shutdown: return shutdown(outbox: &outbox)
     case .fieldOpen(let params): return encode(try openField(params))
     case .fieldChange(let params): return encode(try changeField(params))
-    case .fieldSubmit(let params): return encode(try applyToField(params.field, .submitted))
+    case .fieldSubmit(let params):
+      return encode(try applyToField(params.field, .submitted, outbox: &outbox))
     case .fieldDeleteBackward(let params):
-      return encode(try applyToField(params.field, .deletedBackward))
+      return encode(try applyToField(params.field, .deletedBackward, outbox: &outbox))
     case .fieldAddTags(let params):
-      return encode(try applyToField(params.field, .tagsAdded(params.tags)))
-    case .fieldRemoveTag(let params): return encode(try removeTag(params))
+      return encode(try applyToField(params.field, .tagsAdded(params.tags), outbox: &outbox))
+    case .fieldRemoveTag(let params): return encode(try removeTag(params, outbox: &outbox))
     case .fieldState(let params): return encode(try fieldState(params.field))
     case .fieldLayout(let params): return encode(try layoutField(params))
     case .fieldClose(let params): return try closeField(params.field)
@@ -103,6 +104,8 @@ extension Server {
       outbox.log(.warning, "ignored notification \(method): \(error.description)")
     case .success(.exit):
       outbox.exitCode = lifecycle == .shutDown ? 0 : 1
+    case .success(.fieldDidChange(let change)) where lifecycle == .running:
+      bufferChanged(change, outbox: &outbox)
     case .success:
       guard lifecycle == .running else {
         outbox.log(.debug, "dropped notification \(method) outside the running state")

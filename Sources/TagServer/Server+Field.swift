@@ -16,12 +16,24 @@ extension Server {
     outcome.added += typed.added
     outcome.dropped += typed.dropped
     session.version = 1
+    if let sync = params.sync {
+      session.buffer = EditorBuffer(text: params.text, version: sync.version)
+      session.cellLayout = sync.layout
+    }
     fields[params.field] = session
     return session.state(outcome)
   }
 
   mutating func changeField(_ params: FieldChangeRequest) throws(RequestError) -> FieldStateResult {
     let session = try field(params.field)
+    guard session.buffer == nil else {
+      throw .params(
+        ParamsError(
+          path: "field",
+          problem: "\"\(params.field)\" is synced with an editor buffer: send field/didChange"
+        )
+      )
+    }
     switch params.change {
     case .text(let text):
       return try applyToField(params.field, .draftChanged(text))
@@ -43,13 +55,31 @@ extension Server {
     _ id: String,
     _ event: FieldEvent
   ) throws(RequestError) -> FieldStateResult {
-    _ = try field(id)
-    let outcome = fields[id]?.apply(event) ?? FieldOutcome()
-    return try field(id).state(outcome)
+    var session = try field(id)
+    let outcome = session.apply(event)
+    fields[id] = session
+    return session.state(outcome)
   }
 
-  mutating func removeTag(_ params: FieldRemoveTagRequest) throws(RequestError) -> FieldStateResult
-  {
+  /// Applies an event and, for a synced field, pushes the update before the response.
+  mutating func applyToField(
+    _ id: String,
+    _ event: FieldEvent,
+    outbox: inout Outbox
+  ) throws(RequestError) -> FieldStateResult {
+    let state = try applyToField(id, event)
+    if let session = fields[id], let buffer = session.buffer,
+      !state.outcome.isEmpty || buffer.hasConsumedText
+    {
+      sendUpdate(session, state.outcome, outbox: &outbox)
+    }
+    return state
+  }
+
+  mutating func removeTag(
+    _ params: FieldRemoveTagRequest,
+    outbox: inout Outbox
+  ) throws(RequestError) -> FieldStateResult {
     let session = try field(params.field)
     switch params.target {
     case .index(let index):
@@ -58,12 +88,12 @@ extension Server {
           .indexOutOfRange(index: index, count: session.field.tags.count, field: params.field)
         )
       }
-      return try applyToField(params.field, .tagRemoved(at: index))
+      return try applyToField(params.field, .tagRemoved(at: index), outbox: &outbox)
     case .tag(let text):
       guard session.field.index(of: text) != nil else {
         throw .session(.noMatchingTag(text, field: params.field))
       }
-      return try applyToField(params.field, .tagRemovedMatching(text))
+      return try applyToField(params.field, .tagRemovedMatching(text), outbox: &outbox)
     }
   }
 
@@ -71,7 +101,7 @@ extension Server {
     try field(id).state()
   }
 
-  func layoutField(_ params: FieldLayoutRequest) throws(RequestError) -> LayoutResult {
+  mutating func layoutField(_ params: FieldLayoutRequest) throws(RequestError) -> LayoutResult {
     let session = try field(params.field)
     let chips: [Size]
     switch params.chips {
@@ -87,9 +117,16 @@ extension Server {
       }
       chips = sizes
     case .cells(let padding):
-      chips = session.field.tags.map {
-        Size(width: Double(DisplayWidth.cells($0) + padding), height: 1)
-      }
+      let spec = CellLayout(
+        width: params.width,
+        padding: padding,
+        fieldHeight: params.fieldHeight,
+        spacing: params.spacing,
+        fieldMinWidth: params.fieldMinWidth
+      )
+      if session.buffer != nil { fields[params.field]?.cellLayout = spec }
+      let result = spec.frames(for: session.field.tags)
+      return LayoutResult(frames: result.frames, size: result.size)
     }
     let result = FlowLayout.field(
       chips: chips,

@@ -14,6 +14,8 @@ public struct FieldOpenRequest: TagMessage, Hashable {
   public var text: String
   /// Rules and prompt.
   public var options: FieldOptions
+  /// Present when an editor buffer holds the draft (Protocol/sync.md).
+  public var sync: FieldSyncOptions?
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
@@ -23,6 +25,9 @@ public struct FieldOpenRequest: TagMessage, Hashable {
       } ?? []
     text = try params.optionalString("text") ?? ""
     options = try FieldOptions(params: params.optionalObject("options"))
+    sync = try params.optionalObject("sync").map { p throws(ParamsError) in
+      try FieldSyncOptions(params: p)
+    }
   }
 }
 

@@ -1,0 +1,213 @@
+public import JSONRPC
+public import TagCore
+
+/// `field/didChange` (notification): the editor buffer holding a field's draft changed.
+///
+/// LSP-style: `{field, version, contentChanges, composing?, applied?}`. See Protocol/sync.md.
+public struct FieldDidChangeNotification: TagMessage, Hashable {
+  public static let method = "field/didChange"
+  /// The field's id.
+  public var field: String
+  /// The buffer version after the changes.
+  public var version: Int
+  /// The changes, in order.
+  public var changes: [TextEdit]
+  /// Whether an input-method composition is open after the changes.
+  public var composing: Bool
+  /// The `field/didUpdate` version whose edits these changes apply, if they do.
+  public var applied: Int?
+
+  public init(params: Params) throws(ParamsError) {
+    field = try params.string("field")
+    version = try params.integer("version", in: Int.min...Int.max)
+    changes = try textEdits(params.array("contentChanges"), at: params.path("contentChanges"))
+    if let range = try params.optionalObject("composing") {
+      _ = try position(range.requiredObject("start"))
+      _ = try position(range.requiredObject("end"))
+      composing = true
+    } else {
+      composing = false
+    }
+    applied = try params.optionalInteger("applied", in: Int.min...Int.max)
+  }
+}
+
+/// The `sync` member of `field/open`: the client's buffer version and an optional cell layout
+/// to push with every update.
+public struct FieldSyncOptions: Hashable, Sendable {
+  /// The version of the client's buffer holding `text`.
+  public var version: Int
+  /// The layout to compute for every update, measured in cells.
+  public var layout: CellLayout?
+
+  /// Decodes `{version?, layout?}`.
+  public init(params: Params) throws(ParamsError) {
+    version = try params.optionalInteger("version", in: Int.min...Int.max) ?? 0
+    layout = try params.optionalObject("layout").map { p throws(ParamsError) in
+      try CellLayout(params: p)
+    }
+  }
+}
+
+/// A field layout measured in terminal cells: everything `field/layout` needs but the field.
+public struct CellLayout: Hashable, Sendable {
+  /// The available width in cells; nil for unbounded.
+  public var width: Double?
+  /// Cells added to each tag's display width.
+  public var padding: Int
+  /// The text field's height.
+  public var fieldHeight: Double
+  /// Gap between items and lines.
+  public var spacing: Double
+  /// The text field's minimum width.
+  public var fieldMinWidth: Double
+
+  /// Creates a layout spec.
+  public init(
+    width: Double?,
+    padding: Int,
+    fieldHeight: Double,
+    spacing: Double,
+    fieldMinWidth: Double
+  ) {
+    self.width = width
+    self.padding = padding
+    self.fieldHeight = fieldHeight
+    self.spacing = spacing
+    self.fieldMinWidth = fieldMinWidth
+  }
+
+  /// Decodes `{width, cells: {padding?}, fieldHeight?, spacing?, fieldMinWidth?}` (defaults for
+  /// terminals: height 1, spacing 1, minimum width 10).
+  public init(params: Params) throws(ParamsError) {
+    width = try readWidth(params)
+    padding = try params.optionalObject("cells")?.optionalInteger("padding", in: 0...1000) ?? 2
+    fieldHeight = try params.optionalLength("fieldHeight") ?? 1
+    spacing = try params.optionalLength("spacing") ?? 1
+    fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 10
+  }
+
+  /// Lays out `tags` measured in cells.
+  public func frames(for tags: [String]) -> FlowResult {
+    FlowLayout.field(
+      chips: tags.map { Size(width: Double(DisplayWidth.cells($0) + padding), height: 1) },
+      fieldHeight: fieldHeight,
+      width: width,
+      spacing: spacing,
+      fieldMinWidth: fieldMinWidth
+    )
+  }
+}
+
+/// `field/didUpdate` (server → client notification): the field changed; edits for the buffer.
+///
+/// `{field, version, edits, tags, text, stateVersion, outcome, resync?, frames?, size?}`.
+public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
+  /// The method name.
+  public static let method = "field/didUpdate"
+  /// The field's id.
+  public var field: String
+  /// The client buffer version `edits` apply to.
+  public var version: Int
+  /// Deletions of consumed text, last to first.
+  public var edits: [TextEdit]
+  /// The tags.
+  public var tags: [String]
+  /// The draft once the edits are applied.
+  public var text: String
+  /// The FieldState version.
+  public var stateVersion: Int
+  /// What the triggering message did.
+  public var outcome: FieldOutcome
+  /// The client must send its whole text: its buffer and the server's mirror diverged.
+  public var resync: Bool
+  /// The pushed layout, when the client asked for one.
+  public var layout: FlowResult?
+
+  /// Creates an update.
+  public init(
+    field: String,
+    version: Int,
+    edits: [TextEdit],
+    tags: [String],
+    text: String,
+    stateVersion: Int,
+    outcome: FieldOutcome,
+    resync: Bool = false,
+    layout: FlowResult? = nil
+  ) {
+    self.field = field
+    self.version = version
+    self.edits = edits
+    self.tags = tags
+    self.text = text
+    self.stateVersion = stateVersion
+    self.outcome = outcome
+    self.resync = resync
+    self.layout = layout
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("field")
+    w.string(field)
+    w.key("version")
+    w.integer(version)
+    w.key("edits")
+    w.beginArray()
+    for edit in edits { w.write(edit) }
+    w.endArray()
+    w.key("tags")
+    w.strings(tags)
+    w.key("text")
+    w.string(text)
+    w.key("stateVersion")
+    w.integer(stateVersion)
+    w.key("outcome")
+    w.write(outcome)
+    if resync {
+      w.key("resync")
+      w.bool(true)
+    }
+    if let layout {
+      w.key("frames")
+      w.beginArray()
+      for frame in layout.frames { w.write(frame) }
+      w.endArray()
+      w.key("size")
+      w.write(layout.size)
+    }
+    w.endObject()
+  }
+}
+
+extension TextEdit: JSONWritable {
+  /// `{range: {start, end}, newText}` (or `{newText}` for a whole-text edit).
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    if let range {
+      w.key("range")
+      w.beginObject()
+      w.key("start")
+      w.write(range.start)
+      w.key("end")
+      w.write(range.end)
+      w.endObject()
+    }
+    w.key("newText")
+    w.string(newText)
+    w.endObject()
+  }
+}
+
+extension TextPosition: JSONWritable {
+  /// `{line, character}`.
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("line")
+    w.integer(line)
+    w.key("character")
+    w.integer(character)
+    w.endObject()
+  }
+}

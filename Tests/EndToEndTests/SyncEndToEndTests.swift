@@ -1,0 +1,76 @@
+import JSONRPC
+import TagCore
+import TagTestSupport
+import Testing
+
+/// The editor-sync guarantee over the real binary and real pipes: keystrokes are written as
+/// they happen, replies are read whenever they happen to have arrived.
+@Suite struct SyncEndToEndTests {
+  @Test(arguments: [UInt64(11), 12, 13, 14, 15])
+  func burstsOverPipesMatchSlowTyping(seed: UInt64) throws {
+    var random = SplitMix(seed: seed)
+    let keys = randomKeystrokes(count: 60, using: &random)
+    let child = try spawnTagd(["--framing=ndjson"])
+    var editor = ModelEditor(field: "e2e")
+    var consumed = 0
+    func send(_ bodies: [String]) {
+      for body in bodies { child.write(frame(body, .newlineDelimited)) }
+    }
+    func deliverArrived() {
+      let bodies = splitFrames(child.stdout, framing: .newlineDelimited)
+      while consumed < bodies.count {
+        editor.receive(bodies[consumed])
+        consumed += 1
+      }
+      send(editor.outgoing)
+      editor.outgoing.removeAll()
+    }
+    send([initialize, editor.openMessage])
+    for key in keys {
+      editor.press(key)
+      send(editor.outgoing)
+      editor.outgoing.removeAll()
+      if Int.random(in: 0..<3, using: &random) == 0 {
+        child.pump(timeoutMilliseconds: 0)
+        deliverArrived()
+      }
+    }
+    // Settle: ask for the state until a round trip brings no new client message.
+    var state: JSONObject?
+    for round in 0..<50 {
+      let marker = 50_000 + round
+      send([#"{"jsonrpc":"2.0","id":\#(marker),"method":"field/state","params":{"field":"e2e"}}"#])
+      _ = child.waitFor {
+        splitFrames($0, framing: .newlineDelimited).contains { $0.contains("\"id\":\(marker)") }
+      }
+      let before = editor.version
+      deliverArrived()
+      if editor.version == before {
+        state = reply(splitFrames(child.stdout, framing: .newlineDelimited), id: Int64(marker))
+        break
+      }
+    }
+    let expected = slowTypingResult(keys)
+    guard case .object(let result)? = state?["result"] else {
+      Issue.record("no settled state for seed \(seed)")
+      return
+    }
+    #expect(result["tags"] == .array(expected.tags.map(JSONValue.string)), "seed \(seed): \(keys)")
+    #expect(result["text"] == .string(expected.draft), "seed \(seed)")
+    #expect(editor.buffer == expected.draft, "seed \(seed): buffer")
+    #expect(editor.problems.isEmpty, "\(editor.problems)")
+    #expect(child.finish() == 1)
+  }
+}
+
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
