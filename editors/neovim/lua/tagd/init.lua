@@ -74,6 +74,12 @@ local function take_state(f, st)
   f.draft = st.text
   if st.outcome then
     f.outcome = st.outcome
+    for _, d in ipairs(st.outcome.dropped or {}) do
+      table.insert(f.dropped, d) -- recent dropped candidates, for front ends that announce them
+      if #f.dropped > 20 then
+        table.remove(f.dropped, 1)
+      end
+    end
   end
   if st.frames then
     f.frames, f.size = st.frames, st.size
@@ -379,6 +385,15 @@ local function field_request(f, method, extra, cb)
       notify(method .. ": " .. tostring(err.message), vim.log.levels.WARN)
     else
       take_state(f, st)
+      -- Without text sync (an older tagd) the response's draft replaces an unchanged buffer.
+      if not synced() and type(st) == "table" and st.text and text.buf_text(f.buf) == f.shadow and st.text ~= f.shadow then
+        f.applying = true
+        vim.api.nvim_buf_set_lines(f.buf, 0, -1, false, vim.split(st.text, "\n", { plain = true }))
+        f.applying = false
+        f.shadow = st.text
+        f.version = f.version + 1
+        redraw(f)
+      end
     end
     if cb then
       cb(err, st)
@@ -429,21 +444,18 @@ local function map_keys(f)
   end)
   -- Rule 3: Backspace on an empty buffer is field/deleteBackward; otherwise an ordinary Backspace
   -- (even over committed text tagd has not removed yet: tagd reads that as deleteBackward).
+  -- Not an <expr> mapping: Neovim evaluates expr mappings when it peeks at typeahead, i.e.
+  -- before the keys typed just ahead of the Backspace are in the buffer. A Lua callback runs
+  -- when the key is executed, so it sees the buffer the user sees.
+  local bs = vim.api.nvim_replace_termcodes("<BS>", true, false, true)
   each(keys.backspace, function(k)
-    vim.keymap.set("i", k, function()
+    vim.keymap.set({ "i", "n" }, k, function()
       if buffer_empty(f) then
         field_request(f, "field/deleteBackward")
-        return ""
+      else
+        vim.api.nvim_feedkeys(bs, "in", false) -- an ordinary Backspace, ahead of later typeahead
       end
-      return k
-    end, { buffer = buf, expr = true, desc = "tagd: backspace / remove the last tag" })
-    vim.keymap.set("n", k, function()
-      if buffer_empty(f) then
-        field_request(f, "field/deleteBackward")
-        return ""
-      end
-      return k
-    end, { buffer = buf, expr = true, desc = "tagd: remove the last tag when empty" })
+    end, { buffer = buf, desc = "tagd: backspace / remove the last tag" })
   end)
   each(keys.remove, function(k)
     vim.keymap.set({ "i", "n" }, k, function()
@@ -526,7 +538,7 @@ local function make_buffer(f)
   })
 end
 
-local function open_window(f, how)
+local function open_window(f, how, opts)
   if how == "none" then
     return
   end
@@ -537,7 +549,7 @@ local function open_window(f, how)
     return
   end
   if how == "float" then
-    local width = math.min(60, vim.o.columns - 4)
+    local width = opts.width or math.min(60, vim.o.columns - 4)
     f.win = vim.api.nvim_open_win(f.buf, true, {
       relative = "editor",
       row = math.floor(vim.o.lines / 3),
@@ -574,12 +586,13 @@ function M.open(name, opts)
       options = opts.options or config.options.field_options,
       version = 0,
       shadow = "",
+      dropped = {},
       width = opts.width,
     }
     fields[name] = f
     make_buffer(f)
   end
-  open_window(f, opts.window or config.options.window)
+  open_window(f, opts.window or config.options.window, opts)
   if d and not f.on_server then
     open_on_server(f)
   end
@@ -627,6 +640,7 @@ function M.state(name)
     version = f.version,
     buf = f.buf,
     outcome = f.outcome,
+    dropped = vim.deepcopy(f.dropped),
     display = f.display,
     running = daemon ~= nil and daemon.running,
   }
