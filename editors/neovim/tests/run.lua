@@ -283,9 +283,36 @@ end)
 test("restart while committed text is still in the buffer adds nothing twice", function()
   local name = fresh()
   feed("ione,two")
+  local old = tagd._daemon().pid
   tagd._daemon():kill() -- before any update could be applied
+  wait(function()
+    return tagd._daemon().running and tagd._daemon().pid ~= old
+  end, "restart")
   settled(name, { "one" }, "two")
   close(name)
+end)
+
+test("real user input: nvim_input into an embedded Neovim while updates arrive", function()
+  -- Keys go through the child's input queue and main loop, interleaved with tagd's messages,
+  -- exactly as typed keys do.
+  local chan = vim.fn.jobstart({ "nvim", "--embed", "--headless", "--clean", "-u", "NONE", "-i", "NONE" }, { rpc = true })
+  H.truthy(chan > 0, "child nvim")
+  local function exec(code)
+    return vim.rpcrequest(chan, "nvim_exec_lua", code, {})
+  end
+  exec(string.format([[vim.opt.runtimepath:prepend(%q); vim.cmd("runtime plugin/tagd.lua")
+    require("tagd").setup({ cmd = %q }); require("tagd").open("live", { insert = true })]], root, os.getenv("TAGD")))
+  -- slow typing would give: red, green, blue; "xy"; two Backspaces; Backspace on empty removes blue
+  for _, chunk in ipairs({ "red,", " green", ",blue", "<CR>", "x", "y<BS><BS>", "<BS>", "purple,pink", "<BS><BS>" }) do
+    vim.rpcrequest(chan, "nvim_input", chunk)
+  end
+  local got
+  local ok = vim.wait(4000, function()
+    got = exec([[local s = require("tagd").state("live"); return { s.tags, s.text }]])
+    return vim.deep_equal(got, { { "red", "green", "purple" }, "pi" })
+  end, 20)
+  vim.fn.jobstop(chan)
+  H.truthy(ok, "child state " .. vim.inspect(got))
 end)
 
 test(":checkhealth tagd reports the binary, its version and the running daemon", function()

@@ -466,32 +466,31 @@ local function map_keys(f)
       end
     end, { buffer = buf, desc = "tagd: remove the selected tag" })
   end)
+  -- Chip selection (callbacks, not <expr>: see Backspace). Keys that do not act fall through.
+  local function fallthrough(k)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(k, true, false, true), "in", false)
+  end
   each(keys.prev_chip, function(k)
     vim.keymap.set("n", k, function()
+      local pos = vim.api.nvim_win_get_cursor(0)
       if f.selected then
         f.selected = math.max(1, f.selected - 1)
-      elseif #f.tags > 0 and vim.api.nvim_win_get_cursor(0)[2] == 0 then
+      elseif #f.tags > 0 and pos[1] == 1 and pos[2] == 0 then
         f.selected = #f.tags
       else
-        return k
+        return fallthrough(k)
       end
-      vim.schedule(function()
-        redraw(f)
-      end)
-      return ""
-    end, { buffer = buf, expr = true, desc = "tagd: select the chip to the left" })
+      redraw(f)
+    end, { buffer = buf, desc = "tagd: select the chip to the left" })
   end)
   each(keys.next_chip, function(k)
     vim.keymap.set("n", k, function()
       if not f.selected then
-        return k
+        return fallthrough(k)
       end
       f.selected = f.selected < #f.tags and f.selected + 1 or nil
-      vim.schedule(function()
-        redraw(f)
-      end)
-      return ""
-    end, { buffer = buf, expr = true, desc = "tagd: select the chip to the right" })
+      redraw(f)
+    end, { buffer = buf, desc = "tagd: select the chip to the right" })
   end)
 end
 
