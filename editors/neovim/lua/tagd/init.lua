@@ -331,7 +331,7 @@ function M._on_exit(code, signal, expected)
   if expected then
     return
   end
-  local now = vim.loop.now()
+  local now = (vim.uv or vim.loop).now()
   local recent = {}
   for _, t in ipairs(restarts) do
     if now - t < 60000 then

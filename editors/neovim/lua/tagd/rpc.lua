@@ -173,7 +173,7 @@ end
 -- For tests and :TagdRestart: simulate a crash (SIGKILL when the pid is known).
 function Daemon:kill()
   if self.pid then
-    vim.loop.kill(self.pid, 9)
+    (vim.uv or vim.loop).kill(self.pid, 9)
   elseif self.client and self.client.terminate then
     self.client.terminate()
   end

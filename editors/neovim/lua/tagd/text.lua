@@ -15,6 +15,9 @@ function M.to_char(line, col, encoding)
   if encoding == "utf-8" or col == 0 then
     return col
   end
+  if vim.fn.has("nvim-0.11") == 1 then -- str_utfindex(s, encoding, index) from 0.11
+    return vim.str_utfindex(line, encoding, col, false)
+  end
   local u32, u16 = vim.str_utfindex(line, col)
   return encoding == "utf-16" and u16 or u32
 end
@@ -30,7 +33,12 @@ function M.to_byte(line, char, encoding)
   if char == 0 then
     return 0
   end
-  local ok, b = pcall(vim.str_byteindex, line, char, encoding == "utf-16")
+  local ok, b
+  if vim.fn.has("nvim-0.11") == 1 then -- str_byteindex(s, encoding, index) from 0.11
+    ok, b = pcall(vim.str_byteindex, line, encoding, char, true)
+  else
+    ok, b = pcall(vim.str_byteindex, line, char, encoding == "utf-16")
+  end
   if not ok then
     return nil
   end
