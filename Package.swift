@@ -17,7 +17,8 @@ let settings: [SwiftSetting] = [
 let package = Package(
   name: "tagd",
   products: [
-    .executable(name: "tagd", targets: ["tagd"])
+    .executable(name: "tagd", targets: ["tagd"]),
+    .executable(name: "tagd-bench", targets: ["tagd-bench"]),
   ],
   targets: [
     // MARK: JSONRPC — JSON reader/writer, framing, message envelope, error codes
@@ -82,7 +83,17 @@ let package = Package(
       dependencies: [
         "JSONRPC",
         "TagServer",
-      ]
+      ],
+      // Start-up is a product goal: a static stdlib spares the dynamic loader libswiftCore and
+      // friends (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
+      // only: the debug test bundle links tagd's objects with XCTest, which needs the shared one.
+      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+    ),
+
+    // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
+    .executableTarget(
+      name: "tagd-bench",
+      dependencies: ["JSONRPC"]
     ),
     .testTarget(
       name: "EndToEndTests",

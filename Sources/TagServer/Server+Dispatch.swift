@@ -139,7 +139,8 @@ extension Server {
 
   /// Encodes a result with a scratch writer (the reply writer may be mid-batch).
   func encode(_ value: some JSONWritable) -> [UInt8] {
-    var w = JSONWriter()
+    // Room for a typical FieldState up front: one allocation, no regrowth on the keystroke path.
+    var w = JSONWriter(reservingCapacity: 512)
     value.write(to: &w)
     return w.bytes
   }

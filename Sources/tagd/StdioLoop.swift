@@ -57,7 +57,25 @@ struct StdioLoop {
         if outbox.exitCode != nil { break }
       }
       if let code = flush(&outbox) { return code }
+      returnFreedMemory()
     }
+  }
+
+  /// The most sessions open since memory was last handed back to the kernel.
+  var sessionPeak = 0
+
+  /// Hands freed heap back to the kernel once many sessions have closed.
+  ///
+  /// glibc keeps freed small blocks otherwise, so RSS would stay at its peak. Cheap: runs only
+  /// when the open sessions fall to half of their peak (of at least 1,000).
+  private mutating func returnFreedMemory() {
+    let open = server.sessionCount
+    sessionPeak = max(sessionPeak, open)
+    guard sessionPeak >= 1000, open <= sessionPeak / 2 else { return }
+    #if canImport(Glibc)
+    _ = mallocTrim(0)
+    #endif
+    sessionPeak = open
   }
 
   /// Performs the outbox: logs, the pid watch, the bytes; returns an exit code when it is time.
@@ -95,3 +113,9 @@ func monotonicSeconds() -> Double {
   clock_gettime(CLOCK_MONOTONIC, &now)
   return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
+
+#if canImport(Glibc)
+/// glibc's `malloc_trim(3)`, which the Glibc module does not export.
+@_silgen_name("malloc_trim")
+func mallocTrim(_ pad: Int) -> Int32
+#endif

@@ -80,6 +80,9 @@ import Glibc
 /// shows is checked by the replay above.
 @Test func demoInputMatchesItsTranscript() throws {
   let transcript = try #require(try Files.transcripts().first { $0.name == "demo" })
-  let demo = String(decoding: Files.read(packageRoot() + "/Protocol/examples/demo.jsonl") ?? [], as: UTF8.self)
+  let demo = String(
+    decoding: Files.read(packageRoot() + "/Protocol/examples/demo.jsonl") ?? [],
+    as: UTF8.self
+  )
   #expect(demo == transcript.sends.joined(separator: "\n") + "\n")
 }

@@ -25,6 +25,13 @@ public struct JSONWriter: Sendable {
     bytes = []
   }
 
+  /// Creates an empty writer with room for `capacity` bytes, so a typical message is written
+  /// without regrowing the buffer.
+  public init(reservingCapacity capacity: Int) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
   /// Writes `null`.
   public mutating func null() {
     separate()
@@ -169,21 +176,27 @@ public struct JSONWriter: Sendable {
   }
 
   private mutating func appendQuoted(_ text: String) {
-    bytes.append(UInt8(ascii: "\""))
-    var text = text
-    text.withUTF8 { utf8 in
-      var runStart = 0
-      for index in 0..<utf8.count {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        runStart = index + 1
-        appendEscape(byte)
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    // Native strings lend their UTF-8 in place; only bridged or small ones take the copy below.
+    if let done = text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) {
+      return done
     }
+    var text = text
+    text.withUTF8 { appendQuoted(utf8: $0) }
+  }
+
+  private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
+    bytes.append(UInt8(ascii: "\""))
+    var runStart = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      appendEscape(byte)
+    }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     bytes.append(UInt8(ascii: "\""))
   }
 

@@ -1,0 +1,49 @@
+/// Pipelined `field/change` requests: the per-keystroke cost with the pipe kept full.
+struct ThroughputRun {
+  /// Replies per second (first byte written → last reply read).
+  var rate: Double
+  /// Server CPU per request in µs (schedstat delta over the timed window).
+  var cpuMicroseconds: Double
+  /// The server's peak RSS at the end, in bytes.
+  var peakRSS: Int
+}
+
+extension Bench {
+  /// The number of pipelined requests per run.
+  var pipelinedCount: Int { quick ? 10_000 : 100_000 }
+
+  /// Runs the typing workload pipelined against tagd and the floor, alternating.
+  func measureThroughput() throws(BenchError) -> (tagd: [ThroughputRun], floor: [ThroughputRun]) {
+    let (frames, drafts) = Workloads.typing(count: pipelinedCount, firstID: 100, field: "f")
+    var tagdRuns: [ThroughputRun] = []
+    var floorRuns: [ThroughputRun] = []
+    for run in 0...runs {
+      for isFloor in [false, true] {
+        let child = isFloor ? try startFloor() : try startTagd()
+        try openTypingField(child)
+        let first = child.frames.count
+        let cpuBefore = Procfs.cpuNanoseconds(child.pid) ?? 0
+        let start = Clock.nanoseconds()
+        try child.exchange(frames.bytes, untilFrames: first + drafts.count)
+        let seconds = Double(Clock.nanoseconds() - start) / 1e9
+        let cpu = Double((Procfs.cpuNanoseconds(child.pid) ?? 0) - cpuBefore)
+        let peak = Procfs.status(child.pid, "VmHWM") ?? 0
+        try verifyTyping(
+          child,
+          frames: first..<(first + drafts.count),
+          drafts: drafts,
+          isFloor: isFloor
+        )
+        child.finish()
+        guard run > 0 else { continue }
+        let result = ThroughputRun(
+          rate: Double(drafts.count) / seconds,
+          cpuMicroseconds: cpu / 1e3 / Double(drafts.count),
+          peakRSS: peak
+        )
+        if isFloor { floorRuns.append(result) } else { tagdRuns.append(result) }
+      }
+    }
+    return (tagdRuns, floorRuns)
+  }
+}

@@ -1,0 +1,92 @@
+/// The request streams the benchmark sends; built before any clock starts.
+enum Workloads {
+  /// `initialize` with id `id`.
+  static func initialize(id: Int = 1) -> String {
+    #"{"jsonrpc":"2.0","id":\#(id),"method":"initialize","params":{"processId":null,"capabilities":{}}}"#
+  }
+
+  /// Phrases typed into the field: a draft of a few words.
+  static let phrases = [
+    "red", "green apple", "new york city", "summer sale", "todo", "urgent fix", "blue",
+    "weekend trip", "q3 planning", "bug",
+  ]
+
+  /// The initial tags of the typing field: a handful.
+  static let openTags = ["inbox", "work", "later"]
+
+  /// Typing into a field: the whole draft per request, a separator every fifth request.
+  ///
+  /// Every phrase is typed in four steps and then committed with a comma. After the
+  /// first round the phrases are duplicates (dropped), so the field keeps a handful of tags.
+  ///
+  /// Returns the framed requests (ids `firstID...`) and the draft each reply must show.
+  static func typing(
+    count: Int,
+    firstID: Int,
+    field: String
+  ) -> (frames: FrameWriter, drafts: [String]) {
+    var writer = FrameWriter()
+    var drafts: [String] = []
+    drafts.reserveCapacity(count)
+    var phrase = 0
+    var step = 0
+    for index in 0..<count {
+      let words = Array(phrases[phrase % phrases.count])
+      let text: String
+      if step < 4 {
+        text = String(words[0..<max(1, words.count * (step + 1) / 4)])
+        drafts.append(text)
+        step += 1
+      } else {
+        text = String(words) + ","
+        drafts.append("")
+        step = 0
+        phrase += 1
+      }
+      writer.request(
+        id: firstID + index,
+        method: "field/change",
+        params: #"{"field":"\#(field)","text":"\#(text)"}"#
+      )
+    }
+    return (writer, drafts)
+  }
+
+  /// `count` distinct tag names.
+  static func tagNames(_ count: Int, prefix: String = "tag") -> [String] {
+    (0..<count).map { "\(prefix)\($0)" }
+  }
+
+  /// A JSON array of strings (names need no escaping).
+  static func stringArray(_ names: [String]) -> String {
+    var text = "["
+    text.reserveCapacity(names.count * 12)
+    for (index, name) in names.enumerated() {
+      if index > 0 { text += "," }
+      text += "\"" + name + "\""
+    }
+    return text + "]"
+  }
+
+  /// A JSON array of `count` sizes with varied widths.
+  static func sizes(_ count: Int) -> String {
+    var text = "["
+    text.reserveCapacity(count * 28)
+    for index in 0..<count {
+      if index > 0 { text += "," }
+      text += #"{"width":\#(40 + (index * 37) % 90),"height":20}"#
+    }
+    return text + "]"
+  }
+
+  /// A JSON array of `count` cloud tags `{title}`.
+  static func cloudTags(_ count: Int) -> String {
+    var text = "["
+    text.reserveCapacity(count * 20)
+    for index in 0..<count {
+      if index > 0 { text += "," }
+      text += #"{"title":"tag\#(index)"}"#
+    }
+    return text + "]"
+  }
+}

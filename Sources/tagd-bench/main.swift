@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// tagd-bench: measures the release tagd against the issue-5 targets and writes BENCHMARKS.md.
+//
+//   swift build -c release && .build/release/tagd-bench     full run (~2 min), writes BENCHMARKS.md
+//   .build/release/tagd-bench --quick                        smoke run (seconds), writes nothing
+//   .build/release/tagd-bench --output PATH                  write the report elsewhere
+//   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
+//   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--responder" { Responder.run() }
+
+func fail(_ message: String) -> Never {
+  writeText("tagd-bench: \(message)\n", to: STDERR_FILENO)
+  exit(1)
+}
+
+func writeText(_ text: String, to fd: Int32) {
+  var text = text
+  text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+}
+
+/// The directory of this executable (symlinks resolved).
+let executable = Procfs.executablePath() ?? CommandLine.arguments[0]
+let directory = String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)])
+
+if arguments.first == "--emit-typing", arguments.count == 2, let count = Int(arguments[1]) {
+  var writer = FrameWriter()
+  writer.append(Workloads.initialize(id: 0))
+  writer.request(
+    id: 1,
+    method: "field/open",
+    params: #"{"field":"f","tags":\#(Workloads.stringArray(Workloads.openTags))}"#
+  )
+  var bytes = writer.bytes
+  bytes += Workloads.typing(count: count, firstID: 100, field: "f").frames.bytes
+  writeText(String(decoding: bytes, as: UTF8.self), to: STDOUT_FILENO)
+  exit(0)
+}
+
+var quick = false
+var output: String?
+while let argument = arguments.first {
+  arguments.removeFirst()
+  switch argument {
+  case "--quick": quick = true
+  case "--output":
+    guard let path = arguments.first else { fail("--output needs a path") }
+    output = path
+    arguments.removeFirst()
+  default: fail("unknown argument \(argument); try --quick, --output PATH")
+  }
+}
+
+let tagd = directory + "/tagd"
+guard access(tagd, X_OK) == 0 else {
+  fail("no tagd at \(tagd); run `swift build -c release` first")
+}
+let bench = Bench(tagd: tagd, bench: executable, quick: quick) { line in
+  writeText(line + "\n", to: STDERR_FILENO)
+}
+
+do throws(BenchError) {
+  let began = Clock.seconds()
+  bench.progress("start-up…")
+  let start = try bench.measureStart()
+  bench.progress("pipelined field/change…")
+  let throughput = try bench.measureThroughput()
+  bench.progress("round trips…")
+  let latency = try bench.measureLatency()
+  var scale: [ScaleRow] = []
+  for kind in ScaleKind.allCases {
+    for size in bench.scaleSizes {
+      bench.progress("\(kind.rawValue), \(size) tags…")
+      scale.append(try bench.measureScale(kind, size: size))
+    }
+  }
+  bench.progress("memory…")
+  let memory = try bench.measureMemory()
+  bench.progress("JSON decoders…")
+  let decoders = try JSONComparison.measure(iterations: quick ? 20_000 : 200_000, runs: bench.runs)
+  let results = Results(
+    start: start,
+    throughput: throughput,
+    latency: latency,
+    scale: scale,
+    memory: memory,
+    decoders: decoders,
+    pipelinedCount: bench.pipelinedCount,
+    openFieldCount: bench.openFieldCount,
+    seconds: Clock.seconds() - began
+  )
+  for figure in results.figures {
+    bench.progress(
+      "\(figure.pass ? "ok  " : "MISS") \(figure.name): \(figure.measured) [target \(figure.target); floor \(figure.floor)]"
+    )
+  }
+  if quick && output == nil {
+    bench.progress("quick run: every reply verified; no report written")
+    exit(0)
+  }
+  let path = output ?? (Procfs.packageRoot(from: directory) ?? ".") + "/BENCHMARKS.md"
+  let report = Report.render(
+    results,
+    machine: .current(),
+    kept: Report.keptPart(of: Procfs.read(path))
+  )
+  guard Procfs.write(path, report) else { fail("cannot write \(path)") }
+  bench.progress("wrote \(path)")
+} catch {
+  fail(error.description)
+}
