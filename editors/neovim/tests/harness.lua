@@ -1,0 +1,63 @@
+-- A tiny test runner for headless Neovim: test(name, fn), assertions, waiting helpers.
+local H = { passed = 0, failed = 0, failures = {} }
+
+local function out(s)
+  io.stdout:write(s .. "\n")
+  io.stdout:flush()
+end
+H.out = out
+
+function H.test(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    H.passed = H.passed + 1
+    out("ok   " .. name)
+  else
+    H.failed = H.failed + 1
+    table.insert(H.failures, name)
+    out("FAIL " .. name .. "\n     " .. tostring(err):gsub("\n", "\n     "))
+  end
+  -- Leave insert mode and let pending messages land before the next test.
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<C-\\><C-n>", true, false, true), "nx", false)
+  vim.wait(20)
+end
+
+function H.eq(expected, actual, what)
+  if not vim.deep_equal(expected, actual) then
+    error(string.format("%s: expected %s, got %s", what or "value", vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+function H.truthy(v, what)
+  if not v then
+    error((what or "condition") .. " is false", 2)
+  end
+end
+
+-- Wait until pred() is true (processing events meanwhile); fail with describe() when it is not.
+function H.wait(pred, what, ms, describe)
+  local ok = vim.wait(ms or 4000, pred, 5)
+  if not ok then
+    error("timed out waiting for " .. (what or "condition") .. (describe and (": " .. describe()) or ""), 2)
+  end
+end
+
+-- Type keys synchronously: the whole string is processed before any server message is handled
+-- (the fastest possible typist). Mappings apply.
+function H.feed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "mtx", false)
+end
+
+-- Queue keys as user input: handled by the main loop, interleaved with server messages.
+function H.input(keys)
+  vim.api.nvim_input(keys)
+end
+
+function H.summary()
+  out(string.format("%d passed, %d failed", H.passed, H.failed))
+  if H.failed > 0 then
+    out("failed: " .. table.concat(H.failures, "; "))
+  end
+end
+
+return H

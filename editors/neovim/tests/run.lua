@@ -1,0 +1,345 @@
+-- Headless tests of tagd.nvim against the real tagd. Run by editors/neovim/run-tests.
+local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:gsub("^@", ""), ":p:h")
+local root = vim.fn.fnamemodify(here, ":h") -- editors/neovim
+vim.opt.runtimepath:prepend(root)
+vim.cmd("runtime plugin/tagd.lua")
+vim.o.columns, vim.o.lines = 80, 24
+
+local H = dofile(here .. "/harness.lua")
+local test, eq, wait, feed, input = H.test, H.eq, H.wait, H.feed, H.input
+
+-- Capture notifications (error messages are part of what we test).
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level })
+end
+
+local tagd = require("tagd")
+local render = require("tagd.render")
+local text = require("tagd.text")
+tagd.setup({ cmd = os.getenv("TAGD"), window = "split" })
+
+local function state(name)
+  return tagd.state(name)
+end
+
+local function describe(name)
+  return function()
+    local s = state(name)
+    return s and vim.inspect({ tags = s.tags, text = s.text, draft = s.draft, version = s.version }) or "no field"
+  end
+end
+
+-- Wait until the field shows `tags` and the buffer holds exactly `buftext`, which is also tagd's
+-- draft, and the chips are drawn from a layout that matches the tags.
+local function settled(name, tags, buftext)
+  wait(function()
+    local s = state(name)
+    return s and vim.deep_equal(s.tags, tags) and s.text == buftext and s.display and not s.display.provisional
+  end, "tags " .. vim.inspect(tags) .. " and text " .. vim.inspect(buftext), 4000, describe(name))
+  -- And tagd agrees: its FieldState (asked after everything sent so far) has the same tags and draft.
+  local got
+  tagd._daemon():request("field/state", { field = name }, function(err, res)
+    got = err or res
+  end)
+  wait(function()
+    return got ~= nil
+  end, "field/state")
+  eq({ tags, buftext }, { got.tags, got.text }, "tagd's field/state")
+  vim.wait(30) -- no late update may change the picture
+  eq({ tags, buftext }, { state(name).tags, state(name).text }, "state after a pause")
+end
+
+-- The drawn chip rows as strings (from the extmarks themselves).
+local function chip_rows(buf)
+  local rows = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, render.ns, 0, -1, { details = true })) do
+    local d = m[4]
+    for _, vl in ipairs(d.virt_lines or {}) do
+      local s = ""
+      for _, chunk in ipairs(vl) do
+        s = s .. chunk[1]
+      end
+      table.insert(rows, s)
+    end
+  end
+  return rows
+end
+
+-- What the screen shows in window `win`, rows 1..n (trailing spaces removed).
+local function screen(win, n)
+  vim.cmd("redraw!")
+  local pos = vim.fn.win_screenpos(win)
+  local width = vim.api.nvim_win_get_width(win)
+  local rows = {}
+  for r = 0, n - 1 do
+    local s = ""
+    for c = 0, width - 1 do
+      s = s .. vim.fn.screenstring(pos[1] + r, pos[2] + c)
+    end
+    table.insert(rows, (s:gsub("%s+$", "")))
+  end
+  return rows
+end
+
+local n = 0
+local function fresh(opts)
+  n = n + 1
+  local name = "t" .. n
+  tagd.open(name, opts)
+  wait(function()
+    local s = state(name)
+    return s and s.display and not s.display.provisional
+  end, "field open", 4000, describe(name))
+  return name, state(name).buf
+end
+
+local function close(name)
+  tagd.close(name)
+end
+
+-- ---------------------------------------------------------------------------------------------
+test("text.diff: minimal change, cut at UTF-8 boundaries", function()
+  eq({ range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 2 } }, text = "è" },
+    text.diff("é", "è", "utf-8"))
+  eq({ range = { start = { line = 0, character = 1 }, ["end"] = { line = 0, character = 2 } }, text = "" },
+    text.diff("aa", "a", "utf-8"))
+  eq({ range = { start = { line = 1, character = 1 }, ["end"] = { line = 1, character = 1 } }, text = "x" },
+    text.diff("ab\ncd", "ab\ncxd", "utf-8"))
+  eq({ range = { start = { line = 0, character = 3 }, ["end"] = { line = 0, character = 3 } }, text = "x" },
+    text.diff("😀 ab", "😀 xab", "utf-16"))
+  eq(nil, text.diff("same", "same", "utf-8"))
+end)
+
+test("tagd is found, starts, and negotiates utf-8", function()
+  local name = fresh()
+  local st = tagd.status()
+  H.truthy(st.cmd, "cmd")
+  H.truthy(st.running, "running")
+  eq("utf-8", st.encoding, "positionEncoding")
+  eq("tagd", st.server.name, "serverInfo.name")
+  H.out("     tagd: " .. table.concat(st.cmd, " ") .. ", text sync: " .. tostring(st.synced))
+  close(name)
+end)
+
+test("slow typing: a separator commits, Return submits", function()
+  local name = fresh()
+  feed("ired,")
+  settled(name, { "red" }, "")
+  feed("igreen")
+  settled(name, { "red" }, "green")
+  feed("a<CR>")
+  settled(name, { "red", "green" }, "")
+  close(name)
+end)
+
+test("burst: 'red, green,blue<CR>' typed before tagd can answer", function()
+  local name = fresh()
+  feed("ired, green,blue<CR>")
+  settled(name, { "red", "green", "blue" }, "")
+  close(name)
+end)
+
+test("bursts interleaved with updates landing between them", function()
+  local name = fresh()
+  feed("ione,two")
+  vim.wait(15) -- the update for "one," lands while "two" is in the buffer
+  feed("a,three,fo")
+  vim.wait(1)
+  feed("aur")
+  settled(name, { "one", "two", "three" }, "four")
+  close(name)
+end)
+
+test("burst with Backspace over committed text equals slow typing", function()
+  local name = fresh()
+  -- slow: red, -> [red] ""; gr; BS BS -> ""; BS on empty -> removes red
+  feed("ired,gr<BS><BS><BS>")
+  settled(name, {}, "")
+  feed("iblue,red,<BS>x")
+  settled(name, { "blue" }, "x")
+  close(name)
+end)
+
+test("Backspace on an empty buffer removes the last tag; otherwise edits text", function()
+  local name = fresh({ tags = { "a", "b", "c" } })
+  settled(name, { "a", "b", "c" }, "")
+  feed("i<BS>")
+  settled(name, { "a", "b" }, "")
+  feed("ixy<BS>")
+  settled(name, { "a", "b" }, "x")
+  close(name)
+end)
+
+test("duplicates are dropped (caseless) and reported", function()
+  local name = fresh()
+  feed("ired,RED,Red<CR>")
+  settled(name, { "red" }, "")
+  local dropped = state(name).dropped
+  eq({ "RED", "duplicate", 0 }, { dropped[1].text, dropped[1].reason, dropped[1].duplicateOf }, "first drop")
+  eq({ "Red", "duplicate", 0 }, { dropped[2].text, dropped[2].reason, dropped[2].duplicateOf }, "second drop")
+  close(name)
+end)
+
+test("a burst of 200 keys (40 tags) arrives intact", function()
+  local name = fresh()
+  local keys, want = "i", {}
+  for i = 1, 40 do
+    keys = keys .. "tag" .. i .. ","
+    table.insert(want, "tag" .. i)
+  end
+  feed(keys .. "end")
+  settled(name, want, "end")
+  close(name)
+end)
+
+test("chips render at tagd's positions and are on screen", function()
+  local name, buf = fresh({ tags = { "red", "green", "blue" } })
+  settled(name, { "red", "green", "blue" }, "")
+  eq({ "[red ×] [green ×] [blue ×]" }, chip_rows(buf), "virtual lines")
+  local d = state(name).display
+  eq({ 0, 8, 18 }, { d.rows[1].chips[1].x, d.rows[1].chips[2].x, d.rows[1].chips[3].x }, "chip x from frames")
+  local win = vim.fn.bufwinid(buf)
+  if not render.inline_supported() then
+    eq({ "[red ×] [green ×] [blue ×]", "Add a tag" }, screen(win, 2), "screen")
+  end
+  feed("ipurple")
+  settled(name, { "red", "green", "blue" }, "purple")
+  eq({ "[red ×] [green ×] [blue ×]", "purple" }, render.inline_supported() and { "", "" } or screen(win, 2), "screen")
+  close(name)
+end)
+
+test("chips wrap by display width: CJK 2 cells, combining marks 0, emoji 2", function()
+  local name, buf = fresh({ window = "float", width = 20, tags = { "日本語", "cafe\u{301}", "😀" } })
+  settled(name, { "日本語", "cafe\u{301}", "😀" }, "")
+  local d = state(name).display
+  -- [日本語 ×] is 10 cells, [café ×] 8 (x 11, ends at 19), [😀 ×] 6 does not fit: next line.
+  eq({ 0, 11 }, { d.rows[1].chips[1].x, d.rows[1].chips[2].x }, "row 1 x")
+  eq(0, d.rows[2].chips[1].x, "row 2 x")
+  eq({ "[日本語 ×] [cafe\u{301} ×]", "[😀 ×]" }, chip_rows(buf), "virtual lines")
+  eq(render.inline_supported() and 2 or 3, vim.api.nvim_win_get_height(vim.fn.bufwinid(buf)), "window height")
+  close(name)
+end)
+
+test("a chip wider than the window is narrowed to it", function()
+  local long = string.rep("x", 30)
+  local name, buf = fresh({ window = "float", width = 20, tags = { long } })
+  settled(name, { long }, "")
+  local row = chip_rows(buf)[1]
+  eq(20, vim.fn.strdisplaywidth(row), "chip width")
+  close(name)
+end)
+
+test("remove key: selected chip, or the one before the cursor", function()
+  local name = fresh({ tags = { "a", "b", "c", "d" } })
+  settled(name, { "a", "b", "c", "d" }, "")
+  feed("<S-Tab><S-Tab>") -- select d, then c
+  eq(3, tagd._fields[name].selected, "selected")
+  feed("<C-x>")
+  settled(name, { "a", "b", "d" }, "")
+  feed("i<C-x>") -- cursor at the start of the empty draft: the chip before it (d)
+  settled(name, { "a", "b" }, "")
+  close(name)
+end)
+
+test("Lua API: add, remove, tags and the TagdTagsChanged event", function()
+  local name = fresh()
+  local seen = {}
+  local id = vim.api.nvim_create_autocmd("User", {
+    pattern = "TagdTagsChanged",
+    callback = function(a)
+      table.insert(seen, a.data or vim.g.tagd_event)
+    end,
+  })
+  tagd.add(name, { " x ", "y", "X" })
+  settled(name, { "x", "y" }, "")
+  tagd.remove(name, "Y")
+  settled(name, { "x" }, "")
+  eq({ field = name, tags = { "x" } }, seen[#seen], "event data")
+  eq({ "x" }, vim.b[state(name).buf].tagd_tags, "b:tagd_tags")
+  vim.api.nvim_del_autocmd(id)
+  close(name)
+end)
+
+test("a killed tagd is restarted with the tags and the draft", function()
+  local name = fresh()
+  feed("ikeep,these,draft")
+  settled(name, { "keep", "these" }, "draft")
+  local old = tagd._daemon().pid
+  H.truthy(old, "pid (Neovim 0.7 exposes it)")
+  notes = {}
+  tagd._daemon():kill()
+  wait(function()
+    local d = tagd._daemon()
+    return d.running and d.pid ~= old and state(name).display and not state(name).display.provisional
+  end, "restart")
+  settled(name, { "keep", "these" }, "draft")
+  H.truthy(notes[1] and notes[1].msg:find("restarting"), "a message says tagd exited and restarts")
+  feed("A<CR>")
+  settled(name, { "keep", "these", "draft" }, "")
+  close(name)
+end)
+
+test("restart while committed text is still in the buffer adds nothing twice", function()
+  local name = fresh()
+  feed("ione,two")
+  local old = tagd._daemon().pid
+  tagd._daemon():kill() -- before any update could be applied
+  wait(function()
+    return tagd._daemon().running and tagd._daemon().pid ~= old
+  end, "restart")
+  settled(name, { "one" }, "two")
+  close(name)
+end)
+
+test("real user input: nvim_input into an embedded Neovim while updates arrive", function()
+  -- Keys go through the child's input queue and main loop, interleaved with tagd's messages,
+  -- exactly as typed keys do.
+  local chan = vim.fn.jobstart({ "nvim", "--embed", "--headless", "--clean", "-u", "NONE", "-i", "NONE" }, { rpc = true })
+  H.truthy(chan > 0, "child nvim")
+  local function exec(code)
+    return vim.rpcrequest(chan, "nvim_exec_lua", code, {})
+  end
+  exec(string.format([[vim.opt.runtimepath:prepend(%q); vim.cmd("runtime plugin/tagd.lua")
+    require("tagd").setup({ cmd = %q }); require("tagd").open("live", { insert = true })]], root, os.getenv("TAGD")))
+  -- slow typing would give: red, green, blue; "xy"; two Backspaces; Backspace on empty removes blue
+  for _, chunk in ipairs({ "red,", " green", ",blue", "<CR>", "x", "y<BS><BS>", "<BS>", "purple,pink", "<BS><BS>" }) do
+    vim.rpcrequest(chan, "nvim_input", chunk)
+  end
+  local got
+  local ok = vim.wait(4000, function()
+    got = exec([[local s = require("tagd").state("live"); return { s.tags, s.text }]])
+    return vim.deep_equal(got, { { "red", "green", "purple" }, "pi" })
+  end, 20)
+  vim.fn.jobstop(chan)
+  H.truthy(ok, "child state " .. vim.inspect(got))
+end)
+
+test(":checkhealth tagd reports the binary, its version and the running daemon", function()
+  local name = fresh()
+  vim.cmd("checkhealth tagd")
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  vim.cmd("bwipeout!")
+  H.truthy(report:find("tagd found"), "found line in:\n" .. report)
+  H.truthy(report:find("tagd %-%-version: tagd"), "version line in:\n" .. report)
+  H.truthy(report:find("tagd is running"), "running line in:\n" .. report)
+  close(name)
+end)
+
+test("a missing tagd gives a clear message", function()
+  tagd.stop()
+  wait(function()
+    return not tagd.status().running
+  end, "stop")
+  tagd.setup({ cmd = "/nonexistent/tagd" })
+  notes = {}
+  tagd.open("missing", { window = "none" })
+  H.truthy(notes[1] and notes[1].msg:find("tagd not found"), "message: " .. vim.inspect(notes))
+  eq(nil, tagd.status().cmd, "cmd")
+  close("missing")
+  tagd.setup({ cmd = os.getenv("TAGD") })
+end)
+
+H.summary()
+tagd.stop()
+vim.cmd(H.failed == 0 and "qall!" or "cquit 1")
