@@ -40,7 +40,9 @@ struct Canvas {
     for character in text {
       let cells = DisplayWidth.cells(of: character)
       if cells == 0 {
-        let isControl = character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        let isControl = character.unicodeScalars.contains {
+          $0.properties.generalCategory == .control
+        }
         if !isControl, column > x { rows[y][column - 1].text.append(character) }
         continue
       }

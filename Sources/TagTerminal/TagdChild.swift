@@ -6,9 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A tagd child process spoken to over pipes, exactly as an editor would: NDJSON requests on its
-/// stdin, replies read from its stdout. Its stderr goes to /dev/null so it cannot scribble on
-/// the screen.
+/// A tagd child process, spoken to over pipes exactly as an editor would.
+///
+/// NDJSON requests go to its stdin and replies come from its stdout. Its stderr goes to
+/// /dev/null so it cannot scribble on the screen.
 ///
 /// - Important: synchronous. ``request(_:_:)`` writes one request and blocks until its reply
 ///   (or the child's death, or a 10-second timeout); fine at human typing speed.

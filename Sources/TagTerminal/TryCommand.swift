@@ -51,17 +51,16 @@ public enum TryCommand {
   private static func runScript(_ session: TrySession) throws(TryError) {
     var decoder = KeyDecoder()
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    reading: while true {
+    var running = true
+    while running {
       let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       decoder.feed(chunk[0..<count])
-      while let key = decoder.next() {
-        guard try session.handle(key) else { break reading }
-      }
+      while running, let key = decoder.next() { running = try session.handle(key) }
     }
-    for key in decoder.flush() {
-      guard try session.handle(key) else { break }
+    if running {
+      for key in decoder.flush() where running { running = try session.handle(key) }
     }
     let (canvas, _) = TryScreen.render(session.view, columns: session.columns)
     writeAll(Array((canvas.plainText() + "\n").utf8), to: STDOUT_FILENO)

@@ -25,7 +25,7 @@ final class TrySession {
     try relayout()
   }
 
-  /// Handles one key. Returns false when the user asked to quit.
+  /// Handles one key; returns false when the user asked to quit.
   ///
   /// Errors that tagd reports for a request are shown in the status line; only a broken
   /// conversation with the child is thrown.
@@ -91,7 +91,10 @@ final class TrySession {
   }
 
   private func remove(_ index: Int) throws(TryError) {
-    try update("field/removeTag", ["field": .string(Self.fieldID), "index": .integer(Int64(index))])
+    try update(
+      "field/removeTag",
+      ["field": .string(Self.fieldID), "index": .integer(Int64(index))]
+    )
   }
 
   /// Sends a request that answers with FieldState, then lays the field out again.
