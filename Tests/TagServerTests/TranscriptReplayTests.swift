@@ -75,3 +75,14 @@ import Glibc
     close(fd)
   }
 }
+
+/// The README's demo input is exactly the sends of `demo.transcript`, so the output the README
+/// shows is checked by the replay above.
+@Test func demoInputMatchesItsTranscript() throws {
+  let transcript = try #require(try Files.transcripts().first { $0.name == "demo" })
+  let demo = String(
+    decoding: Files.read(packageRoot() + "/Protocol/examples/demo.jsonl") ?? [],
+    as: UTF8.self
+  )
+  #expect(demo == transcript.sends.joined(separator: "\n") + "\n")
+}

@@ -1,0 +1,171 @@
+import TagCore
+import Testing
+
+/// The buffer mirror of Protocol/sync.md, step by step.
+@Suite struct EditorBufferTests {
+  func insert(_ text: String, at character: Int, line: Int = 0) -> TextEdit {
+    let p = TextPosition(line: line, character: character)
+    return TextEdit(range: TextRange(start: p, end: p), newText: text)
+  }
+
+  func delete(_ from: Int, _ to: Int) -> TextEdit {
+    TextEdit(
+      range: TextRange(
+        start: TextPosition(line: 0, character: from),
+        end: TextPosition(line: 0, character: to)
+      ),
+      newText: ""
+    )
+  }
+
+  @Test func committedTextIsConsumedUntilTheClientDeletesIt() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    let outcome = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("red, g", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(outcome.added == ["red"])
+    #expect(field.draft == "g")
+    #expect(buffer.text == "red, g")
+    #expect(buffer.draft == "g")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 5)])
+    // The client applies the edit and reports it.
+    let applied = try buffer.clientChanged(
+      version: 2,
+      edits: [delete(0, 5)],
+      encoding: .utf16,
+      applied: true,
+      field: &field
+    )
+    #expect(applied.isEmpty)
+    #expect(field.tags == ["red"])
+    #expect(buffer.text == "g")
+    #expect(!buffer.hasConsumedText)
+  }
+
+  @Test func typingAfterConsumedTextGoesToTheDraft() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("a,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [insert("b", at: 2)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = try buffer.clientChanged(
+      version: 3,
+      edits: [insert(",", at: 3)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == ["a", "b"])
+    #expect(buffer.text == "a,b,")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 4)])
+  }
+
+  @Test func backspaceOverConsumedTextWithAnEmptyDraftRemovesTheLastTag() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("x,y,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    let outcome = try buffer.clientChanged(
+      version: 2,
+      edits: [delete(3, 4)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(outcome.removed == [RemovedTag(index: 1, tag: "y")])
+    #expect(field.tags == ["x"])
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 3)])
+  }
+
+  @Test func appliedDeletionsNeverRemoveTags() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("x,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [delete(0, 2)],
+      encoding: .utf16,
+      applied: true,
+      field: &field
+    )
+    #expect(field.tags == ["x"])
+  }
+
+  @Test func nothingIsCommittedWhileComposing() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    let during = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("a,か", at: 0)],
+      encoding: .utf16,
+      composing: true,
+      field: &field
+    )
+    #expect(during.isEmpty)
+    #expect(field.tags.isEmpty)
+    #expect(buffer.composing)
+    let after = try buffer.clientChanged(version: 2, edits: [], encoding: .utf16, field: &field)
+    #expect(after.added == ["a"])
+    #expect(field.draft == "か")
+  }
+
+  @Test func staleVersionsAndMisfitEditsChangeNothing() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "ab", version: 5)
+    #expect(throws: EditorBufferError.staleVersion(current: 5, given: 5)) {
+      try buffer.clientChanged(
+        version: 5,
+        edits: [insert("x", at: 0)],
+        encoding: .utf16,
+        field: &field
+      )
+    }
+    #expect(throws: EditorBufferError.invalidEdit(.outOfRange(TextPosition(line: 0, character: 9))))
+    {
+      try buffer.clientChanged(
+        version: 6,
+        edits: [insert(",", at: 0), insert("x", at: 9)],
+        encoding: .utf16,
+        field: &field
+      )
+    }
+    #expect(buffer.text == "ab")
+    #expect(buffer.version == 5)
+    #expect(field.tags.isEmpty)
+  }
+
+  @Test func positionsCountInTheNegotiatedEncoding() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "😀", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert(",é", at: 4)],
+      encoding: .utf8,
+      field: &field
+    )
+    #expect(field.tags == ["😀"])
+    #expect(buffer.pendingEdits(encoding: .utf8) == [delete(0, 5)])
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 3)])
+    #expect(buffer.pendingEdits(encoding: .utf32) == [delete(0, 2)])
+  }
+}

@@ -1,0 +1,26 @@
+import JSONRPC
+import TagProtocol
+import TagTestSupport
+import Testing
+
+/// Protocol/errors.md lists exactly the codes the code can send, with the same names.
+@Test func errorTableMatchesTheCode() throws {
+  let text = String(
+    decoding: try #require(Files.read(packageRoot() + "/Protocol/errors.md")),
+    as: UTF8.self
+  )
+  var documented: [(Int, String)] = []
+  for line in text.split(separator: "\n") where line.hasPrefix("| -") {
+    let cells = line.split(separator: "|").map { $0.trimmingSpaces }
+    if cells.count >= 2, let code = Int(cells[0]) { documented.append((code, cells[1])) }
+  }
+  let inCode = ErrorCode.documented.map { ($0.code.rawValue, $0.name) }
+  #expect(documented.map(\.0) == inCode.map(\.0))
+  #expect(documented.map(\.1) == inCode.map(\.1))
+}
+
+extension Substring {
+  var trimmingSpaces: String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}
