@@ -86,6 +86,10 @@ let package = Package(
         "TagCore",
       ]
     ),
+    .testTarget(
+      name: "TagTerminalTests",
+      dependencies: ["TagTerminal"]
+    ),
 
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
