@@ -4,6 +4,8 @@
 // Layers (each a module; the build enforces the edges with
 // --explicit-target-dependency-import-check error):
 //   tagd -> TagServer -> { TagProtocol, TagCore }; TagProtocol -> { JSONRPC, TagCore }
+//   tagd -> TagTerminal -> { JSONRPC, TagCore } (a client: it talks to a tagd child, never to
+//   TagServer directly)
 //   JSONRPC and TagCore depend on nothing, not even Foundation.
 
 import PackageDescription
@@ -77,12 +79,26 @@ let package = Package(
       ]
     ),
 
+    // MARK: TagTerminal — `tagd try`: a terminal tag field that drives a tagd child over pipes
+    .target(
+      name: "TagTerminal",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+      ]
+    ),
+    .testTarget(
+      name: "TagTerminalTests",
+      dependencies: ["TagTerminal"]
+    ),
+
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
       name: "tagd",
       dependencies: [
         "JSONRPC",
         "TagServer",
+        "TagTerminal",
       ],
       // Start-up is a product goal: a static stdlib spares the dynamic loader libswiftCore and
       // friends (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release

@@ -1,11 +1,14 @@
 import JSONRPC
 import TagServer
+import TagTerminal
 
 /// The command line, parsed: what the user asked the executable to do.
 struct Options {
   /// What to run.
   enum Command {
     case serve
+    /// `tagd try`: the interactive terminal field.
+    case tryField
     case help
     case version
   }
@@ -17,12 +20,22 @@ struct Options {
   var logLevel = LogLevel.error
   var logFile: String?
   var clientProcessID: Int32?
+  var tryOptions = TryOptions()
 
   /// The usage text for `--help`.
   static let usage = """
     tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout
 
     Usage: tagd [options]
+           tagd try [--columns=N] [--script]
+
+    tagd try                       An interactive tag field in this terminal, driving a tagd
+                                   child over the protocol: type or paste tags, ',' or Return
+                                   adds, Backspace, ←/→ select a chip, Delete or x removes it,
+                                   Ctrl-D or Esc Esc quits.
+      --columns=N                  Lay the field out N cells wide (default: the terminal width).
+      --script                     Read keystrokes from stdin (implied when it is not a
+                                   terminal); at EOF print the final screen as plain text.
 
     Options:
       --stdio                      Accepted and ignored (stdio is the only transport).
@@ -46,6 +59,10 @@ struct Options {
 
   /// Parses arguments (without the program name).
   init(arguments: [String]) throws(UsageError) {
+    if arguments.first == "try" {
+      try parseTry(arguments.dropFirst())
+      return
+    }
     for argument in arguments {
       let (name, value) = Options.split(argument)
       switch name {
@@ -79,6 +96,21 @@ struct Options {
         clientProcessID = Int32(try Options.number(value, name, max: Int(Int32.max)))
       default:
         throw UsageError("unknown option \"\(argument)\" (see tagd --help)")
+      }
+    }
+  }
+
+  /// Parses the arguments after `try`.
+  private mutating func parseTry(_ arguments: ArraySlice<String>) throws(UsageError) {
+    command = .tryField
+    for argument in arguments {
+      let (name, value) = Options.split(argument)
+      switch name {
+      case "--help", "-h": command = .help
+      case "--script": tryOptions.script = true
+      case "--columns": tryOptions.columns = try Options.number(value, name, max: 10_000)
+      default:
+        throw UsageError("unknown option \"\(argument)\" for tagd try (see tagd --help)")
       }
     }
   }

@@ -1,5 +1,6 @@
 import JSONRPC
 import TagServer
+import TagTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -25,6 +26,8 @@ case .help:
 case .version:
   writeText("tagd \(ServerConfig.currentVersion)\n", to: STDOUT_FILENO)
   exit(0)
+case .tryField:
+  exit(TryCommand.run(options.tryOptions))
 case .serve:
   break
 }

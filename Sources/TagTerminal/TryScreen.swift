@@ -1,0 +1,86 @@
+import TagCore
+
+/// Draws a ``FieldView`` into a ``Canvas``: the key help, the chips and the draft at the frames
+/// tagd computed, and the status line.
+enum TryScreen {
+  /// The key help on the first line.
+  static let header =
+    "tagd try · type tags, ',' or Return adds · Backspace · ←/→ select, Del/x removes · Ctrl-D quits"
+
+  /// Rows above the field: the header and a blank line.
+  static let fieldTop = 2
+
+  /// The screen for `view` at `columns` cells wide, and where the cursor goes (row, column).
+  static func render(_ view: FieldView, columns: Int) -> (canvas: Canvas, cursor: (Int, Int)) {
+    let fieldRows = max(view.height, view.fieldFrame.y + 1)
+    var canvas = Canvas(width: columns, height: fieldTop + fieldRows + 2)
+    drawClipped(header, into: &canvas, x: 0, y: 0, width: columns, style: .dim)
+    for (index, frame) in view.chipFrames.enumerated() where index < view.tags.count {
+      let selected = index == view.selection
+      canvas.draw(
+        chip(view.tags[index], width: frame.width, selected: selected),
+        x: frame.x,
+        y: fieldTop + frame.y,
+        maxWidth: frame.width,
+        style: selected ? .reverse : .plain
+      )
+    }
+    let field = view.fieldFrame
+    let row = fieldTop + field.y
+    var cursorColumn = field.x
+    if view.draft.isEmpty {
+      drawClipped(view.prompt, into: &canvas, x: field.x, y: row, width: field.width, style: .dim)
+    } else {
+      let visible = tail(of: view.draft, cells: max(0, field.width - 1))
+      cursorColumn = canvas.draw(visible, x: field.x, y: row, maxWidth: field.width)
+    }
+    let statusRow = fieldTop + fieldRows + 1
+    drawClipped(view.status, into: &canvas, x: 0, y: statusRow, width: columns, style: .plain)
+    return (canvas, (row, min(cursorColumn, max(0, columns - 1))))
+  }
+
+  /// `[tag ×]` (`<tag ×>` when selected), the tag shortened with `…` to fit `width` cells.
+  static func chip(_ tag: String, width: Int, selected: Bool) -> String {
+    let (open, close) = selected ? ("<", " ×>") : ("[", " ×]")
+    let room = width - 4
+    guard DisplayWidth.cells(tag) > room else { return open + tag + close }
+    return open + head(of: tag, cells: room - 1) + "…" + close
+  }
+
+  /// Draws `text`, ending it with `…` when it does not fit in `width` cells.
+  private static func drawClipped(
+    _ text: String,
+    into canvas: inout Canvas,
+    x: Int,
+    y: Int,
+    width: Int,
+    style: Canvas.Style
+  ) {
+    let shown = DisplayWidth.cells(text) <= width ? text : head(of: text, cells: width - 1) + "…"
+    canvas.draw(shown, x: x, y: y, maxWidth: width, style: style)
+  }
+
+  /// The longest prefix of `text` that fits in `cells`.
+  private static func head(of text: String, cells: Int) -> String {
+    var used = 0
+    var result = ""
+    for character in text {
+      used += DisplayWidth.cells(of: character)
+      if used > cells { break }
+      result.append(character)
+    }
+    return result
+  }
+
+  /// The longest suffix of `text` that fits in `cells`: the end of a long draft, by the cursor.
+  private static func tail(of text: String, cells: Int) -> String {
+    var used = 0
+    var result: [Character] = []
+    for character in text.reversed() {
+      used += DisplayWidth.cells(of: character)
+      if used > cells { break }
+      result.append(character)
+    }
+    return String(result.reversed())
+  }
+}

@@ -1,0 +1,111 @@
+import TagTestSupport
+import Testing
+
+/// `tagd try --script`: keystrokes on stdin, the final screen on stdout, a real tagd child
+/// behind it.
+@Suite struct TryEndToEndTests {
+  static let escape = "\u{1B}"
+  static let left = "\u{1B}[D"
+  static let delete = "\u{1B}[3~"
+  static let backspace = "\u{7F}"
+
+  /// Wraps `text` in bracketed-paste markers, as a terminal sends a paste.
+  static func paste(_ text: String) -> String { "\u{1B}[200~" + text + "\u{1B}[201~" }
+
+  /// Runs `tagd try --script --columns=N` on `keys`; returns the screen's lines below the
+  /// header (the field rows, a blank line, the status line) and the exit status.
+  func run(_ keys: String, columns: Int = 60) throws -> (lines: [String], status: Int32?) {
+    let child = try spawnTagd(["try", "--script", "--columns=\(columns)"])
+    child.write(Array(keys.utf8))
+    let status = child.finish()
+    let screen = String(decoding: child.stdout, as: UTF8.self)
+    var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.last == "" { lines.removeLast() }
+    #expect(lines.first?.hasPrefix("tagd try") == true, "header missing: \(screen)")
+    #expect(String(decoding: child.stderr, as: UTF8.self) == "")
+    return (Array(lines.dropFirst(2)), status)
+  }
+
+  @Test func typingAndReturnAddTags() throws {
+    let (lines, status) = try run("red\rgreen\rblu")
+    #expect(status == 0)
+    #expect(lines == ["[red ×] [green ×] blu", "", "added: green"])
+  }
+
+  @Test func pasteWithSeparatorsIsOneChange() throws {
+    let (lines, _) = try run(Self.paste("red, green,blue"))
+    // One field/change: both tags are announced together, the rest stays as the draft.
+    #expect(lines == ["[red ×] [green ×] blue", "", "added: red, green"])
+  }
+
+  @Test func duplicatesAreAnnounced() throws {
+    let (lines, _) = try run("red\r" + Self.paste("RED,green,"))
+    #expect(
+      lines == ["[red ×] [green ×] Add a tag", "", "added: green; dropped: RED duplicates red"]
+    )
+  }
+
+  @Test func backspaceDeletesTheLastGraphemeOfTheDraft() throws {
+    let (lines, _) = try run("abe\u{301}" + Self.backspace + "c")
+    #expect(lines == ["abc", "", ""])
+  }
+
+  @Test func backspaceOnEmptyDraftRemovesTheLastTag() throws {
+    let (lines, _) = try run("red,green,x" + Self.backspace + Self.backspace)
+    #expect(lines == ["[red ×] Add a tag", "", "removed: green"])
+  }
+
+  @Test func arrowsSelectAndXRemovesTheSelectedChip() throws {
+    let (lines, _) = try run("red,green,blue," + Self.left + Self.left + "x")
+    // After the removal the selection stays on the chip now at that index.
+    #expect(lines == ["[red ×] <blue ×> Add a tag", "", "removed: green"])
+  }
+
+  @Test func deleteRemovesTheSelectedChip() throws {
+    let (lines, _) = try run("red,green,blue," + Self.left + Self.left + Self.left + Self.delete)
+    #expect(lines == ["<green ×> [blue ×] Add a tag", "", "removed: red"])
+  }
+
+  @Test func narrowWidthWrapsChips() throws {
+    let (lines, _) = try run("alpha,beta,gamma,delta,", columns: 20)
+    #expect(
+      lines == [
+        "[alpha ×] [beta ×]",
+        "",
+        "[gamma ×] [delta ×]",
+        "",
+        "Add a tag",
+        "",
+        "added: alpha, beta,…",
+      ]
+    )
+  }
+
+  @Test func tooWideChipIsShortenedAndTheDraftScrolls() throws {
+    let (lines, _) = try run("abcdefghijkl,0123456789abcdef", columns: 12)
+    #expect(lines == ["[abcdefg… ×]", "", "56789abcdef", "", "added: abcd…"])
+  }
+
+  @Test func wideCharactersTakeTwoCells() throws {
+    let (lines, _) = try run("東京,ok,", columns: 30)
+    #expect(lines == ["[東京 ×] [ok ×] Add a tag", "", "added: 東京, ok"])
+  }
+
+  @Test func escapeTwiceQuitsAndIgnoresTheRest() throws {
+    let (lines, status) = try run("red," + Self.escape + Self.escape + "more")
+    #expect(status == 0)
+    #expect(lines == ["[red ×] Add a tag", "", "added: red"])
+  }
+
+  @Test func controlDQuits() throws {
+    let (lines, status) = try run("red,\u{4}green,")
+    #expect(status == 0)
+    #expect(lines == ["[red ×] Add a tag", "", "added: red"])
+  }
+
+  @Test func unknownOptionIsAUsageError() throws {
+    let child = try spawnTagd(["try", "--bogus"])
+    #expect(child.finish() == 2)
+    #expect(String(decoding: child.stderr, as: UTF8.self).contains("--bogus"))
+  }
+}
