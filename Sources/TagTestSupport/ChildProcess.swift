@@ -28,9 +28,14 @@ public final class ChildProcess {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
     var errPipe: [Int32] = [0, 0]
+    // Close-on-exec, set under a lock that every spawn takes: a child spawned concurrently (tests
+    // run in parallel) must not inherit our ends, or this child never sees end of file on stdin.
+    spawnLock.lock()
+    defer { spawnLock.unlock() }
     guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
       throw SpawnError(errno: errno)
     }
+    for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -175,3 +180,13 @@ public func frame(_ body: String, _ framing: Framing) -> [UInt8] {
   FrameEncoder.append(Array(body.utf8), as: framing, to: &out)
   return out
 }
+
+/// A process-wide mutex around pipe creation and spawning.
+final class SpawnLock: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  init() { pthread_mutex_init(&mutex, nil) }
+  func lock() { pthread_mutex_lock(&mutex) }
+  func unlock() { pthread_mutex_unlock(&mutex) }
+}
+
+let spawnLock = SpawnLock()

@@ -71,6 +71,7 @@ public struct TagField: Hashable, Sendable {
         draft = text
         break
       }
+      reserve(split.pieces.count, in: &outcome)
       for piece in split.pieces {
         admit(piece, into: &outcome)
       }
@@ -84,6 +85,7 @@ public struct TagField: Hashable, Sendable {
         outcome.removed.append(remove(at: tags.count - 1))
       }
     case .tagsAdded(let entries):
+      reserve(entries.count, in: &outcome)
       for entry in entries {
         admit(entry, into: &outcome)
       }
@@ -140,6 +142,16 @@ public struct TagField: Hashable, Sendable {
     rules.caseSensitive ? candidate : CaselessKey.fold(candidate)
   }
 
+  /// Makes room for a batch of candidates up front, so a paste of N tags grows each table once.
+  private mutating func reserve(_ count: Int, in outcome: inout FieldOutcome) {
+    guard count > 16 else { return }
+    let room = min(count, rules.maxTags ?? count)
+    tags.reserveCapacity(tags.count + room)
+    keys.reserveCapacity(keys.count + room)
+    indexByKey.reserveCapacity(indexByKey.count + room)
+    outcome.added.reserveCapacity(room)
+  }
+
   /// Runs one candidate through the checks (empty, too long, duplicate, too many) in that order.
   private mutating func admit(_ text: String, into outcome: inout FieldOutcome) {
     let candidate = normalized(text)
@@ -147,7 +159,8 @@ public struct TagField: Hashable, Sendable {
       outcome.dropped.append(DroppedCandidate(text: "", reason: .empty))
       return
     }
-    if let limit = rules.maxTagLength, candidate.count > limit {
+    // A string has at most as many characters as UTF-8 bytes: count characters only if needed.
+    if let limit = rules.maxTagLength, candidate.utf8.count > limit, candidate.count > limit {
       outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooLong(limit: limit)))
       return
     }
@@ -207,6 +220,16 @@ enum FieldText {
     separators: Set<Unicode.Scalar>
   ) -> (pieces: [String], draft: String)? {
     let newlines = separators.contains("\n")
+    // Membership for ASCII separators by bitmap: hashing every scalar of a large paste costs.
+    var ascii: (low: UInt64, high: UInt64) = (0, 0)
+    var others = false
+    for separator in separators {
+      switch separator.value {
+      case 0..<64: ascii.low |= 1 << UInt64(separator.value)
+      case 64..<128: ascii.high |= 1 << UInt64(separator.value - 64)
+      default: others = true
+      }
+    }
     let scalars = text.unicodeScalars
     var pieces: [String] = []
     var pieceStart = scalars.startIndex
@@ -221,8 +244,12 @@ enum FieldText {
           next = scalars.index(after: next)
         }
         isSeparator = true
+      } else if scalar.value < 64 {
+        isSeparator = ascii.low & (1 << UInt64(scalar.value)) != 0
+      } else if scalar.value < 128 {
+        isSeparator = ascii.high & (1 << UInt64(scalar.value - 64)) != 0
       } else {
-        isSeparator = separators.contains(scalar)
+        isSeparator = others && separators.contains(scalar)
       }
       if isSeparator {
         pieces.append(String(scalars[pieceStart..<position]))
@@ -241,9 +268,20 @@ enum FieldText {
 
   /// `text` without the whitespace and newline characters at either end.
   static func trimmed(_ text: String) -> Substring {
+    // Fast path: ASCII ends that are not whitespace need no Unicode properties.
+    let utf8 = text.utf8
+    if let head = utf8.first, let tail = utf8.last, head < 0x80, tail < 0x80,
+      !isASCIIWhitespace(head), !isASCIIWhitespace(tail)
+    {
+      return text[...]
+    }
     guard let first = text.firstIndex(where: { !$0.isWhitespace }),
       let last = text.lastIndex(where: { !$0.isWhitespace })
     else { return text[text.endIndex...] }
     return text[first...last]
+  }
+
+  private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
   }
 }

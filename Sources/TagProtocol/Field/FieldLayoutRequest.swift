@@ -126,8 +126,18 @@ func sizes(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Size] 
   var result: [Size] = []
   result.reserveCapacity(items.count)
   for (i, item) in items.enumerated() {
-    let size = try Params.object(item, path: "\(path)[\(i)]")
-    result.append(Size(width: try size.length("width"), height: try size.length("height")))
+    // Paths are only spelled out for an error: 100,000 chips must not build 100,000 strings.
+    if case .object(let size) = item, let width = size["width"], let height = size["height"] {
+      result.append(
+        Size(
+          width: try Params.length(width, path: "\(path)[\(i)].width"),
+          height: try Params.length(height, path: "\(path)[\(i)].height")
+        )
+      )
+    } else {
+      let size = try Params.object(item, path: "\(path)[\(i)]")
+      result.append(Size(width: try size.length("width"), height: try size.length("height")))
+    }
   }
   return result
 }

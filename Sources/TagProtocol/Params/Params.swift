@@ -151,16 +151,19 @@ extension Params {
   }
 
   /// Reads `value` at `path` as a finite number ≥ 0.
-  public static func length(_ value: JSONValue, path: String) throws(ParamsError) -> Double {
+  public static func length(
+    _ value: JSONValue,
+    path: @autoclosure () -> String
+  ) throws(ParamsError) -> Double {
     let number: Double
     switch value {
     case .integer(let n): number = Double(n)
     case .double(let d): number = d
     default:
-      throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
+      throw ParamsError(path: path(), problem: "must be a finite number ≥ 0, got \(value.kindName)")
     }
     guard number.isFinite, number >= 0 else {
-      throw ParamsError(path: path, problem: "must be a finite number ≥ 0, got \(value.kindName)")
+      throw ParamsError(path: path(), problem: "must be a finite number ≥ 0, got \(value.kindName)")
     }
     return number
   }
@@ -184,9 +187,12 @@ extension Params {
   }
 
   /// Reads `value` at `path` as a string.
-  public static func string(_ value: JSONValue, path: String) throws(ParamsError) -> String {
+  public static func string(
+    _ value: JSONValue,
+    path: @autoclosure () -> String
+  ) throws(ParamsError) -> String {
     guard case .string(let text) = value else {
-      throw ParamsError(path: path, problem: "must be a string, got \(value.kindName)")
+      throw ParamsError(path: path(), problem: "must be a string, got \(value.kindName)")
     }
     return text
   }
