@@ -219,17 +219,57 @@ enum FieldText {
     _ text: String,
     separators: Set<Unicode.Scalar>
   ) -> (pieces: [String], draft: String)? {
-    let newlines = separators.contains("\n")
-    // Membership for ASCII separators by bitmap: hashing every scalar of a large paste costs.
-    var ascii: (low: UInt64, high: UInt64) = (0, 0)
-    var others = false
-    for separator in separators {
-      switch separator.value {
-      case 0..<64: ascii.low |= 1 << UInt64(separator.value)
-      case 64..<128: ascii.high |= 1 << UInt64(separator.value - 64)
-      default: others = true
-      }
+    // Separators are ASCII in practice, and an ASCII byte in UTF-8 is always a whole scalar, so
+    // the text can be scanned as bytes; anything else takes the scalar path.
+    if separators.allSatisfy(\.isASCII) {
+      var text = text
+      return text.withUTF8 { splitASCII($0, separators: separators) }
     }
+    return splitScalars(text, separators: separators)
+  }
+
+  private static func splitASCII(
+    _ utf8: UnsafeBufferPointer<UInt8>,
+    separators: Set<Unicode.Scalar>
+  ) -> (pieces: [String], draft: String)? {
+    var isSeparator = [Bool](repeating: false, count: 128)
+    for separator in separators { isSeparator[Int(separator.value)] = true }
+    let newlines = isSeparator[0x0A]
+    if newlines { isSeparator[0x0D] = true }
+    var pieces: [String] = []
+    var pieceStart = 0
+    var found = false
+    var position = 0
+    let count = utf8.count
+    while position < count {
+      let byte = utf8[position]
+      var next = position + 1
+      if byte < 0x80, isSeparator[Int(byte)] {
+        if newlines, byte == 0x0D, next < count, utf8[next] == 0x0A { next += 1 }
+        pieces.append(
+          String(
+            decoding: UnsafeBufferPointer(rebasing: utf8[pieceStart..<position]),
+            as: UTF8.self
+          )
+        )
+        pieceStart = next
+        found = true
+      }
+      position = next
+    }
+    guard found else { return nil }
+    var draftStart = pieceStart
+    while draftStart < count, utf8[draftStart] == 0x20 { draftStart += 1 }
+    return (
+      pieces, String(decoding: UnsafeBufferPointer(rebasing: utf8[draftStart...]), as: UTF8.self)
+    )
+  }
+
+  private static func splitScalars(
+    _ text: String,
+    separators: Set<Unicode.Scalar>
+  ) -> (pieces: [String], draft: String)? {
+    let newlines = separators.contains("\n")
     let scalars = text.unicodeScalars
     var pieces: [String] = []
     var pieceStart = scalars.startIndex
@@ -244,12 +284,8 @@ enum FieldText {
           next = scalars.index(after: next)
         }
         isSeparator = true
-      } else if scalar.value < 64 {
-        isSeparator = ascii.low & (1 << UInt64(scalar.value)) != 0
-      } else if scalar.value < 128 {
-        isSeparator = ascii.high & (1 << UInt64(scalar.value - 64)) != 0
       } else {
-        isSeparator = others && separators.contains(scalar)
+        isSeparator = separators.contains(scalar)
       }
       if isSeparator {
         pieces.append(String(scalars[pieceStart..<position]))
