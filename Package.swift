@@ -27,7 +27,10 @@ let package = Package(
     .target(name: "JSONRPC"),
     .testTarget(
       name: "JSONRPCTests",
-      dependencies: ["JSONRPC"]
+      dependencies: [
+        "JSONRPC",
+        "TagTestSupport",
+      ]
     ),
 
     // MARK: TagCore — pure rules, flow layout, caseless keys, display widths
@@ -38,7 +41,10 @@ let package = Package(
     ),
     .testTarget(
       name: "TagCoreTests",
-      dependencies: ["TagCore"]
+      dependencies: [
+        "TagCore",
+        "TagTestSupport",
+      ]
     ),
 
     // MARK: TagProtocol — typed params and results, method registry

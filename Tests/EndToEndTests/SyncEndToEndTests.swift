@@ -8,7 +8,7 @@ import Testing
 @Suite struct SyncEndToEndTests {
   @Test(arguments: [UInt64(11), 12, 13, 14, 15])
   func burstsOverPipesMatchSlowTyping(seed: UInt64) throws {
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     let keys = randomKeystrokes(count: 60, using: &random)
     let child = try spawnTagd(["--framing=ndjson"])
     var editor = ModelEditor(field: "e2e")
@@ -60,17 +60,5 @@ import Testing
     #expect(editor.buffer == expected.draft, "seed \(seed): buffer")
     #expect(editor.problems.isEmpty, "\(editor.problems)")
     #expect(child.finish() == 1)
-  }
-}
-
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

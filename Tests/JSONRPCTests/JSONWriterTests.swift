@@ -1,4 +1,5 @@
 import JSONRPC
+import TagTestSupport
 import Testing
 
 private func written(_ value: JSONValue) -> String {
@@ -75,20 +76,8 @@ func writesValues(_ value: JSONValue, _ expected: String) {
   #expect(try JSONReader.parse(writer.bytes) == value)
 }
 
-/// SplitMix64: a small seeded generator, so the round trip is deterministic.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @Test func doublesRoundTripBitForBit() throws {
-  var generator = SplitMix64(state: 0x7A6D)
+  var generator = SplitMix64(seed: 0x7A6D)
   var samples: [Double] = [
     0.1, 1e-7, 5e20, 1e16, 9_007_199_254_740_994, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
     .leastNormalMagnitude, -Double.leastNormalMagnitude / 3, 123_456.789, -0.0,

@@ -1,4 +1,5 @@
 import TagCore
+import TagTestSupport
 import Testing
 
 // MARK: - Helpers

@@ -1,3 +1,4 @@
+import TagTestSupport
 import Testing
 
 @testable import TagCore

@@ -1,4 +1,5 @@
 import TagCore
+import TagTestSupport
 import Testing
 
 /// An obviously-correct, quadratic model of SPEC §1, written independently of `TagField`.

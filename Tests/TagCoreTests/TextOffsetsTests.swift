@@ -1,4 +1,5 @@
 import TagCore
+import TagTestSupport
 import Testing
 
 /// A text with every kind of line break and of character width.

@@ -35,7 +35,7 @@ import Glibc
 
   /// Slow typing through the same machinery (every message delivered at once) also matches.
   @Test func lockstepDeliveryMatchesSlowTyping() {
-    var random = SplitMix(seed: 77)
+    var random = SplitMix64(seed: 77)
     for _ in 0..<200 {
       let keys = randomKeystrokes(count: 25, using: &random)
       let result = run(keys, seed: 0, lockstep: true)
@@ -56,7 +56,7 @@ import Glibc
 
   /// Returns a description of the mismatch, or nil when the run matches slow typing.
   func simulate(seed: UInt64) -> String? {
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     let keys = randomKeystrokes(count: Int.random(in: 1...40, using: &random), using: &random)
     let result = run(keys, seed: seed, lockstep: false)
     let expected = slowTypingResult(keys)
@@ -84,7 +84,7 @@ import Glibc
   /// directions, delivering at random points (or at once, in lockstep).
   func run(_ keys: [Keystroke], seed: UInt64, lockstep: Bool, deliverEarly: Bool = true) -> Outcome
   {
-    var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 1)
+    var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 1)
     var server = Server()
     var outbox = Outbox(framing: .newlineDelimited)
     var editor = ModelEditor(field: "sim")
@@ -156,18 +156,5 @@ import Glibc
       serverDraft: serverDraft,
       problems: editor.problems
     )
-  }
-}
-
-/// SplitMix64, so every run replays from its seed.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
