@@ -50,6 +50,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     w.string(prompt)
     w.key("outcome")
     w.write(outcome)
+    if let announcement = Announcement.text(for: outcome, tags: tags) {
+      w.key("announcement")
+      w.string(announcement)
+    }
     w.endObject()
   }
 }

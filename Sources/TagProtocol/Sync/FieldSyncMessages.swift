@@ -165,6 +165,10 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     w.integer(stateVersion)
     w.key("outcome")
     w.write(outcome)
+    if let announcement = Announcement.text(for: outcome, tags: tags) {
+      w.key("announcement")
+      w.string(announcement)
+    }
     if resync {
       w.key("resync")
       w.bool(true)
