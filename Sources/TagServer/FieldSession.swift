@@ -15,6 +15,8 @@ struct FieldSession: Sendable {
   var buffer: EditorBuffer?
   /// The cell layout pushed with every update, when the client asked for one.
   var cellLayout: CellLayout?
+  /// The tags and chip frames of the last `field/layout` that asked for motion.
+  var lastLayout: (tags: [String], frames: [Frame])?
 
   init(id: String, options: FieldOptions, config: ServerConfig) {
     var rules = options.rules

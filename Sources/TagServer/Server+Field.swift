@@ -138,8 +138,7 @@ extension Server {
         fieldMinWidth: params.fieldMinWidth
       )
       if session.buffer != nil { fields[params.field]?.cellLayout = spec }
-      let result = spec.frames(for: session.field.tags)
-      return LayoutResult(frames: result.frames, size: result.size)
+      return withMotion(spec.frames(for: session.field.tags), params)
     }
     let result = FlowLayout.field(
       chips: chips,
@@ -148,7 +147,23 @@ extension Server {
       spacing: params.spacing,
       fieldMinWidth: params.fieldMinWidth
     )
-    return LayoutResult(frames: result.frames, size: result.size)
+    return withMotion(result, params)
+  }
+
+  /// Adds chip motions since the previous layout when asked for, unless the client wants
+  /// reduced motion (then no movement hints at all).
+  private mutating func withMotion(
+    _ result: FlowResult,
+    _ params: FieldLayoutRequest
+  ) -> LayoutResult {
+    guard params.motion, !reducedMotion, let tags = fields[params.field]?.field.tags else {
+      return LayoutResult(frames: result.frames, size: result.size)
+    }
+    let chips = Array(result.frames.dropLast())
+    let previous = fields[params.field]?.lastLayout ?? (tags, chips)
+    fields[params.field]?.lastLayout = (tags, chips)
+    let motion = ChipMotion.between(previous, (tags, chips))
+    return LayoutResult(frames: result.frames, size: result.size, motion: motion)
   }
 
   mutating func closeField(_ id: String) throws(RequestError) -> NullResult {

@@ -23,6 +23,8 @@ public struct FieldLayoutRequest: TagMessage, Hashable {
   public var spacing: Double
   /// The text field's minimum width.
   public var fieldMinWidth: Double
+  /// Whether to report how chips moved since the previous `field/layout` with `motion`.
+  public var motion: Bool
 
   /// Where chip sizes come from.
   public enum ChipMeasure: Hashable, Sendable {
@@ -43,6 +45,7 @@ public struct FieldLayoutRequest: TagMessage, Hashable {
     fieldHeight = try params.length("fieldHeight")
     spacing = try params.optionalLength("spacing") ?? 8
     fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 96
+    motion = try params.optionalBool("motion") ?? false
   }
 }
 
@@ -55,12 +58,15 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
   public var size: Size
   /// Merge groups (clouds only).
   public var groups: [[Int]]?
+  /// Chip motions since the previous layout (fields asked with `motion`, without reduced motion).
+  public var motion: [ChipMotion]?
 
   /// Creates a result.
-  public init(frames: [Frame], size: Size, groups: [[Int]]? = nil) {
+  public init(frames: [Frame], size: Size, groups: [[Int]]? = nil, motion: [ChipMotion]? = nil) {
     self.frames = frames
     self.size = size
     self.groups = groups
+    self.motion = motion
   }
 
   public func write(to w: inout JSONWriter) {
@@ -78,6 +84,21 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
         w.beginArray()
         for index in group { w.integer(index) }
         w.endArray()
+      }
+      w.endArray()
+    }
+    if let motion {
+      w.key("motion")
+      w.beginArray()
+      for move in motion {
+        w.beginObject()
+        w.key("tag")
+        w.string(move.tag)
+        w.key("from")
+        if let from = move.from { w.write(from) } else { w.null() }
+        w.key("to")
+        if let to = move.to { w.write(to) } else { w.null() }
+        w.endObject()
       }
       w.endArray()
     }
