@@ -106,10 +106,10 @@ let package = Package(
         "TagServer",
         "TagTerminal",
       ],
-      // Start-up is a product goal: a static stdlib spares the dynamic loader libswiftCore and
-      // friends (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
-      // only: the debug test bundle links tagd's objects with XCTest, which needs the shared one.
-      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+      // Start-up is a product goal: a fully static executable spares the dynamic loader every
+      // library (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
+      // only: the debug test bundle links tagd's objects with XCTest, which needs shared ones.
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
     ),
 
     // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
