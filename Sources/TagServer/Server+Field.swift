@@ -16,6 +16,7 @@ extension Server {
     outcome.added += typed.added
     outcome.dropped += typed.dropped
     session.version = 1
+    try checkSize(of: session)
     fields[params.field] = session
     return session.state(outcome)
   }
@@ -43,9 +44,30 @@ extension Server {
     _ id: String,
     _ event: FieldEvent
   ) throws(RequestError) -> FieldStateResult {
-    _ = try field(id)
-    let outcome = fields[id]?.apply(event) ?? FieldOutcome()
-    return try field(id).state(outcome)
+    if try cannotOverflow(id, event) {
+      // Applied in place: no copy of the field's tags per keystroke.
+      let outcome = fields[id]?.apply(event) ?? FieldOutcome()
+      return try field(id).state(outcome)
+    }
+    var changed = try field(id)
+    let outcome = changed.apply(event)
+    try checkSize(of: changed)
+    fields[id] = changed
+    return changed.state(outcome)
+  }
+
+  /// Whether `event` cannot take field `id` past `--max-field-bytes`, so it needs no undo copy.
+  private func cannotOverflow(_ id: String, _ event: FieldEvent) throws(RequestError) -> Bool {
+    let session = try field(id)
+    return session.byteCount + session.maxGrowth(of: event) <= config.maxFieldBytes
+  }
+
+  /// Throws LimitExceeded when `session` holds more than `--max-field-bytes`.
+  func checkSize(of session: FieldSession) throws(RequestError) {
+    let bytes = session.byteCount
+    guard bytes <= config.maxFieldBytes else {
+      throw .session(.fieldTooLarge(bytes: bytes, limit: config.maxFieldBytes, field: session.id))
+    }
   }
 
   mutating func removeTag(_ params: FieldRemoveTagRequest) throws(RequestError) -> FieldStateResult
