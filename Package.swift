@@ -117,6 +117,15 @@ let package = Package(
       name: "tagd-bench",
       dependencies: ["JSONRPC"]
     ),
+    // MARK: TagFuzz — libFuzzer harness over the whole input path; built with the fuzzer runtime
+    // only by Tests/Fuzz/run, a plain build replays inputs (see Tests/Fuzz/README.md)
+    .executableTarget(
+      name: "TagFuzz",
+      dependencies: [
+        "JSONRPC",
+        "TagServer",
+      ]
+    ),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

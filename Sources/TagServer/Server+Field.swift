@@ -29,6 +29,7 @@ extension Server {
     outcome.added += typed.added
     outcome.dropped += typed.dropped
     session.version = 1
+    try checkSize(of: session)
     fields[params.field] = session
     if let buffer = session.buffer, buffer.hasConsumedText {
       sendUpdate(session, outcome, outbox: &outbox)
@@ -67,11 +68,30 @@ extension Server {
     _ id: String,
     _ event: FieldEvent
   ) throws(RequestError) -> FieldStateResult {
-    // Mutated in place through the dictionary: copying the session out would copy its tags.
-    guard let outcome = fields[id]?.apply(event) else {
-      throw .session(.unknownSession(kind: "field", id: id))
+    if try cannotOverflow(id, event) {
+      // Applied in place: no copy of the field's tags per keystroke.
+      let outcome = fields[id]?.apply(event) ?? FieldOutcome()
+      return try field(id).state(outcome)
     }
-    return try field(id).state(outcome)
+    var changed = try field(id)
+    let outcome = changed.apply(event)
+    try checkSize(of: changed)
+    fields[id] = changed
+    return changed.state(outcome)
+  }
+
+  /// Whether `event` cannot take field `id` past `--max-field-bytes`, so it needs no undo copy.
+  private func cannotOverflow(_ id: String, _ event: FieldEvent) throws(RequestError) -> Bool {
+    let session = try field(id)
+    return session.byteCount + session.maxGrowth(of: event) <= config.maxFieldBytes
+  }
+
+  /// Throws LimitExceeded when `session` holds more than `--max-field-bytes`.
+  func checkSize(of session: FieldSession) throws(RequestError) {
+    let bytes = session.byteCount
+    guard bytes <= config.maxFieldBytes else {
+      throw .session(.fieldTooLarge(bytes: bytes, limit: config.maxFieldBytes, field: session.id))
+    }
   }
 
   /// Applies an event and, for a synced field, pushes the update before the response.

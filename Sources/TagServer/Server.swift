@@ -162,7 +162,11 @@ public struct Server: Sendable {
           "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
       )
     case .truncated(let expected, let received):
-      outbox.log(.warning, "stdin ended inside a message: \(received) of \(expected) bytes")
+      // The one place the stream cannot be resynchronised: said on stderr at the default level.
+      outbox.log(
+        .error,
+        "stdin ended inside a message (\(received) of \(expected) bytes); the message is lost"
+      )
       return
     }
     outbox.log(.warning, error.message)

@@ -10,6 +10,9 @@ public struct ServerConfig: Hashable, Sendable {
   public var maxTags: Int
   /// The longest tag in characters; longer candidates are dropped as `tooLong`.
   public var maxTagLength: Int
+  /// The most UTF-8 bytes one field's tags and draft hold together; a request that would make a
+  /// field hold more is refused with LimitExceeded and changes nothing.
+  public var maxFieldBytes: Int
   /// The largest message body in bytes (enforced by the framer; reported in capabilities).
   public var maxMessageBytes: Int
 
@@ -23,7 +26,8 @@ public struct ServerConfig: Hashable, Sendable {
     maxSessions: Int = 100_000,
     maxTags: Int = 1_000_000,
     maxTagLength: Int = 1_024,
-    maxMessageBytes: Int = 64 << 20
+    maxMessageBytes: Int = 64 << 20,
+    maxFieldBytes: Int = 64 << 20
   ) {
     self.version = version
     self.maxDepth = maxDepth
@@ -31,6 +35,7 @@ public struct ServerConfig: Hashable, Sendable {
     self.maxTags = maxTags
     self.maxTagLength = maxTagLength
     self.maxMessageBytes = maxMessageBytes
+    self.maxFieldBytes = maxFieldBytes
   }
 
   /// The limits as `(name, value)` pairs, as `initialize` reports them.
@@ -41,6 +46,7 @@ public struct ServerConfig: Hashable, Sendable {
       ("maxSessions", maxSessions),
       ("maxTags", maxTags),
       ("maxTagLength", maxTagLength),
+      ("maxFieldBytes", maxFieldBytes),
     ]
   }
 }

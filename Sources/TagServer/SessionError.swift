@@ -7,6 +7,7 @@ enum SessionError: Error, Hashable {
   case unknownSession(kind: String, id: String)
   case alreadyOpen(kind: String, id: String)
   case tooManySessions(limit: Int)
+  case fieldTooLarge(bytes: Int, limit: Int, field: String)
   case indexOutOfRange(index: Int, count: Int, field: String)
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
@@ -43,6 +44,12 @@ extension ResponseError {
       self.init(
         code: .limitExceeded,
         message: "Too many open sessions: the limit is \(limit) (--max-sessions)"
+      )
+    case .fieldTooLarge(let bytes, let limit, let field):
+      self.init(
+        code: .limitExceeded,
+        message:
+          "Field \"\(field)\" would hold \(bytes) bytes of tags and draft; the limit is \(limit) (--max-field-bytes); nothing was changed"
       )
     case .indexOutOfRange(let index, let count, let field):
       self.init(

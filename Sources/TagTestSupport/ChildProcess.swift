@@ -14,8 +14,8 @@ public final class ChildProcess {
   public let pid: pid_t
   /// Our end of the child's stdin (-1 once closed).
   public private(set) var stdinFD: Int32
-  /// Our end of the child's stdout.
-  public let stdoutFD: Int32
+  /// Our end of the child's stdout (-1 once closed).
+  public private(set) var stdoutFD: Int32
   /// Our end of the child's stderr.
   public let stderrFD: Int32
   /// Everything read from stdout so far.
@@ -62,7 +62,7 @@ public final class ChildProcess {
 
   deinit {
     if stdinFD >= 0 { close(stdinFD) }
-    close(stdoutFD)
+    if stdoutFD >= 0 { close(stdoutFD) }
     close(stderrFD)
     kill(pid, SIGKILL)
     var status: Int32 = 0
@@ -92,10 +92,41 @@ public final class ChildProcess {
     return true
   }
 
+  /// Writes as much of `bytes` as the child takes without reading its output, until a write
+  /// would block for `stallMilliseconds`; returns how many bytes were written.
+  public func writeWithoutReading(_ bytes: [UInt8], stallMilliseconds: Int32) -> Int {
+    var offset = 0
+    while offset < bytes.count, stdinFD >= 0 {
+      var pfd = pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)
+      guard poll(&pfd, 1, stallMilliseconds) > 0 else { break }
+      let n = bytes.withUnsafeBytes { raw in
+        Glibc.write(stdinFD, raw.baseAddress.map { $0 + offset }, min(raw.count - offset, 4096))
+      }
+      if n > 0 {
+        offset += n
+      } else if n < 0 && errno != EAGAIN && errno != EINTR {
+        break
+      }
+    }
+    return offset
+  }
+
+  /// Forgets the stdout read so far (long sessions that only need the latest replies).
+  public func discardOutput() {
+    stdout.removeAll()
+  }
+
   /// Closes the child's stdin (end of input).
   public func closeInput() {
     if stdinFD >= 0 { close(stdinFD) }
     stdinFD = -1
+  }
+
+  /// Closes our end of the child's stdout, as a client that vanishes does: its writes then fail
+  /// with EPIPE.
+  public func closeOutput() {
+    if stdoutFD >= 0 { close(stdoutFD) }
+    stdoutFD = -1
   }
 
   /// Reads whatever output is available, waiting up to `timeoutMilliseconds` for some.

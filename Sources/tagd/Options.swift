@@ -47,6 +47,7 @@ struct Options {
       --max-sessions=N             Most open fields and clouds at once (default 100000).
       --max-tags=N                 Most tags in one field or cloud (default 1000000).
       --max-tag-length=N           Longest tag in characters (default 1024).
+      --max-field-bytes=N          Most UTF-8 bytes of tags plus draft in one field (default 67108864).
       --log=error|warning|info|debug
                                    Lowest level of diagnostics written (default: error).
       --log-file=PATH              Append diagnostics to PATH instead of stderr.
@@ -85,6 +86,7 @@ struct Options {
       case "--max-sessions": config.maxSessions = try Options.number(value, name)
       case "--max-tags": config.maxTags = try Options.number(value, name)
       case "--max-tag-length": config.maxTagLength = try Options.number(value, name)
+      case "--max-field-bytes": config.maxFieldBytes = try Options.number(value, name)
       case "--log":
         let text = try Options.require(value, name)
         guard let level = LogLevel.allCases.first(where: { $0.name == text }) else {

@@ -1,4 +1,5 @@
 import TagCore
+import TagTestSupport
 import Testing
 
 /// One row of the SPEC §1 table: events applied to a fresh field, and the state and the outcome of
@@ -705,5 +706,20 @@ private let rules: [FieldCase] = [
     )
     #expect(field.tags.count == count)
     #expect(field.draft == "rest")
+  }
+}
+
+/// `tagBytes` follows every addition and removal.
+@Test func tagBytesTracksTheTags() {
+  var field = TagField()
+  var random = SplitMix64(seed: 9)
+  let pieces = ["a", "é", "漢字", "😀", "Straße", ",", "\n", " "]
+  for _ in 0..<500 {
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0: _ = field.apply(.deletedBackward)
+    case 1: _ = field.apply(.tagRemoved(at: Int.random(in: 0..<4, using: &random)))
+    default: _ = field.apply(.draftChanged(field.draft + random.string(from: pieces, maxLength: 6)))
+    }
+    #expect(field.tagBytes == field.tags.reduce(0) { $0 + $1.utf8.count })
   }
 }

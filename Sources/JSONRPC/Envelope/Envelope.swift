@@ -121,7 +121,7 @@ public enum Envelope {
   public static func requestID(_ value: JSONValue) -> RequestID? {
     switch value {
     case .integer(let number): return .integer(number)
-    case .double(let number): return .double(number)
+    case .double(let number) where number.isFinite: return .double(number)
     case .string(let text): return .string(text)
     default: return nil
     }

@@ -34,6 +34,8 @@ public struct TagField: Hashable, Sendable {
   public private(set) var draft: String
   /// The rules this field follows.
   public let rules: FieldRules
+  /// The UTF-8 bytes of all tags, kept up to date as tags come and go (for memory limits).
+  public private(set) var tagBytes = 0
 
   /// The key of each tag, parallel to `tags`.
   private var keys: [String]
@@ -175,6 +177,7 @@ public struct TagField: Hashable, Sendable {
     }
     indexByKey[key] = tags.count
     tags.append(candidate)
+    tagBytes += candidate.utf8.count
     keys.append(key)
     outcome.added.append(candidate)
   }
@@ -182,6 +185,7 @@ public struct TagField: Hashable, Sendable {
   /// Removes the tag at a valid `index` and re-indexes the tags after it: O(n - index).
   private mutating func remove(at index: Int) -> RemovedTag {
     let tag = tags.remove(at: index)
+    tagBytes -= tag.utf8.count
     let key = keys.remove(at: index)
     indexByKey[key] = nil
     for later in index..<keys.count {
