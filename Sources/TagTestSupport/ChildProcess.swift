@@ -31,6 +31,10 @@ public final class ChildProcess {
     guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
       throw SpawnError(errno: errno)
     }
+    // Close-on-exec: children spawned concurrently by parallel tests must not inherit our pipe
+    // ends, or a closed stdout never gives EPIPE and a closed stdin never gives EOF.
+    // (posix_spawn's dup2 onto 0, 1 and 2 clears the flag for the child's own ends.)
+    for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
