@@ -139,7 +139,8 @@ public final class ChildProcess {
       pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
     ]
     _ = poll(&fds, 2, timeoutMilliseconds)
-    var open = true
+    // Once our read end of stdout is closed there is no end of file to wait for.
+    var open = stdoutFD >= 0
     var chunk = [UInt8](repeating: 0, count: 65536)
     for (i, fd) in [stdoutFD, stderrFD].enumerated() where fds[i].revents != 0 {
       while true {
