@@ -106,6 +106,7 @@ extension Server {
     guard clouds.removeValue(forKey: id) != nil else {
       throw .session(.unknownSession(kind: "cloud", id: id))
     }
+    shrinkIfSparse(&clouds)
     return NullResult()
   }
 

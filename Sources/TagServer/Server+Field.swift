@@ -190,6 +190,7 @@ extension Server {
     guard fields.removeValue(forKey: id) != nil else {
       throw .session(.unknownSession(kind: "field", id: id))
     }
+    shrinkIfSparse(&fields)
     return NullResult()
   }
 
@@ -197,4 +198,11 @@ extension Server {
     guard let session = fields[id] else { throw .session(.unknownSession(kind: "field", id: id)) }
     return session
   }
+}
+
+/// Gives a session table's storage back once it is mostly empty (dictionaries never shrink by
+/// themselves), so memory returns near its baseline after many sessions close. Amortised O(1).
+func shrinkIfSparse<Value>(_ table: inout [String: Value]) {
+  guard table.capacity > 256, table.count * 8 < table.capacity else { return }
+  table = Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) })
 }
