@@ -200,8 +200,10 @@ extension Server {
   }
 }
 
-/// Gives a session table's storage back once it is mostly empty (dictionaries never shrink by
-/// themselves), so memory returns near its baseline after many sessions close. Amortised O(1).
+/// Gives a session table's storage back once it is mostly empty.
+///
+/// Dictionaries never shrink by themselves; without this, memory stays at its peak after many
+/// sessions close. Amortised O(1).
 func shrinkIfSparse<Value>(_ table: inout [String: Value]) {
   guard table.capacity > 256, table.count * 8 < table.capacity else { return }
   table = Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) })
