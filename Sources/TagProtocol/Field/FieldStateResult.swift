@@ -42,19 +42,27 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     w.string(field)
     w.key("version")
     w.integer(version)
-    w.key("tags")
-    w.strings(tags)
-    w.key("text")
-    w.string(text)
     w.key("prompt")
     w.string(prompt)
-    w.key("outcome")
-    w.write(outcome)
-    if let announcement = Announcement.text(for: outcome, tags: tags) {
-      w.key("announcement")
-      w.string(announcement)
-    }
+    w.fieldChange(tags: tags, text: text, outcome: outcome)
     w.endObject()
+  }
+}
+
+extension JSONWriter {
+  /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `outcome` and,
+  /// when the outcome has something to say, `announcement`.
+  mutating func fieldChange(tags: [String], text: String, outcome: FieldOutcome) {
+    key("tags")
+    strings(tags)
+    key("text")
+    string(text)
+    key("outcome")
+    write(outcome)
+    if let announcement = Announcement.text(for: outcome, tags: tags) {
+      key("announcement")
+      string(announcement)
+    }
   }
 }
 

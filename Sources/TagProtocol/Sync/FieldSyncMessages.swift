@@ -157,18 +157,9 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     w.beginArray()
     for edit in edits { w.write(edit) }
     w.endArray()
-    w.key("tags")
-    w.strings(tags)
-    w.key("text")
-    w.string(text)
     w.key("stateVersion")
     w.integer(stateVersion)
-    w.key("outcome")
-    w.write(outcome)
-    if let announcement = Announcement.text(for: outcome, tags: tags) {
-      w.key("announcement")
-      w.string(announcement)
-    }
+    w.fieldChange(tags: tags, text: text, outcome: outcome)
     if resync {
       w.key("resync")
       w.bool(true)
