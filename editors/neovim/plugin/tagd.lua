@@ -1,30 +1,66 @@
--- Commands for tagd.nvim. Everything else is in lua/tagd/ and loads on first use.
+-- Commands for tagd.nvim (:help tagd-commands). Everything else is in lua/tagd/ and loads on
+-- first use.
 if vim.g.loaded_tagd then
   return
 end
 vim.g.loaded_tagd = true
 
+local function tagd()
+  return require("tagd")
+end
+
+-- Completion of field names: the open fields (none open: "default").
+local function complete_fields(arglead)
+  local names = package.loaded["tagd"] and tagd().fields() or {}
+  if #names == 0 then
+    names = { "default" }
+  end
+  return vim.tbl_filter(function(n)
+    return n:sub(1, #arglead) == arglead
+  end, names)
+end
+
+-- The field a command acts on: its argument, else the current field buffer's, else "default".
+local function target(a)
+  return a.args ~= "" and a.args or vim.b.tagd_field or "default"
+end
+
 vim.api.nvim_create_user_command("TagField", function(a)
-  require("tagd").open(a.args ~= "" and a.args or nil, { insert = true })
-end, { nargs = "?", desc = "Open a tagd tag field (default name: default)" })
+  tagd().open(a.args ~= "" and a.args or nil, { insert = true })
+end, { nargs = "?", complete = complete_fields, desc = "tagd: open a tag field (default name: default)" })
 
 vim.api.nvim_create_user_command("TagFieldClose", function(a)
-  require("tagd").close(a.args ~= "" and a.args or vim.b.tagd_field or "default")
-end, { nargs = "?", desc = "Close a tagd tag field" })
+  local name = target(a)
+  local tags = tagd().close(name)
+  if tags then
+    local list = #tags > 0 and table.concat(tags, ", ") or "no tags"
+    vim.api.nvim_echo({ { string.format("tagd: closed %s: %s", name, list) } }, true, {})
+  else
+    vim.api.nvim_echo({ { "tagd: no field " .. name, "WarningMsg" } }, true, {})
+  end
+end, { nargs = "?", complete = complete_fields, desc = "tagd: close a tag field and print its tags" })
 
 vim.api.nvim_create_user_command("TagFieldTags", function(a)
-  local tags = require("tagd").tags(a.args ~= "" and a.args or vim.b.tagd_field or "default")
-  print(tags and table.concat(tags, ", ") or "no such field")
-end, { nargs = "?", desc = "Print a tag field's tags" })
+  local tags = tagd().tags(target(a))
+  print(tags and table.concat(tags, ", ") or "tagd: no field " .. target(a))
+end, { nargs = "?", complete = complete_fields, desc = "tagd: print a tag field's tags" })
+
+vim.api.nvim_create_user_command("TagFieldFrontMatter", function()
+  require("tagd.frontmatter").bind(0)
+end, { desc = "tagd: edit the tags: of this Markdown file's front matter in a tag field" })
 
 vim.api.nvim_create_user_command("TagdRestart", function()
-  require("tagd").restart()
-end, { desc = "Restart tagd and restore every field" })
+  tagd().restart()
+end, { desc = "tagd: restart tagd and restore every field" })
+
+vim.api.nvim_create_user_command("TagdInfo", function()
+  require("tagd.info").show()
+end, { desc = "tagd: the daemon and the open fields" })
 
 vim.api.nvim_create_autocmd("VimLeavePre", {
   callback = function()
     if package.loaded["tagd"] then
-      require("tagd").stop()
+      tagd().stop()
     end
   end,
 })

@@ -54,10 +54,10 @@ function H.input(keys)
 end
 
 function H.summary()
-  out(string.format("%d passed, %d failed", H.passed, H.failed))
   if H.failed > 0 then
     out("failed: " .. table.concat(H.failures, "; "))
   end
+  out(string.format("%d passed, %d failed", H.passed, H.failed))
 end
 
 return H

@@ -22,6 +22,7 @@ function M.define_highlights()
     highlight default link TagdChip Visual
     highlight default link TagdChipSelected IncSearch
     highlight default link TagdPrompt Comment
+    highlight default link TagdChipFlash Search
   ]])
 end
 
@@ -72,7 +73,7 @@ function M.model(tags, frames, chip)
 end
 
 -- Chunks for one row: chips at their x, gaps filled with spaces. `upto`: pad to this cell.
-local function chunks(row, selected, upto)
+local function chunks(row, selected, flash, upto)
   local out, col = {}, 0
   for _, c in ipairs(row.chips) do
     local x = math.floor(c.x)
@@ -80,7 +81,13 @@ local function chunks(row, selected, upto)
       table.insert(out, { string.rep(" ", x - col), "Normal" })
       col = x
     end
-    table.insert(out, { c.text, c.index == selected and "TagdChipSelected" or "TagdChip" })
+    local hl = "TagdChip"
+    if c.index == flash then
+      hl = "TagdChipFlash"
+    elseif c.index == selected then
+      hl = "TagdChipSelected"
+    end
+    table.insert(out, { c.text, hl })
     col = col + text.width(c.text)
   end
   if upto and upto > col then
@@ -113,13 +120,13 @@ function M.draw(f, opts)
   local virt_lines, inline_chunks = {}, nil
   for _, row in ipairs(model.rows) do
     if row.field and inline then
-      inline_chunks = chunks(row, f.selected, math.floor(model.field.x))
+      inline_chunks = chunks(row, f.selected, f.flash, math.floor(model.field.x))
     elseif row.field then
       if #row.chips > 0 then
-        table.insert(virt_lines, chunks(row, f.selected))
+        table.insert(virt_lines, chunks(row, f.selected, f.flash))
       end
     else
-      table.insert(virt_lines, chunks(row, f.selected))
+      table.insert(virt_lines, chunks(row, f.selected, f.flash))
     end
   end
   model.virt_lines = virt_lines
@@ -128,7 +135,11 @@ function M.draw(f, opts)
     vim.api.nvim_buf_set_extmark(buf, M.ns, 0, 0, { virt_lines = virt_lines, virt_lines_above = true })
   end
   if inline_chunks and #inline_chunks > 0 then
-    vim.api.nvim_buf_set_extmark(buf, M.ns, 0, 0, { virt_text = inline_chunks, virt_text_pos = "inline", right_gravity = false })
+    vim.api.nvim_buf_set_extmark(buf, M.ns, 0, 0, {
+      virt_text = inline_chunks,
+      virt_text_pos = "inline",
+      right_gravity = false,
+    })
   end
   local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
   if #lines == 1 and lines[1] == "" and f.prompt and f.prompt ~= "" then
@@ -138,20 +149,30 @@ function M.draw(f, opts)
     })
   end
   f.display = model
-  -- Show the virtual lines above line 1 (they are "filler" lines: topfill) and fit the window.
-  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+  M.fit(f, opts, #virt_lines, #lines)
+  return model
+end
+
+-- Size the field's window to its rows (up to max_height) and scroll the virtual lines above
+-- line 1 into view. They are "filler" lines (the view's topfill), which Neovim does not count
+-- when it scrolls: a window that was 1 line high, or was scrolled down by a multi-line paste,
+-- would otherwise keep showing line 1 with the chips above it out of sight. The height goes
+-- first: Neovim clamps topfill to the window's height at the moment it is set.
+function M.fit(f, opts, nvirt, nlines)
+  for _, win in ipairs(vim.fn.win_findbuf(f.buf)) do
+    if win == f.win and opts.window ~= "none" then
+      local height = math.max(1, math.min(opts.max_height, nvirt + nlines))
+      if vim.api.nvim_win_get_height(win) ~= height then
+        pcall(vim.api.nvim_win_set_height, win, height)
+      end
+    end
     vim.api.nvim_win_call(win, function()
       local view = vim.fn.winsaveview()
-      if view.topline == 1 then
-        vim.fn.winrestview({ topline = 1, topfill = #virt_lines })
+      if (nlines == 1 or view.topline == 1) and (view.topline ~= 1 or view.topfill ~= nvirt) then
+        vim.fn.winrestview({ topline = 1, topfill = nvirt })
       end
     end)
-    if win == f.win and opts.window ~= "none" then
-      local height = math.min(opts.max_height, #virt_lines + #lines)
-      pcall(vim.api.nvim_win_set_height, win, math.max(1, height))
-    end
   end
-  return model
 end
 
 return M

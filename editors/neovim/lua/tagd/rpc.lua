@@ -1,100 +1,154 @@
--- The tagd daemon as a child process, driven through Neovim's own vim.lsp.rpc client.
+-- The tagd process and its JSON-RPC stream (LSP Content-Length framing over stdin/stdout).
 --
--- vim.lsp.rpc.start changed shape across releases, so it is feature-detected:
---   0.7-0.9: start(cmd, cmd_args, dispatchers, extra) -> {pid, handle, request, notify} (0.7)
---                                                    or {request, notify, is_closing, terminate} (0.8+)
---   0.10+:   start(cmd_list, dispatchers, extra)
+-- The plugin owns its transport (libuv spawn + framing) instead of borrowing vim.lsp.rpc: that
+-- client changed its signature in 0.8 and 0.10, hides the process id from 0.8 on, and treats
+-- the peer as a language server. Owning the ~150 lines keeps 0.7 and 0.12 on the same code path.
+local uv = vim.uv or vim.loop
+
 local M = {}
 
+---@class tagd.Exit
+---@field code integer
+---@field signal integer
+
+---@class tagd.Handlers
+---@field on_notification fun(method: string, params: table|nil)
+---@field on_exit fun(code: integer, signal: integer, expected: boolean)
+
+---@class tagd.Daemon
+---@field handlers tagd.Handlers
+---@field cmd string[]|nil      the command line it was started with
+---@field pid integer|nil
+---@field running boolean
+---@field stopping boolean      an exit now is expected (stop() was called)
+---@field generation integer    bumped on every start: callbacks of an older process are ignored
+---@field info table|nil        the initialize result
+---@field encoding string       the negotiated positionEncoding
+---@field methods table<string, boolean>
+---@field last_exit tagd.Exit|nil
+---@field stderr string         the tail of tagd's stderr (diagnostics)
+---@field started_at integer|nil
 local Daemon = {}
 Daemon.__index = Daemon
 
--- Run fn on the main loop: callbacks from libuv (on_exit in 0.7) are "fast" and may not touch buffers.
-local function main(fn)
-  if vim.in_fast_event() then
-    vim.schedule(fn)
-  else
-    fn()
+-- vim.NIL (JSON null) -> nil, so `x.y == nil` tests work on decoded messages.
+local function strip_null(v)
+  if type(v) ~= "table" then
+    return v
   end
+  for k, x in pairs(v) do
+    if x == vim.NIL then
+      v[k] = nil
+    else
+      strip_null(x)
+    end
+  end
+  return v
 end
 
-local function new_api()
-  return vim.fn.has("nvim-0.10") == 1
-end
-
--- handlers: on_notification(method, params), on_exit(code, signal, expected)
+---@param handlers tagd.Handlers
+---@return tagd.Daemon
 function M.new(handlers)
   return setmetatable({
     handlers = handlers,
-    client = nil,
-    pid = nil,
-    generation = 0,
     running = false,
     stopping = false,
-    info = nil, -- initialize result
+    generation = 0,
     encoding = "utf-16",
     methods = {},
-    cmd = nil,
-    last_exit = nil,
+    stderr = "",
   }, Daemon)
 end
 
--- Start the process and run `initialize` synchronously. Returns true, or false and a message.
+local function close(h)
+  if h and not h:is_closing() then
+    h:close()
+  end
+end
+
+-- Split complete Content-Length frames off `buf`; returns the bodies and the rest.
+function M.frames(buf)
+  local bodies = {}
+  while true do
+    local hend = buf:find("\r\n\r\n", 1, true)
+    if not hend then
+      break
+    end
+    local len = tonumber(buf:sub(1, hend - 1):lower():match("content%-length:%s*(%d+)"))
+    if not len then
+      buf = buf:sub(hend + 4) -- not a header block: skip it (tagd only writes valid ones)
+    elseif #buf < hend + 3 + len then
+      break
+    else
+      table.insert(bodies, buf:sub(hend + 4, hend + 3 + len))
+      buf = buf:sub(hend + 4 + len)
+    end
+  end
+  return bodies, buf
+end
+
+-- Start the process and run `initialize` synchronously (at most `timeout` ms).
+-- Returns true, or false and a message.
 function Daemon:start(cmd, timeout)
   self.generation = self.generation + 1
   local gen = self.generation
-  self.cmd = cmd
-  self.stopping = false
-  local dispatchers = {
-    notification = function(method, params)
-      main(function()
-        if gen == self.generation then
-          self.handlers.on_notification(method, params)
-        end
-      end)
-    end,
-    -- tagd sends no requests today; answer any with MethodNotFound (Neovim 0.7 only accepts known codes).
-    server_request = function(method)
-      return nil, { code = -32601, message = "tagd.nvim does not handle " .. tostring(method) }
-    end,
-    on_error = function(code, err)
-      main(function()
-        if gen == self.generation then
-          self.last_error = tostring(err)
-        end
-      end)
-    end,
-    on_exit = function(code, signal)
-      main(function()
+  self.cmd, self.stopping, self.stderr = cmd, false, ""
+  self.next_id, self.pending, self.info, self.methods = 0, {}, nil, {}
+  local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
+  local handle, pid_or_err
+  handle, pid_or_err = uv.spawn(cmd[1], { args = vim.list_slice(cmd, 2), stdio = { stdin, stdout, stderr } },
+    function(code, signal)
+      close(stdin)
+      close(stdout)
+      close(stderr)
+      close(handle)
+      vim.schedule(function()
         if gen ~= self.generation then
-          return
+          return -- an older process (already replaced or given up by stop())
         end
         local expected = self.stopping
-        self.running = false
-        self.client = nil
+        self.running, self.pid, self.handle, self.stdin = false, nil, nil, nil
         self.last_exit = { code = code, signal = signal }
         self.handlers.on_exit(code, signal, expected)
       end)
-    end,
-  }
-  local ok, client
-  if new_api() then
-    ok, client = pcall(vim.lsp.rpc.start, cmd, dispatchers, {})
-  else
-    ok, client = pcall(vim.lsp.rpc.start, cmd[1], vim.list_slice(cmd, 2), dispatchers, {})
+    end)
+  if not handle then
+    close(stdin)
+    close(stdout)
+    close(stderr)
+    return false, "could not start " .. table.concat(cmd, " ") .. ": " .. tostring(pid_or_err)
   end
-  if not ok or not client then
-    return false, "could not start " .. table.concat(cmd, " ") .. ": " .. tostring(client or "spawn failed")
-  end
-  self.client = client
-  self.pid = client.pid -- 0.7 only; nil later
-  self.running = true
+  self.handle, self.pid, self.stdin, self.running = handle, pid_or_err, stdin, true
+  self.started_at = uv.now()
+  local pending = ""
+  stdout:read_start(function(err, data)
+    if err or not data then
+      return
+    end
+    pending = pending .. data
+    local bodies
+    bodies, pending = M.frames(pending)
+    if #bodies > 0 then
+      vim.schedule(function()
+        if gen == self.generation then
+          for _, b in ipairs(bodies) do
+            self:dispatch(b)
+          end
+        end
+      end)
+    end
+  end)
+  stderr:read_start(function(_, data)
+    if data then
+      self.stderr = (self.stderr .. data):sub(-4000)
+    end
+  end)
 
   local done, result, rerr = false, nil, nil
-  client.request("initialize", {
+  self:request("initialize", {
     processId = vim.fn.getpid(),
-    clientInfo = { name = "tagd.nvim", version = tostring(vim.version().major .. "." .. vim.version().minor) },
-    -- Neovim buffers index columns by bytes: ask for utf-8 positions (tagd supports it; utf-16 is the fallback).
+    clientInfo = { name = "tagd.nvim", version = vim.version().major .. "." .. vim.version().minor },
+    -- Neovim buffers index columns by bytes: ask for utf-8 positions (utf-16 is the fallback).
     capabilities = { general = { positionEncodings = { "utf-8", "utf-16" } } },
   }, function(err, res)
     done, result, rerr = true, res, err
@@ -110,11 +164,41 @@ function Daemon:start(cmd, timeout)
   end
   self.info = result
   self.encoding = (result.capabilities or {}).positionEncoding or "utf-16"
-  self.methods = {}
   for _, m in ipairs((result.capabilities or {}).methods or {}) do
     self.methods[m] = true
   end
-  client.notify("initialized", vim.empty_dict())
+  self:notify("initialized", vim.empty_dict())
+  return true
+end
+
+function Daemon:dispatch(body)
+  local ok, msg = pcall(vim.json.decode, body)
+  if not ok or type(msg) ~= "table" then
+    return
+  end
+  strip_null(msg)
+  if msg.method then
+    if msg.id ~= nil then -- a request from tagd (it sends none today)
+      local err = { code = -32601, message = "tagd.nvim does not handle " .. msg.method }
+      self:send({ jsonrpc = "2.0", id = msg.id, error = err })
+    else
+      self.handlers.on_notification(msg.method, msg.params)
+    end
+    return
+  end
+  local cb = msg.id ~= nil and self.pending[msg.id]
+  if cb then
+    self.pending[msg.id] = nil
+    cb(msg.error, msg.result)
+  end
+end
+
+function Daemon:send(msg)
+  if not (self.running and self.stdin) then
+    return false
+  end
+  local body = vim.json.encode(msg)
+  self.stdin:write("Content-Length: " .. #body .. "\r\n\r\n" .. body)
   return true
 end
 
@@ -122,60 +206,61 @@ function Daemon:supports(method)
   return self.methods[method] == true
 end
 
+-- Send a request; callback(err, result) runs on the main loop. Returns false when not running.
 function Daemon:request(method, params, callback)
-  if not self.client then
+  self.next_id = self.next_id + 1
+  local id = self.next_id
+  local msg = { jsonrpc = "2.0", id = id, method = method }
+  if params ~= nil then
+    msg.params = params
+  end
+  if not self:send(msg) then
     return false
   end
-  local ok = self.client.request(method, params, function(err, res)
-    if callback then
-      callback(err, res)
-    end
-  end)
-  return ok
+  self.pending[id] = callback or function() end
+  return true
 end
 
 function Daemon:notify(method, params)
-  if not self.client then
-    return false
+  local msg = { jsonrpc = "2.0", method = method }
+  if params ~= nil then
+    msg.params = params
   end
-  return self.client.notify(method, params)
+  return self:send(msg)
 end
 
--- Stop the daemon: shutdown + exit when graceful, else kill it.
+-- Stop the process and wait (briefly) for it to go: shutdown + exit when graceful, then SIGTERM,
+-- then SIGKILL. When this returns the daemon is not running and its exit will not be reported
+-- as unexpected, so a new one can be started at once.
 function Daemon:stop(force)
-  local client = self.client
-  if not client then
+  if not self.running then
     return
   end
   self.stopping = true
   if not force then
     local done = false
-    client.request("shutdown", nil, function()
+    self:request("shutdown", nil, function()
       done = true
     end)
     vim.wait(500, function()
-      return done
+      return done or not self.running
     end, 5)
-    client.notify("exit", nil)
-    vim.wait(200, function()
+    self:notify("exit", nil)
+    vim.wait(500, function()
       return not self.running
     end, 5)
   end
-  if self.running then
-    if client.terminate then
-      client.terminate()
-    elseif client.handle then
-      pcall(client.handle.kill, client.handle, 15)
+  for _, sig in ipairs({ 15, 9 }) do
+    if self.running and self.handle then
+      pcall(self.handle.kill, self.handle, sig)
+      vim.wait(500, function()
+        return not self.running
+      end, 5)
     end
   end
-end
-
--- For tests and :TagdRestart: simulate a crash (SIGKILL when the pid is known).
-function Daemon:kill()
-  if self.pid then
-    (vim.uv or vim.loop).kill(self.pid, 9)
-  elseif self.client and self.client.terminate then
-    self.client.terminate()
+  if self.running then -- the exit callback has not arrived: give the process up
+    self.generation = self.generation + 1
+    self.running, self.pid, self.handle, self.stdin = false, nil, nil, nil
   end
 end
 

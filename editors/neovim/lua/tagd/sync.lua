@@ -1,0 +1,201 @@
+-- The client rules of Protocol/sync.md: every buffer change goes to tagd as field/didChange;
+-- tagd's field/didUpdate edits are applied only to the buffer version they were computed for.
+-- Also opening a field on (a new) tagd and the requests that act on a field.
+local daemon = require("tagd.daemon")
+local field = require("tagd.field")
+local notice = require("tagd.notice")
+local text = require("tagd.text")
+
+local M = {}
+
+local function synced(d)
+  return d ~= nil and d:supports("field/didChange")
+end
+
+local function live(f)
+  local d = daemon.get()
+  if d and d.running and f.on_server then
+    return d
+  end
+end
+
+-- Replace the whole buffer with `new` (the older request path, without field/didChange).
+local function set_buffer(f, new)
+  f.applying = true
+  vim.api.nvim_buf_set_lines(f.buf, 0, -1, false, vim.split(new, "\n", { plain = true }))
+  f.applying = false
+  f.shadow = new
+  f.version = f.version + 1
+  field.redraw(f)
+end
+
+-- A full-text change with a new version: after a resync request or a failed edit.
+local function send_whole_text(f, d)
+  f.shadow = text.buf_text(f.buf)
+  f.version = f.version + 1
+  d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { { text = f.shadow } } })
+end
+
+-- Rule 1: every buffer change is reported, in order, with an increasing version. The change is
+-- computed by diffing against the text last reported (f.shadow), which keeps positions exact
+-- whatever Neovim did (insert, paste, undo, :s).
+---@param f tagd.Field
+function M.on_buffer_change(f)
+  if f.applying then
+    return -- our own application of tagd's edits: reported by on_did_update with `applied`
+  end
+  local new = text.buf_text(f.buf)
+  if new == f.shadow then
+    return
+  end
+  f.selected = nil
+  local d = live(f)
+  local change = text.diff(f.shadow, new, d and d.encoding or "utf-8")
+  f.shadow = new
+  f.version = f.version + 1
+  vim.schedule(function()
+    field.redraw(f) -- the prompt shows only on an empty buffer
+  end)
+  if not d then
+    return -- kept in the buffer; the re-open after a restart sends the whole text
+  end
+  if synced(d) then
+    d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { change } })
+  else
+    d:request("field/change", { field = f.name, text = new }, function(err, st)
+      if err or type(st) ~= "table" then
+        return
+      end
+      field.take_state(f, st)
+      if text.buf_text(f.buf) == new and st.text ~= new then
+        set_buffer(f, st.text)
+      end
+    end)
+  end
+end
+
+-- Rule 2: apply an update's edits only if the buffer is still at the update's version, in the
+-- listed order (last to first), then report them with a didChange carrying `applied`.
+-- Otherwise ignore the edits (still take tags and frames): tagd answers the newer change.
+function M.on_did_update(p)
+  local f = field.get(p.field)
+  local d = daemon.get()
+  if not (f and d and f.on_server and f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
+    return
+  end
+  field.take_state(f, {
+    version = p.stateVersion,
+    tags = p.tags,
+    text = p.text,
+    outcome = p.outcome,
+    frames = p.frames,
+    size = p.size,
+  })
+  if p.resync then
+    send_whole_text(f, d)
+    return
+  end
+  if p.version ~= f.version or type(p.edits) ~= "table" or #p.edits == 0 then
+    return
+  end
+  f.applying = true
+  local ok = pcall(function()
+    for _, e in ipairs(p.edits) do
+      local s, en = text.range_to_bytes(f.buf, e.range, d.encoding)
+      if not s then
+        error("edit outside the buffer")
+      end
+      vim.api.nvim_buf_set_text(f.buf, s[1], s[2], en[1], en[2], vim.split(e.newText or "", "\n", { plain = true }))
+    end
+  end)
+  f.applying = false
+  if not ok then
+    send_whole_text(f, d) -- should not happen: the buffer was at the right version
+    return
+  end
+  f.shadow = text.buf_text(f.buf)
+  f.version = f.version + 1
+  local changes = {}
+  for _, e in ipairs(p.edits) do
+    table.insert(changes, { range = e.range, text = e.newText or "" })
+  end
+  d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = changes, applied = p.version })
+  field.redraw(f)
+end
+
+function M.on_notification(method, params)
+  if method == "field/didUpdate" and type(params) == "table" then
+    M.on_did_update(params)
+  end
+end
+
+-- (Re)create field `f` on the running daemon with its last known tags. In sync mode the buffer's
+-- text goes as a didChange after an empty open, so committed text left in the buffer is handled
+-- by the normal update path (and never added twice).
+---@param f tagd.Field
+---@param d tagd.Daemon
+function M.open_on_server(f, d)
+  f.on_server = false
+  f.state_version = 0
+  f.frames = nil
+  local params = { field = f.name, tags = f.tags, text = "" }
+  if f.options and next(f.options) then
+    params.options = f.options
+  end
+  local sync = synced(d)
+  local buftext = text.buf_text(f.buf)
+  if sync then
+    params.sync = { version = f.version, layout = field.layout_params(f) }
+  else
+    params.text = buftext
+  end
+  d:request("field/open", params, function(err, st)
+    if err then
+      notice.warn("field/open " .. f.name .. " failed: " .. tostring(err.message or vim.inspect(err)))
+      return
+    end
+    field.take_state(f, st)
+  end)
+  f.on_server = true
+  if sync then
+    f.shadow = ""
+    if buftext ~= "" then
+      send_whole_text(f, d)
+    end
+  else
+    f.shadow = buftext
+    field.request_layout(f)
+  end
+  field.redraw(f)
+end
+
+-- A request acting on the field; its FieldState is taken (in sync mode tagd's update came first).
+function M.request(f, method, extra, cb)
+  local d = live(f)
+  if not d then
+    notice.warn("tagd is not running (:TagdRestart)")
+    return false
+  end
+  local params = { field = f.name }
+  for k, v in pairs(extra or {}) do
+    params[k] = v
+  end
+  d:request(method, params, function(err, st)
+    if err then
+      notice.warn(method .. ": " .. tostring(err.message))
+    else
+      field.take_state(f, st)
+      -- Without text sync (an older tagd) the response's draft replaces an unchanged buffer.
+      if not synced(d) and type(st) == "table" and st.text and text.buf_text(f.buf) == f.shadow
+        and st.text ~= f.shadow then
+        set_buffer(f, st.text)
+      end
+    end
+    if cb then
+      cb(err, st)
+    end
+  end)
+  return true
+end
+
+return M

@@ -1,0 +1,170 @@
+-- A real Neovim in a real terminal: tmux runs `nvim` (the same binary as the test run) with the
+-- plugin, keys are typed with `tmux send-keys` and the screen is read with `tmux capture-pane`.
+-- Every session gets its own tmux server (-L), so nothing is shared with a user's tmux.
+local T = {}
+
+local root = vim.fn.fnamemodify(debug.getinfo(1, "S").source:gsub("^@", ""), ":p:h:h") -- editors/neovim
+
+local uv = vim.uv or vim.loop
+local count = 0
+
+local Term = {}
+Term.__index = Term
+
+function T.available()
+  return vim.fn.executable("tmux") == 1
+end
+
+local function run(args)
+  local out = vim.fn.system(args)
+  return out, vim.v.shell_error
+end
+
+-- Start nvim in a tmux window of `cols` x `rows` cells. `lua` is extra Lua run after setup.
+function T.start(opts)
+  opts = opts or {}
+  count = count + 1
+  local self = setmetatable({}, Term)
+  self.socket = string.format("tagd-test-%d-%d", vim.fn.getpid(), count)
+  self.cols, self.rows = opts.cols or 80, opts.rows or 24
+  local init = vim.fn.tempname() .. ".lua"
+  local lines = {
+    string.format("vim.opt.runtimepath:prepend(%q)", root),
+    'vim.cmd("runtime plugin/tagd.lua")',
+    string.format("require('tagd').setup(vim.tbl_extend('force', { cmd = %q }, %s))", os.getenv("TAGD"),
+      opts.setup or "{}"),
+    opts.lua or "",
+  }
+  vim.fn.writefile(lines, init)
+  self.init = init
+  local nvim = vim.v.progpath
+  local cmd = string.format("exec %s --clean -i NONE -u %s %s", vim.fn.shellescape(nvim), vim.fn.shellescape(init),
+    opts.file and vim.fn.shellescape(opts.file) or "")
+  local _, rc = run({ "tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x",
+    tostring(self.cols), "-y", tostring(self.rows), cmd })
+  if rc ~= 0 then
+    error("tmux new-session failed", 2)
+  end
+  -- Ready when Neovim has drawn its first screen (the ruler/empty-buffer tildes).
+  self:wait(function(s)
+    return s:find("~", 1, true) ~= nil or s:find("All", 1, true) ~= nil
+  end, "nvim started")
+  return self
+end
+
+function Term:tmux(...)
+  local args = { "tmux", "-L", self.socket, ... }
+  local out, rc = run(args)
+  if rc ~= 0 then
+    error("tmux " .. table.concat({ ... }, " ") .. " failed: " .. out, 3)
+  end
+  return out
+end
+
+-- The screen as a list of lines (trailing spaces removed).
+function Term:lines()
+  local out = self:tmux("capture-pane", "-p", "-t", "t")
+  local lines = vim.split(out, "\n", { plain = true })
+  for i, l in ipairs(lines) do
+    lines[i] = l:gsub("%s+$", "")
+  end
+  while #lines > 0 and lines[#lines] == "" do
+    table.remove(lines)
+  end
+  return lines
+end
+
+function Term:screen()
+  return table.concat(self:lines(), "\n")
+end
+
+-- Wait until pred(screen_text) holds; fail showing the screen. `ms` is an upper bound only.
+function Term:wait(pred, what, ms)
+  local last = ""
+  local ok = vim.wait(ms or 6000, function()
+    last = self:screen()
+    return pred(last) and true or false
+  end, 40)
+  if not ok then
+    error("timed out waiting for " .. what .. "; the screen is:\n" .. last, 2)
+  end
+  return last
+end
+
+-- Wait until the screen contains `s` (a plain string).
+function Term:wait_for(s, ms)
+  return self:wait(function(scr)
+    return scr:find(s, 1, true) ~= nil
+  end, vim.inspect(s), ms)
+end
+
+-- Type text literally, all at once (one write to the terminal: full typing speed).
+function Term:type(s)
+  self:tmux("send-keys", "-t", "t", "-l", s)
+end
+
+-- Press named keys (tmux key names: Enter, Escape, BSpace, C-x, ...).
+function Term:keys(...)
+  self:tmux("send-keys", "-t", "t", ...)
+end
+
+-- Escape, then wait until Insert mode has ended (the mode message is gone), so a following ':'
+-- is not read as Alt-: by the terminal input parser.
+function Term:escape()
+  self:keys("Escape")
+  self:wait(function(s)
+    return not s:find("-- INSERT --", 1, true)
+  end, "Insert mode to end")
+end
+
+-- An Ex command, typed and entered.
+function Term:cmd(c)
+  self:type(":" .. c)
+  self:keys("Enter")
+end
+
+-- Paste text as a terminal paste (bracketed paste when the application asked for it).
+function Term:paste(s)
+  self:tmux("set-buffer", "-b", "tagdtest", s)
+  self:tmux("paste-buffer", "-p", "-d", "-b", "tagdtest", "-t", "t")
+end
+
+-- The pid of the Neovim in the terminal, and its child processes (tagd).
+function Term:pid()
+  return tonumber(vim.trim(self:tmux("display-message", "-p", "-t", "t", "#{pane_pid}")))
+end
+
+function T.children(pid)
+  local kids = {}
+  for _, task in ipairs(vim.fn.glob("/proc/" .. pid .. "/task/*/children", false, true)) do
+    local f = io.open(task)
+    if f then
+      for k in f:read("*a"):gmatch("%d+") do
+        table.insert(kids, tonumber(k))
+      end
+      f:close()
+    end
+  end
+  return kids
+end
+
+function T.kill(pid, signal)
+  uv.kill(pid, signal or 9)
+end
+
+function Term:stop()
+  pcall(run, { "tmux", "-L", self.socket, "kill-server" })
+  vim.fn.delete(self.init)
+end
+
+-- Run fn(term) with a fresh terminal, always closing it.
+function T.with(opts, fn)
+  local term = T.start(opts)
+  local ok, err = xpcall(fn, debug.traceback, term)
+  term:stop()
+  if not ok then
+    error(err, 0)
+  end
+end
+
+return T
