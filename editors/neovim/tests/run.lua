@@ -291,6 +291,7 @@ test(":checkhealth tagd reports the binary, its version and the running daemon",
   H.truthy(report:find("tagd found"), "found line in:\n" .. report)
   H.truthy(report:find("tagd %-%-version: tagd"), "version line in:\n" .. report)
   H.truthy(report:find("tagd is running"), "running line in:\n" .. report)
+  H.truthy(report:find(":help |?tagd"), "a pointer to :help tagd in:\n" .. report)
   close(name)
 end)
 

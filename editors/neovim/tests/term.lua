@@ -8,6 +8,8 @@ local root = vim.fn.fnamemodify(debug.getinfo(1, "S").source:gsub("^@", ""), ":p
 local uv = vim.uv or vim.loop
 local count = 0
 
+T.root = root
+
 local Term = {}
 Term.__index = Term
 
@@ -72,6 +74,70 @@ function Term:lines()
     table.remove(lines)
   end
   return lines
+end
+
+-- The display attributes (from the SGR escape sequences) in effect where `needle` first appears
+-- on the screen, as a string "fg|bg|flags"; nil when it is not on the screen.
+local function sgr_apply(st, params)
+  local p = {}
+  for n in (params == "" and "0" or params):gmatch("[^;]+") do
+    table.insert(p, tonumber(n) or 0)
+  end
+  local i = 1
+  while i <= #p do
+    local n = p[i]
+    if n == 0 then
+      st.fg, st.bg, st.flags = "d", "d", {}
+    elseif n == 38 or n == 48 then
+      local color
+      if p[i + 1] == 5 then
+        color, i = "5:" .. tostring(p[i + 2]), i + 2
+      elseif p[i + 1] == 2 then
+        color, i = string.format("2:%s:%s:%s", p[i + 2], p[i + 3], p[i + 4]), i + 4
+      end
+      if n == 38 then
+        st.fg = color
+      else
+        st.bg = color
+      end
+    elseif n == 39 then
+      st.fg = "d"
+    elseif n == 49 then
+      st.bg = "d"
+    elseif (n >= 30 and n <= 37) or (n >= 90 and n <= 97) then
+      st.fg = tostring(n)
+    elseif (n >= 40 and n <= 47) or (n >= 100 and n <= 107) then
+      st.bg = tostring(n)
+    elseif n >= 1 and n <= 9 then
+      st.flags[n] = true
+    elseif n >= 21 and n <= 29 then
+      st.flags[n - 20] = nil
+      if n == 22 then
+        st.flags[2] = nil
+      end
+    end
+    i = i + 1
+  end
+end
+
+function Term:attr_of(needle)
+  local out = self:tmux("capture-pane", "-p", "-e", "-t", "t")
+  for _, l in ipairs(vim.split(out, "\n", { plain = true })) do
+    local at = l:find(needle, 1, true)
+    if at then
+      local st = { fg = "d", bg = "d", flags = {} }
+      for sgr in l:sub(1, at - 1):gmatch("\27%[([%d;]*)m") do
+        sgr_apply(st, sgr)
+      end
+      local flags = {}
+      for k in pairs(st.flags) do
+        table.insert(flags, k)
+      end
+      table.sort(flags)
+      return st.fg .. "|" .. st.bg .. "|" .. table.concat(flags, ",")
+    end
+  end
+  return nil
 end
 
 function Term:screen()

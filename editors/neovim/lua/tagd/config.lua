@@ -24,6 +24,8 @@ M.defaults = {
     prev_chip = { "<S-Tab>", "<Left>" }, -- normal: select the chip to the left (from column 0)
     next_chip = { "<Tab>", "<Right>" }, -- normal: select the chip to the right / back to the draft
   },
+  -- Milliseconds a chip stays highlighted (TagdChipFlash) when a duplicate of it was dropped.
+  flash_ms = 800,
   -- Restart policy when tagd exits unexpectedly: at most this many restarts per minute.
   max_restarts = 5,
   -- Milliseconds to wait for `initialize`.

@@ -150,7 +150,6 @@ function M.drop_reason(f, d)
   return nil -- empty candidates (",,") are not worth a message
 end
 
-M.flash_ms = 800
 local flash_timer = nil
 
 -- Flash the chip a duplicate was dropped for, and echo why a candidate was dropped.
@@ -168,7 +167,11 @@ local function announce_drops(f, dropped)
     end
   end
   if said then
-    notice.warn(said .. (more > 0 and string.format(" (and %d more)", more) or ""))
+    said = said .. (more > 0 and string.format(" (and %d more)", more) or "")
+    notice.warn(said) -- kept in :messages; Insert mode's "-- INSERT --" soon covers it, so also:
+    if f.buf and vim.fn.bufwinid(f.buf) ~= -1 then
+      notice.show_in(f.buf, said, "warn", 3000)
+    end
   end
   if f.flash then
     if flash_timer then
@@ -176,7 +179,7 @@ local function announce_drops(f, dropped)
       flash_timer:close()
     end
     flash_timer = uv.new_timer()
-    flash_timer:start(M.flash_ms, 0, vim.schedule_wrap(function()
+    flash_timer:start(config.options.flash_ms, 0, vim.schedule_wrap(function()
       if flash_timer then
         flash_timer:close()
         flash_timer = nil

@@ -46,7 +46,7 @@ function M.info(msg)
   M.echo(msg, "info")
 end
 
-local timer = nil
+local timers = {} -- buffer -> the timer that clears its notice
 
 -- Field buffers shown in a window.
 local function field_buffers()
@@ -60,37 +60,40 @@ local function field_buffers()
   return bufs
 end
 
-function M.clear()
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) then
-      vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
-    end
+-- Show `msg` at the right end of the first line of field buffer `buf` for `ms` milliseconds.
+function M.show_in(buf, msg, level, ms)
+  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
+    return
   end
+  vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
+  pcall(vim.api.nvim_buf_set_extmark, buf, M.ns, 0, 0, {
+    virt_text = { { msg, hl_of[level] or "WarningMsg" } },
+    virt_text_pos = "right_align",
+    hl_mode = "combine",
+  })
+  if timers[buf] then
+    timers[buf]:stop()
+    timers[buf]:close()
+  end
+  local timer = uv.new_timer()
+  timers[buf] = timer
+  timer:start(ms or M.shown_ms, 0, vim.schedule_wrap(function()
+    if timers[buf] == timer then
+      timers[buf] = nil
+      if vim.api.nvim_buf_is_valid(buf) then
+        vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
+      end
+    end
+    timer:close()
+  end))
 end
 
 -- tagd stopped: echo it and show it in the field windows for M.shown_ms.
 function M.crash(msg, level)
   M.echo(msg, level)
-  M.clear()
   for buf in pairs(field_buffers()) do
-    pcall(vim.api.nvim_buf_set_extmark, buf, M.ns, 0, 0, {
-      virt_text = { { msg, hl_of[level] or "WarningMsg" } },
-      virt_text_pos = "right_align",
-      hl_mode = "combine",
-    })
+    M.show_in(buf, msg, level, M.shown_ms)
   end
-  if timer then
-    timer:stop()
-    timer:close()
-  end
-  timer = uv.new_timer()
-  timer:start(M.shown_ms, 0, vim.schedule_wrap(function()
-    if timer then
-      timer:close()
-      timer = nil
-    end
-    M.clear()
-  end))
 end
 
 return M
