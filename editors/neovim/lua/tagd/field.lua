@@ -170,7 +170,9 @@ local function announce_drops(f, dropped)
     said = said .. (more > 0 and string.format(" (and %d more)", more) or "")
     notice.warn(said) -- kept in :messages; Insert mode's "-- INSERT --" soon covers it, so also:
     if f.buf and vim.fn.bufwinid(f.buf) ~= -1 then
-      notice.show_in(f.buf, said, "warn", 3000)
+      notice.show_in(f.buf, said, "warn", 3000, function()
+        M.redraw(f)
+      end)
     end
   end
   if f.flash then

@@ -8,6 +8,7 @@
 local config = require("tagd.config")
 local daemon = require("tagd.daemon")
 local field = require("tagd.field")
+local notice = require("tagd.notice")
 local render = require("tagd.render")
 local sync = require("tagd.sync")
 local text = require("tagd.text")
@@ -18,6 +19,15 @@ local M = {}
 daemon.hooks.notification = sync.on_notification
 daemon.hooks.lost = field.lost
 daemon.hooks.has_fields = field.any
+notice.hooks.crash = function(msg, level)
+  for f in field.each() do
+    if f.buf and vim.fn.bufwinid(f.buf) ~= -1 then
+      notice.show_in(f.buf, msg, level, notice.shown_ms, function()
+        field.redraw(f)
+      end)
+    end
+  end
+end
 daemon.hooks.started = function(d)
   for f in field.each() do
     if f.buf and vim.api.nvim_buf_is_valid(f.buf) then

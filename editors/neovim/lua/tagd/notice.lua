@@ -1,10 +1,10 @@
 -- Messages to the user. Events that arrive while the user types (tagd stopped, a tag dropped)
 -- are echoed on one line that fits the command line (`v:echospace`), so Neovim never stops for
--- "Press ENTER" in the middle of typing, and they are kept in :messages. The crash notice is also
--- drawn in every field window for a few seconds, where Insert mode's "-- INSERT --" cannot hide it.
+-- "Press ENTER" in the middle of typing, and they are kept in :messages. Insert mode's
+-- "-- INSERT --" covers such an echo at the next redraw, so the crash notice and drop reasons are
+-- also shown in the field windows for a few seconds.
 local M = {}
 
-M.ns = vim.api.nvim_create_namespace("tagd.notice")
 M.shown_ms = 6000
 
 local uv = vim.uv or vim.loop
@@ -46,31 +46,25 @@ function M.info(msg)
   M.echo(msg, "info")
 end
 
-local timers = {} -- buffer -> the timer that clears its notice
+-- Notices shown in field windows: buffer -> {text, hl}. render.lua draws one as a virtual line
+-- below the draft (so it never covers a chip) and counts it in the window's height.
+local shown = {}
+local timers = {}
 
--- Field buffers shown in a window.
-local function field_buffers()
-  local bufs = {}
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    local buf = vim.api.nvim_win_get_buf(win)
-    if vim.b[buf].tagd_field then
-      bufs[buf] = true
-    end
-  end
-  return bufs
+-- Set by tagd/init.lua: show a crash notice in every field window.
+M.hooks = {
+  crash = function(_, _) end,
+}
+
+function M.get(buf)
+  return shown[buf]
 end
 
--- Show `msg` at the right end of the first line of field buffer `buf` for `ms` milliseconds.
-function M.show_in(buf, msg, level, ms)
-  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
-    return
-  end
-  vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
-  pcall(vim.api.nvim_buf_set_extmark, buf, M.ns, 0, 0, {
-    virt_text = { { msg, hl_of[level] or "WarningMsg" } },
-    virt_text_pos = "right_align",
-    hl_mode = "combine",
-  })
+-- Show `msg` in field buffer `buf` for `ms` milliseconds; redraw() draws the field again.
+function M.show_in(buf, msg, level, ms, redraw)
+  local entry = { text = msg, hl = hl_of[level] or "WarningMsg" }
+  shown[buf] = entry
+  redraw()
   if timers[buf] then
     timers[buf]:stop()
     timers[buf]:close()
@@ -80,20 +74,19 @@ function M.show_in(buf, msg, level, ms)
   timer:start(ms or M.shown_ms, 0, vim.schedule_wrap(function()
     if timers[buf] == timer then
       timers[buf] = nil
-      if vim.api.nvim_buf_is_valid(buf) then
-        vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
-      end
     end
     timer:close()
+    if shown[buf] == entry then
+      shown[buf] = nil
+      redraw()
+    end
   end))
 end
 
 -- tagd stopped: echo it and show it in the field windows for M.shown_ms.
 function M.crash(msg, level)
   M.echo(msg, level)
-  for buf in pairs(field_buffers()) do
-    M.show_in(buf, msg, level, M.shown_ms)
-  end
+  M.hooks.crash(msg, level)
 end
 
 return M

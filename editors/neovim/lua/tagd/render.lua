@@ -7,6 +7,7 @@
 -- text, so the plugin asks tagd for a layout whose text field is as wide as the window
 -- (`fieldMinWidth = width`): the draft then always gets its own row and every chip row is a
 -- virtual line above it, exactly where tagd put it.
+local notice = require("tagd.notice")
 local text = require("tagd.text")
 
 local M = {}
@@ -148,8 +149,13 @@ function M.draw(f, opts)
       virt_text_pos = inline and "inline" or "overlay",
     })
   end
+  local note = notice.get(buf)
+  if note then -- a notice (tagd restarted, why a tag was dropped) below the draft
+    vim.api.nvim_buf_set_extmark(buf, M.ns, #lines - 1, 0, { virt_lines = { { { note.text, note.hl } } } })
+  end
+  model.notice = note and note.text
   f.display = model
-  M.fit(f, opts, #virt_lines, #lines)
+  M.fit(f, opts, #virt_lines, (note and 1 or 0), #lines)
   return model
 end
 
@@ -158,18 +164,19 @@ end
 -- when it scrolls: a window that was 1 line high, or was scrolled down by a multi-line paste,
 -- would otherwise keep showing line 1 with the chips above it out of sight. The height goes
 -- first: Neovim clamps topfill to the window's height at the moment it is set.
-function M.fit(f, opts, nvirt, nlines)
+-- `above`: virtual lines above line 1, `below`: below the last line, `nlines`: buffer lines.
+function M.fit(f, opts, above, below, nlines)
   for _, win in ipairs(vim.fn.win_findbuf(f.buf)) do
     if win == f.win and opts.window ~= "none" then
-      local height = math.max(1, math.min(opts.max_height, nvirt + nlines))
+      local height = math.max(1, math.min(opts.max_height, above + nlines + below))
       if vim.api.nvim_win_get_height(win) ~= height then
         pcall(vim.api.nvim_win_set_height, win, height)
       end
     end
     vim.api.nvim_win_call(win, function()
       local view = vim.fn.winsaveview()
-      if (nlines == 1 or view.topline == 1) and (view.topline ~= 1 or view.topfill ~= nvirt) then
-        vim.fn.winrestview({ topline = 1, topfill = nvirt })
+      if (nlines == 1 or view.topline == 1) and (view.topline ~= 1 or view.topfill ~= above) then
+        vim.fn.winrestview({ topline = 1, topfill = above })
       end
     end)
   end
