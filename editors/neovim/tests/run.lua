@@ -15,10 +15,9 @@ vim.notify = function(msg, level)
 end
 
 local tagd = require("tagd")
-local render = require("tagd.render")
 local text = require("tagd.text")
 local uv = vim.uv or vim.loop
-local inline = render.inline_supported() -- Neovim >= 0.10: chips inline on the draft's row
+local inline = vim.fn.has("nvim-0.10") == 1 -- chips inline on the draft's row
 tagd.setup({ cmd = os.getenv("TAGD"), window = "split" })
 
 local function state(name)
@@ -97,6 +96,40 @@ test("text.diff: minimal change, cut at UTF-8 boundaries", function()
   eq(nil, text.diff("same", "same", "utf-8"))
 end)
 
+test("front matter: flow and block lists read as YAML does, written back in their style", function()
+  local fm = require("tagd.frontmatter")
+  local p = fm.parse({ "---", "title: x", [[tags: [a, "b, c", 'd''s', "e\"q"] # note]], "---", "body" })
+  eq({ { "a", "b, c", "d's", 'e"q' }, "flow", 2, 2, 3 }, { p.tags, p.style, p.key, p.last, p.stop }, "flow")
+  p = fm.parse({ "---", "tags:", "    - one", "", "    - 'two: 2'", "date: 1", "---" })
+  eq({ { "one", "two: 2" }, "block", 1, 4, "    - " }, { p.tags, p.style, p.key, p.last, p.indent }, "block")
+  eq({ "solo" }, fm.parse({ "---", "tags: solo", "---" }).tags, "a plain scalar")
+  eq({ "tags:", "    - one", '    - "two: 2"', "    - \"true\"" }, fm.render(p, { "one", "two: 2", "true" }),
+    "block out")
+  eq({ 'tags: [a, "b, c", "#x", "12", café]' }, fm.render({ style = "flow" }, { "a", "b, c", "#x", "12", "café" }),
+    "flow out")
+  -- whatever is written reads back as the same tags
+  local tags = { "a", "b, c", "d's", 'e"q', "x: y", "[z]", "-", "  pad", "true", "3.5", "日本語", "2026-12-01",
+    "tab\tx", "a#b" }
+  local b = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, { "Text." })
+  fm.write(b, tags)
+  eq(tags, fm.parse(vim.api.nvim_buf_get_lines(b, 0, -1, false)).tags, "round trip")
+  eq("Text.", vim.api.nvim_buf_get_lines(b, -2, -1, false)[1], "the body stays")
+  vim.api.nvim_buf_delete(b, { force = true })
+end)
+
+test("front matter: a buffer that is not Markdown and has none is refused with a message", function()
+  vim.cmd("enew")
+  vim.bo.filetype = "lua"
+  notes = {}
+  eq(nil, require("tagd.frontmatter").bind(0), "no field")
+  H.truthy(notes[1] and notes[1].msg:find("not a Markdown buffer", 1, true), "message: " .. vim.inspect(notes))
+  eq({}, vim.tbl_filter(function(name)
+    return name:find("^frontmatter:")
+  end, tagd.fields()), "no front matter field")
+  vim.cmd("bwipeout!")
+end)
+
 test("tagd is found, starts, and negotiates utf-8", function()
   local name = fresh()
   local st = tagd.status()
@@ -164,6 +197,7 @@ test("duplicates are dropped (caseless) and reported", function()
   local dropped = state(name).dropped
   eq({ "RED", "duplicate", 0 }, { dropped[1].text, dropped[1].reason, dropped[1].duplicateOf }, "first drop")
   eq({ "Red", "duplicate", 0 }, { dropped[2].text, dropped[2].reason, dropped[2].duplicateOf }, "second drop")
+  eq(2, #dropped, "each drop reported once (the update and the response of <CR> carry the same outcome)")
   close(name)
 end)
 
@@ -222,6 +256,19 @@ test("Lua API: add, remove, tags and the TagdTagsChanged event", function()
   })
   tagd.add(name, { " x ", "y", "X" })
   settled(name, { "x", "y" }, "")
+  eq({ "X" }, vim.tbl_map(function(d)
+    return d.text
+  end, state(name).dropped), "the drop, reported once")
+  local answered = false
+  tagd.add(name, { "x" }, function() -- changes nothing: no didUpdate, only the answer says so
+    answered = true
+  end)
+  wait(function()
+    return answered
+  end, "the addTags answer")
+  eq({ "X", "x" }, vim.tbl_map(function(d)
+    return d.text
+  end, state(name).dropped), "a drop only the answer reports")
   tagd.remove(name, "Y")
   settled(name, { "x" }, "")
   eq({ field = name, tags = { "x" } }, seen[#seen], "event data")

@@ -34,6 +34,8 @@ local uv = vim.uv or vim.loop
 ---@field draft string|nil         tagd's draft
 ---@field prompt string|nil
 ---@field outcome table|nil        the last outcome
+---@field updates integer         field/didUpdate notifications received
+---@field last_update table|nil    {seq, version, outcome} of the last one
 ---@field dropped tagd.Dropped[]   recent dropped candidates (at most 20)
 ---@field frames tagd.Frame[]|nil  the cells layout: one frame per tag, then the text field
 ---@field size table|nil
@@ -206,7 +208,8 @@ function M.take_state(f, st)
   f.tags = st.tags
   f.prompt = st.prompt or f.prompt
   f.draft = st.text
-  if st.outcome then
+  local fresh = st.outcome ~= nil
+  if fresh then
     f.outcome = st.outcome
     for _, d in ipairs(st.outcome.dropped or {}) do
       table.insert(f.dropped, d)
@@ -224,7 +227,7 @@ function M.take_state(f, st)
   if f.flash and f.flash > #f.tags then
     f.flash = nil
   end
-  if st.outcome and st.outcome.dropped and #st.outcome.dropped > 0 then
+  if fresh and st.outcome.dropped and #st.outcome.dropped > 0 then
     announce_drops(f, st.outcome.dropped)
   end
   if type(f.frames) ~= "table" or #f.frames ~= #f.tags + 1 then

@@ -4,6 +4,9 @@
 -- buffer in the style it had (flow when there was none); saving the file is left to the user.
 local M = {}
 
+-- Filetypes where a missing front matter is created (any buffer that has one can be bound).
+M.filetypes = { markdown = true, pandoc = true, quarto = true, rmd = true, mdx = true, vimwiki = true }
+
 -- A YAML scalar as written in the file -> the string (quotes removed, escapes read).
 local function unquote(s)
   s = vim.trim(s)
@@ -32,7 +35,7 @@ local function flow_items(body)
       elseif c == quote then
         quote = nil
       end
-    elseif c == '"' or c == "'" then
+    elseif (c == '"' or c == "'") and vim.trim(cur) == "" then -- a quote opens only an item
       quote = c
       cur = cur .. c
     elseif c == "," then
@@ -56,9 +59,10 @@ end
 -- A tag as a YAML scalar: plain when that reads back as the same string, else double-quoted.
 function M.scalar(tag)
   local plain = tag:match("^[^%s%-%?:,%[%]{}#&%*!|>'\"%%@`][^,%[%]{}#:\"]*$") and not tag:match("%s$")
+    and not tag:find("%c")
   local lower = tag:lower()
   local special = ({ ["true"] = 1, ["false"] = 1, ["yes"] = 1, ["no"] = 1, ["on"] = 1, ["off"] = 1, ["null"] = 1,
-    ["~"] = 1 })[lower] or tonumber(tag) ~= nil
+    ["~"] = 1, y = 1, n = 1 })[lower] or tag:match("^[%d%.%+]") ~= nil -- numbers, dates, .inf
   if plain and not special then
     return tag
   end
@@ -156,9 +160,19 @@ function M.bind(buf)
   if buf == 0 then
     buf = vim.api.nvim_get_current_buf()
   end
+  if vim.b[buf].tagd_field then
+    require("tagd.notice").error(":TagFieldFrontMatter: this is a tag field; run it in a Markdown buffer")
+    return nil
+  end
   local path = vim.api.nvim_buf_get_name(buf)
   local name = "frontmatter:" .. (path ~= "" and vim.fn.fnamemodify(path, ":~:.") or ("buffer " .. buf))
   local fm = M.parse(vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+  local ft = vim.bo[buf].filetype
+  if not fm.stop and not M.filetypes[ft] then
+    require("tagd.notice").error(string.format(":TagFieldFrontMatter: not a Markdown buffer (filetype %q) "
+      .. "and no front matter", ft))
+    return nil
+  end
   local existing = field.get(name)
   tagd.open(name, { tags = fm.tags, insert = true })
   local f = field.get(name)

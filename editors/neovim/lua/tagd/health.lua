@@ -21,7 +21,7 @@ function M.check()
   local tagd = require("tagd")
   local st = tagd.status()
   r.start("tagd")
-  r.info("Documentation: :help tagd (commands, keys, options: :help tagd-commands, tagd-keys, tagd-options)")
+  r.info("Documentation: :help tagd")
   if vim.fn.has("nvim-0.7") == 1 then
     r.ok("Neovim " .. tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch)
   else

@@ -83,6 +83,8 @@ function M.on_did_update(p)
   if not (f and d and f.on_server and f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
     return
   end
+  f.updates = (f.updates or 0) + 1
+  f.last_update = { seq = f.updates, version = p.stateVersion, outcome = p.outcome }
   field.take_state(f, {
     version = p.stateVersion,
     tags = p.tags,
@@ -180,10 +182,19 @@ function M.request(f, method, extra, cb)
   for k, v in pairs(extra or {}) do
     params[k] = v
   end
+  local sent = f.updates or 0
   d:request(method, params, function(err, st)
     if err then
       notice.warn(method .. ": " .. tostring(err.message))
     else
+      -- When the request changed the buffer or the tags, tagd wrote a didUpdate with the same
+      -- outcome just before this answer: report the outcome (drops) once.
+      local u = f.last_update
+      if type(st) == "table" and u and u.seq > sent and u.version == st.version
+        and vim.deep_equal(u.outcome, st.outcome) then
+        st = vim.tbl_extend("force", {}, st)
+        st.outcome = nil
+      end
       field.take_state(f, st)
       -- Without text sync (an older tagd) the response's draft replaces an unchanged buffer.
       if not synced(d) and type(st) == "table" and st.text and text.buf_text(f.buf) == f.shadow
