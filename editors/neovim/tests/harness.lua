@@ -48,11 +48,6 @@ function H.feed(keys)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "mtx", false)
 end
 
--- Queue keys as user input: handled by the main loop, interleaved with server messages.
-function H.input(keys)
-  vim.api.nvim_input(keys)
-end
-
 function H.summary()
   if H.failed > 0 then
     out("failed: " .. table.concat(H.failures, "; "))

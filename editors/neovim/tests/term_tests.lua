@@ -303,4 +303,77 @@ return function(H, T)
     end)
     vim.fn.delete(path)
   end)
+
+  test("terminal: after max_restarts a minute tagd is left stopped, with a notice; :TagdRestart recovers", function()
+    T.with({ setup = "{ max_restarts = 2 }" }, function(term)
+      term:cmd("TagField")
+      term:type("keep,")
+      term:wait_for("[keep ×]")
+      for i = 1, 2 do
+        local pid = tagd_pid(term)
+        T.kill(pid, 9)
+        term:wait(function()
+          local now = tagd_pid(term)
+          return now and now ~= pid
+        end, "restart " .. i)
+        term:type("k" .. i .. ",") -- the new tagd is up once it has made this a chip
+        term:wait_for("[k" .. i .. " ×]")
+      end
+      T.kill(tagd_pid(term), 9)
+      term:wait_for("tagd stopped (signal 9); keeps stopping: :TagdRestart")
+      H.truthy(not tagd_pid(term), "no tagd after the third exit")
+      term:wait_for("[keep ×] [k1 ×] [k2 ×]") -- the tags are kept
+      term:type("draft")
+      term:escape()
+      term:cmd("TagdRestart")
+      term:wait(function()
+        return tagd_pid(term) ~= nil
+      end, "a tagd again")
+      term:keys("A")
+      term:wait_for("-- INSERT --")
+      term:type(",")
+      term:wait_for("[keep ×] [k1 ×] [k2 ×] [draft ×]")
+    end)
+  end)
+
+  test("terminal: resizing the terminal re-wraps the chips to the new width", function()
+    T.with({}, function(term)
+      local tags = {}
+      for i = 1, 6 do
+        tags[i] = string.format("tag%02d", i)
+      end
+      term:cmd("TagField")
+      term:type(table.concat(tags, ",") .. ",")
+      term:wait_for("[tag01 ×] [tag02 ×] [tag03 ×] [tag04 ×] [tag05 ×] [tag06 ×]")
+      term:tmux("resize-window", "-t", "t", "-x", "40", "-y", "24")
+      -- 40 cells: 4 chips of 9 cells + 1 space per row
+      term:wait(function(s)
+        return s:find("\n%[tag01 ×%] %[tag02 ×%] %[tag03 ×%] %[tag04 ×%]\n%[tag05 ×%] %[tag06 ×%]") ~= nil
+      end, "the chips in rows of four")
+    end)
+  end)
+
+  test("terminal: Shift-Tab selects chips (seen highlighted), CTRL-X removes the selected one", function()
+    T.with({}, function(term)
+      term:cmd("TagField")
+      term:type("a1,b2,c3,")
+      term:wait_for("[a1 ×] [b2 ×] [c3 ×]")
+      term:escape()
+      local normal = term:attr_of("[a1 ×]")
+      term:keys("0", "BTab")
+      term:wait(function()
+        return term:attr_of("[c3 ×]") ~= normal
+      end, "the last chip to be highlighted")
+      term:keys("BTab")
+      term:wait(function()
+        return term:attr_of("[b2 ×]") ~= normal and term:attr_of("[c3 ×]") == normal
+      end, "the selection to move left")
+      term:keys("C-x")
+      term:wait(function()
+        local l = line_starting(term, "[a1 ×]")
+        return l and l:find("^%[a1 ×%] %[c3 ×%]") ~= nil
+      end, "b2 to be removed")
+      eq(normal, term:attr_of("[c3 ×]"), "no chip selected after the removal")
+    end)
+  end)
 end

@@ -56,25 +56,28 @@ local function start()
   return current
 end
 
--- The running daemon, starting one if needed; nil and a message (also shown) when it cannot start.
-function M.ensure()
+-- The running daemon, starting one if needed; nil and a message when it cannot start (shown
+-- unless `quiet`: the automatic restart says it in its own one-line notice).
+function M.ensure(quiet)
   if current and current.running then
     return current
   end
   local d, err = start()
-  if not d then
+  if not d and not quiet then
     notice.error(err)
   end
   return d, err
 end
 
 -- A new process in place of the running one (or of none); the fields are re-opened on it.
-function M.restart()
+-- Returns true, or false and why not.
+function M.restart(quiet)
   if current and current.running then
     current:stop(true) -- waits for the process to go: the next start cannot find it "running"
   end
   M.hooks.lost()
-  return M.ensure() ~= nil
+  local d, err = M.ensure(quiet)
+  return d ~= nil, err
 end
 
 function M.stop()
@@ -114,10 +117,11 @@ on_exit = function(code, signal, expected)
   end
   table.insert(restarts, now)
   M.restart_count = M.restart_count + 1
-  if M.restart() then
+  local ok, err = M.restart(true)
+  if ok then
     notice.crash(what .. "; restarted, tags restored", "warn")
   else
-    notice.crash(what .. "; could not restart: :TagdRestart", "error")
+    notice.crash(what .. "; could not restart (" .. tostring(err) .. "): :TagdRestart", "error")
   end
 end
 

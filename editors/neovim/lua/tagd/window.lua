@@ -1,5 +1,4 @@
 -- The field's scratch buffer and the window that shows it.
-local config = require("tagd.config")
 local field = require("tagd.field")
 local keys = require("tagd.keys")
 local sync = require("tagd.sync")
@@ -74,10 +73,6 @@ function M.open(f, how, opts)
   wo.number, wo.relativenumber, wo.signcolumn, wo.foldcolumn = false, false, "no", "0"
   wo.wrap, wo.winfixheight = true, true
   f.last_width = field.layout_params(f).width
-end
-
-function M.default_how()
-  return config.options.window
 end
 
 return M
