@@ -96,6 +96,17 @@ test("text.diff: minimal change, cut at UTF-8 boundaries", function()
   eq(nil, text.diff("same", "same", "utf-8"))
 end)
 
+test("rpc framing: Content-Length counts bytes; partial frames wait for the rest", function()
+  local rpc = require("tagd.rpc")
+  local body = '{"a":"é😀"}' -- 14 bytes, 10 characters
+  local bodies, rest = rpc.frames("Content-Length: 14\r\n\r\n" .. body .. "Content-Length: 2\r\n\r\n{")
+  eq({ { body }, "Content-Length: 2\r\n\r\n{" }, { bodies, rest }, "one whole frame, the next kept")
+  bodies, rest = rpc.frames(rest .. "}content-length:2\r\n\r\n[]")
+  eq({ { "{}", "[]" }, "" }, { bodies, rest }, "completed, and a lower-case header")
+  bodies, rest = rpc.frames("Content-Len")
+  eq({ {}, "Content-Len" }, { bodies, rest }, "a header cut short")
+end)
+
 test("front matter: flow and block lists read as YAML does, written back in their style", function()
   local fm = require("tagd.frontmatter")
   local p = fm.parse({ "---", "title: x", [[tags: [a, "b, c", 'd''s', "e\"q"] # note]], "---", "body" })
