@@ -1,6 +1,9 @@
 -- Options and locating the tagd binary.
 local M = {}
 
+-- The plugin's version (sent as initialize's clientInfo, shown by :TagdInfo).
+M.version = "1.1.0"
+
 M.defaults = {
   -- The daemon: a string (path or name) or a list {path, args...}. nil = search (see M.find).
   cmd = nil,

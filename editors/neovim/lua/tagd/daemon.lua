@@ -41,6 +41,7 @@ local function start()
       .. "`swift build` in the tagd repo. Searched: " .. table.concat(searched or {}, ", ")
   end
   current = current or rpc.new({
+    client_version = config.version,
     on_notification = function(method, params)
       M.hooks.notification(method, params)
     end,

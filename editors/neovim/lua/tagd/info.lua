@@ -4,7 +4,9 @@ local M = {}
 function M.lines()
   local tagd = require("tagd")
   local st = tagd.status()
-  local out = { "tagd.nvim", "" }
+  local v = vim.version()
+  local out = { string.format("tagd.nvim %s on Neovim %d.%d.%d", require("tagd.config").version, v.major, v.minor,
+    v.patch), "" }
   local function add(fmt, ...)
     table.insert(out, string.format(fmt, ...))
   end

@@ -16,6 +16,8 @@ local window = require("tagd.window")
 
 local M = {}
 
+M.version = config.version
+
 daemon.hooks.notification = sync.on_notification
 daemon.hooks.lost = field.lost
 daemon.hooks.has_fields = field.any

@@ -14,6 +14,7 @@ local M = {}
 ---@class tagd.Handlers
 ---@field on_notification fun(method: string, params: table|nil)
 ---@field on_exit fun(code: integer, signal: integer, expected: boolean)
+---@field client_version string|nil
 
 ---@class tagd.Daemon
 ---@field handlers tagd.Handlers
@@ -28,6 +29,7 @@ local M = {}
 ---@field last_exit tagd.Exit|nil
 ---@field stderr string         the tail of tagd's stderr (diagnostics)
 ---@field started_at integer|nil
+---@field client_version string  sent as clientInfo.version
 local Daemon = {}
 Daemon.__index = Daemon
 
@@ -57,6 +59,7 @@ function M.new(handlers)
     encoding = "utf-16",
     methods = {},
     stderr = "",
+    client_version = handlers.client_version or "?",
   }, Daemon)
 end
 
@@ -147,7 +150,7 @@ function Daemon:start(cmd, timeout)
   local done, result, rerr = false, nil, nil
   self:request("initialize", {
     processId = vim.fn.getpid(),
-    clientInfo = { name = "tagd.nvim", version = vim.version().major .. "." .. vim.version().minor },
+    clientInfo = { name = "tagd.nvim", version = self.client_version },
     -- Neovim buffers index columns by bytes: ask for utf-8 positions (utf-16 is the fallback).
     capabilities = { general = { positionEncodings = { "utf-8", "utf-16" } } },
   }, function(err, res)
