@@ -353,6 +353,32 @@ test(":checkhealth tagd reports the binary, its version and the running daemon",
   close(name)
 end)
 
+test("without cmd: tagd on $PATH, else the repository's .build/{debug,release}/tagd", function()
+  local config = require("tagd.config")
+  local repo = vim.fn.fnamemodify(root, ":h:h")
+  local saved = vim.env.PATH
+  vim.env.PATH = "/nonexistent"
+  local cmd, searched = config.find({ args = {} })
+  vim.env.PATH = saved
+  local built = vim.tbl_filter(function(p)
+    return vim.fn.executable(p) == 1
+  end, { repo .. "/.build/debug/tagd", repo .. "/.build/release/tagd" })
+  if #built > 0 then -- CI: .ci/run built .build/debug/tagd
+    H.truthy(cmd and vim.tbl_contains(built, cmd[1]), "found in .build: " .. vim.inspect(cmd))
+  else
+    eq(nil, cmd, "nothing found")
+    eq({ "tagd on $PATH", repo .. "/.build/debug/tagd", repo .. "/.build/release/tagd" }, searched, "searched")
+  end
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  uv.fs_symlink(os.getenv("TAGD"), dir .. "/tagd")
+  vim.env.PATH = dir .. ":" .. saved
+  cmd = config.find({ args = { "--log=error" } })
+  vim.env.PATH = saved
+  eq({ dir .. "/tagd", "--log=error" }, cmd, "tagd on $PATH first, with args")
+  vim.fn.delete(dir, "rf")
+end)
+
 test("a missing tagd gives a clear message", function()
   tagd.stop()
   wait(function()
