@@ -346,6 +346,8 @@ return function(H, T)
       term:cmd("TagField")
       term:type(table.concat(tags, ",") .. ",")
       term:wait_for("[tag01 ×] [tag02 ×] [tag03 ×] [tag04 ×] [tag05 ×] [tag06 ×]")
+      term:escape()
+      term:keys("C-w", "k") -- the cursor in the other window: the resize is still seen
       term:tmux("resize-window", "-t", "t", "-x", "40", "-y", "24")
       -- 40 cells: 4 chips of 9 cells + 1 space per row
       term:wait(function(s)

@@ -24,19 +24,54 @@ function M.make_buffer(f)
     end,
   })
   keys.map(f)
-  vim.api.nvim_create_autocmd({ "VimResized", "WinScrolled", "BufWinEnter", "WinEnter" }, {
+  vim.api.nvim_create_autocmd({ "BufWinEnter", "WinEnter" }, {
     buffer = buf,
     callback = function()
-      local win = vim.fn.bufwinid(buf)
-      if win ~= -1 then
-        f.win = win
+      M.refresh(f)
+    end,
+  })
+  M.watch_sizes()
+end
+
+-- After a window or the terminal changed size: the layout for the new width, and the window's
+-- height and view of the virtual lines.
+---@param f tagd.Field
+function M.refresh(f)
+  if not (f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
+    return
+  end
+  if not (f.win and vim.api.nvim_win_is_valid(f.win) and vim.api.nvim_win_get_buf(f.win) == f.buf) then
+    local win = vim.fn.bufwinid(f.buf)
+    if win == -1 then
+      return
+    end
+    f.win = win
+  end
+  local p = field.layout_params(f)
+  if p.width ~= f.last_width then
+    f.last_width = p.width
+    field.request_layout(f) -- a field/layout with cells also replaces the sync layout
+  end
+  field.redraw(f)
+end
+
+-- Size changes are global events (a resize with the cursor in another window counts too).
+local group = nil
+function M.watch_sizes()
+  if group then
+    return
+  end
+  group = vim.api.nvim_create_augroup("tagd.window", { clear = true })
+  local events = { "VimResized", "WinScrolled" }
+  if vim.fn.exists("##WinResized") == 1 then -- 0.9+
+    table.insert(events, "WinResized")
+  end
+  vim.api.nvim_create_autocmd(events, {
+    group = group,
+    callback = function()
+      for f in field.each() do
+        M.refresh(f)
       end
-      local p = field.layout_params(f)
-      if p.width ~= f.last_width then
-        f.last_width = p.width
-        field.request_layout(f) -- a field/layout with cells also replaces the sync layout
-      end
-      field.redraw(f) -- the window's size and its view of the virtual lines
     end,
   })
 end
