@@ -379,4 +379,27 @@ return function(H, T)
       eq(normal, term:attr_of("[c3 ×]"), "no chip selected after the removal")
     end)
   end)
+
+  test("terminal: after :bdelete of the field buffer, :TagField brings back its chips and draft", function()
+    T.with({}, function(term)
+      term:cmd("TagField")
+      term:type("a,b,xy")
+      term:wait_for("[a ×] [b ×]")
+      term:escape()
+      term:cmd("bdelete")
+      term:wait(function(s)
+        return not s:find("[a ×]", 1, true)
+      end, "the field window to go")
+      term:cmd("TagField")
+      term:wait_for("-- INSERT --")
+      if inline then
+        term:wait_for("\n[a ×] [b ×] xy\n")
+      else
+        term:wait_for("\n[a ×] [b ×]\nxy\n")
+      end
+      term:type(",c,")
+      term:wait_for("[a ×] [b ×] [xy ×] [c ×]")
+      H.truthy(not line_starting(term, "c,"), "no 'c,' left as text:\n" .. term:screen())
+    end)
+  end)
 end

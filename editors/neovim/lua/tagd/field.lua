@@ -24,6 +24,7 @@ local uv = vim.uv or vim.loop
 ---@field tags string[]            the last known tags (kept across restarts)
 ---@field options table|nil        field options for field/open
 ---@field buf integer|nil          the scratch buffer holding the draft
+---@field saved_text string|nil   the draft of a deleted buffer, for the next one
 ---@field win integer|nil          the window showing it (the last one seen)
 ---@field width integer|nil        layout width when there is no window
 ---@field version integer          the buffer's version (sync.md rule 1)

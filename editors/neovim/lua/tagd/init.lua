@@ -55,7 +55,9 @@ function M.open(name, opts)
   local f = field.get(name)
   if not f then
     f = field.new(name, opts)
-    window.make_buffer(f)
+  end
+  if not (f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
+    window.make_buffer(f) -- new, or its buffer was deleted (:bdelete)
   end
   window.open(f, opts.window or config.options.window, opts)
   if d and d.running and not f.on_server then

@@ -5,10 +5,18 @@ local sync = require("tagd.sync")
 
 local M = {}
 
+-- A buffer for field `f`. After :bdelete or :bwipeout of the old one (which also clears its
+-- mappings and options) the field lives on and gets a new buffer holding the draft it had.
 ---@param f tagd.Field
 function M.make_buffer(f)
   local buf = vim.api.nvim_create_buf(false, true)
   f.buf = buf
+  if f.saved_text then
+    f.applying = true -- the same text tagd's mirror has: nothing to report
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(f.saved_text, "\n", { plain = true }))
+    f.applying = false
+    f.saved_text = nil
+  end
   vim.api.nvim_buf_set_name(buf, "tagd://" .. f.name)
   vim.bo[buf].buftype = "nofile"
   vim.bo[buf].bufhidden = "hide"
@@ -17,8 +25,8 @@ function M.make_buffer(f)
   vim.b[buf].tagd_field = f.name
   vim.api.nvim_buf_attach(buf, false, {
     on_lines = function()
-      if field.get(f.name) ~= f then
-        return true -- closed: detach
+      if field.get(f.name) ~= f or f.buf ~= buf then
+        return true -- closed, or the buffer was replaced: detach
       end
       sync.on_buffer_change(f)
     end,
@@ -28,6 +36,22 @@ function M.make_buffer(f)
     buffer = buf,
     callback = function()
       M.refresh(f)
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, {
+    buffer = buf,
+    once = true,
+    callback = function()
+      if f.buf ~= buf then
+        return
+      end
+      f.saved_text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
+      f.buf, f.win = nil, nil
+      vim.schedule(function() -- free the name tagd://<field> for the next buffer
+        if vim.api.nvim_buf_is_valid(buf) then
+          pcall(vim.api.nvim_buf_delete, buf, { force = true })
+        end
+      end)
     end,
   })
   M.watch_sizes()
