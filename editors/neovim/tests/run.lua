@@ -15,6 +15,14 @@ vim.notify = function(msg, level)
 end
 
 local tagd = require("tagd")
+
+-- Every message the plugin sends, as JSON text, for the schema test at the end.
+local sent = {}
+require("tagd.rpc").trace = function(direction, json)
+  if direction == "send" then
+    table.insert(sent, json)
+  end
+end
 local text = require("tagd.text")
 local uv = vim.uv or vim.loop
 local inline = vim.fn.has("nvim-0.10") == 1 -- chips inline on the draft's row
@@ -401,6 +409,36 @@ else
     error("tmux not found (Debian: apt-get install -y tmux)")
   end)
 end
+
+test("every message the plugin sent is valid under Protocol/schemas/tagd.schema.json", function()
+  local repo = vim.fn.fnamemodify(root, ":h:h")
+  local schema = vim.json.decode(table.concat(vim.fn.readfile(repo .. "/Protocol/schemas/tagd.schema.json"), "\n"))
+  local S = dofile(here .. "/schema.lua")
+  -- the checker can fail: an unknown member and a wrong type are caught
+  local bad = S.check_message(schema, vim.json.decode('{"jsonrpc":"2.0","id":1,"method":"field/open",'
+    .. '"params":{"field":"x","tags":"a","bogus":1}}'))
+  eq(2, #bad, "errors in a bad field/open: " .. vim.inspect(bad))
+  local methods, errors = {}, {}
+  for _, json in ipairs(sent) do
+    local msg = vim.json.decode(json)
+    methods[msg.method] = (methods[msg.method] or 0) + 1
+    for _, e in ipairs(S.check_message(schema, msg)) do
+      if #errors < 10 then
+        table.insert(errors, e .. "  in " .. json:sub(1, 300))
+      end
+    end
+  end
+  eq({}, errors, "schema errors")
+  local names = vim.tbl_keys(methods)
+  table.sort(names)
+  H.out(string.format("     %d messages checked: %s", #sent, table.concat(vim.tbl_map(function(m)
+    return m .. " " .. methods[m]
+  end, names), ", ")))
+  for _, m in ipairs({ "initialize", "initialized", "field/open", "field/didChange", "field/layout", "field/submit",
+    "field/deleteBackward", "field/addTags", "field/removeTag", "field/state", "field/close", "shutdown", "exit" }) do
+    H.truthy(methods[m], m .. " was sent and checked")
+  end
+end)
 
 H.summary()
 tagd.stop()

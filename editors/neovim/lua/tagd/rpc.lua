@@ -7,6 +7,10 @@ local uv = vim.uv or vim.loop
 
 local M = {}
 
+-- Debugging aid: when set, trace(direction, json) sees every message ("send" or "recv") as the
+-- JSON text on the wire, e.g. require("tagd.rpc").trace = function(d, j) vim.print(d, j) end.
+M.trace = nil
+
 ---@class tagd.Exit
 ---@field code integer
 ---@field signal integer
@@ -175,6 +179,9 @@ function Daemon:start(cmd, timeout)
 end
 
 function Daemon:dispatch(body)
+  if M.trace then
+    M.trace("recv", body)
+  end
   local ok, msg = pcall(vim.json.decode, body)
   if not ok or type(msg) ~= "table" then
     return
@@ -201,6 +208,9 @@ function Daemon:send(msg)
     return false
   end
   local body = vim.json.encode(msg)
+  if M.trace then
+    M.trace("send", body)
+  end
   self.stdin:write("Content-Length: " .. #body .. "\r\n\r\n" .. body)
   return true
 end
