@@ -9,6 +9,9 @@ local uv = vim.uv or vim.loop
 local count = 0
 
 T.root = root
+-- Every message the terminal Neovims send to tagd, one JSON text a line (checked against the
+-- schema at the end of the run).
+T.sent_file = vim.fn.tempname()
 
 local Term = {}
 Term.__index = Term
@@ -35,6 +38,8 @@ function T.start(opts)
     'vim.cmd("runtime plugin/tagd.lua")',
     string.format("require('tagd').setup(vim.tbl_extend('force', { cmd = %q }, %s))", os.getenv("TAGD"),
       opts.setup or "{}"),
+    string.format([[require("tagd.rpc").trace = function(d, json) if d == "send" then ]]
+      .. [[local f = io.open(%q, "a"); f:write(json, "\n"); f:close() end end]], T.sent_file),
     opts.lua or "",
   }
   vim.fn.writefile(lines, init)
