@@ -11,6 +11,7 @@ enum SessionError: Error, Hashable {
   case indexOutOfRange(index: Int, count: Int, field: String)
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
+  case syncedWithBuffer(field: String)
   case invalidEdit(TextEditError, path: String)
   case chipCountMismatch(sizes: Int, tags: Int, field: String)
   case unknownTitle(String, cloud: String)
@@ -134,6 +135,12 @@ extension ResponseError {
         code: .contentModified,
         message:
           "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
+      )
+    case .syncedWithBuffer(let field):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `field` \"\(field)\" is synced with an editor buffer: send field/didChange"
       )
     case .invalidEdit(let problem, let path):
       self.init(code: .invalidParams, message: "Invalid params: `\(path)` \(problem.explanation)")

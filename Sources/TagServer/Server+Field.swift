@@ -57,14 +57,7 @@ extension Server {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
     return try withField(params.field) { session throws(RequestError) in
-      guard session.buffer == nil else {
-        throw .params(
-          ParamsError(
-            path: "field",
-            problem: "\"\(params.field)\" is synced with an editor buffer: send field/didChange"
-          )
-        )
-      }
+      guard session.buffer == nil else { throw .session(.syncedWithBuffer(field: params.field)) }
       switch params.change {
       case .text(let text):
         return try session.apply(.draftChanged(text), limit: limit)
