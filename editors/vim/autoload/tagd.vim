@@ -90,7 +90,16 @@ def Start(): bool
   return true
 enddef
 
+# g:tagd_log names a file that gets every message to and from tagd (for debugging).
+def Log(dir: string, msg: any)
+  const file = Opt('log', '')
+  if file != ''
+    writefile([dir .. ' ' .. json_encode(msg)], file, 'a')
+  endif
+enddef
+
 def Notify(method: string, params: dict<any>)
+  Log('->', {method: method, params: params})
   if running
     ch_sendexpr(chan, {method: method, params: params})
   endif
@@ -98,10 +107,12 @@ enddef
 
 # An asynchronous request; Callback gets the result (errors are reported and dropped).
 def Request(method: string, params: dict<any>, Callback: func(any) = null_function)
+  Log('->', {method: method, params: params})
   if !running
     return
   endif
   ch_sendexpr(chan, {method: method, params: params}, {callback: (_, resp) => {
+    Log('<-', resp)
     if type(resp) == v:t_dict && has_key(resp, 'error')
       Error(method .. ': ' .. get(resp.error, 'message', string(resp.error)))
     elseif type(resp) == v:t_dict && Callback != null_function
@@ -127,6 +138,7 @@ def RequestSync(method: string, params: dict<any>): dict<any>
 enddef
 
 def OnMessage(_: channel, msg: any)
+  Log('<-', msg)
   if type(msg) != v:t_dict || !has_key(msg, 'method')
     return
   endif
@@ -180,8 +192,8 @@ enddef
 
 # For tests and :TagFieldInfo: the job, its state and the agreed server capabilities.
 export def Info(): dict<any>
-  return {running: running, job: running ? job_info(job) : {}, server: serverInfo,
-    cmd: Command(), fields: keys(fields), restarts: len(restarts)}
+  return {running: running, job: job, channel: chan, pid: running ? job_info(job).process : 0,
+    server: serverInfo, cmd: Command(), fields: keys(fields), restarts: len(restarts)}
 enddef
 
 def Error(text: string)
@@ -201,6 +213,7 @@ def Highlights()
   highlight default link TagdChip Pmenu
   highlight default link TagdChipSelected PmenuSel
   highlight default link TagdChipFlash ErrorMsg
+  highlight default link TagdGap Normal
 enddef
 Highlights()
 augroup tagd_highlights
@@ -210,9 +223,9 @@ augroup END
 
 # start_incl: text typed at column 1 goes after the chips, not before them.
 for [type, group] in [['tagd_chip', 'TagdChip'], ['tagd_selected', 'TagdChipSelected'],
-    ['tagd_flash', 'TagdChipFlash'], ['tagd_gap', '']]
+    ['tagd_flash', 'TagdChipFlash'], ['tagd_gap', 'TagdGap']]
   if empty(prop_type_get(type))
-    prop_type_add(type, group == '' ? {start_incl: true} : {highlight: group, start_incl: true})
+    prop_type_add(type, {highlight: group, start_incl: true})
   endif
 endfor
 
@@ -302,7 +315,7 @@ export def Open(name: string, opts: dict<any> = {}): number
   var f: dict<any> = {name: name, buf: buf, version: 0, shadow: '', tags: [], text: '',
     frames: [], sel: -1, flash: -1, flashTimer: 0, applying: false, options: get(opts, 'options', {}),
     onChange: get(opts, 'on_change', null_function), height: get(opts, 'height', 0),
-    stateVersion: 0}
+    stateVersion: 0, stale: 0}
   fields[name] = f
   byBuf[string(buf)] = name
   f.listener = listener_add(OnListener, buf)
@@ -340,7 +353,7 @@ export def State(name: string): dict<any>
   const f = fields[name]
   return {tags: copy(f.tags), text: f.text, version: f.version, frames: copy(f.frames),
     sel: f.sel, buf: f.buf, flash: f.flash, stateVersion: f.stateVersion,
-    drawn: copy(get(f, 'drawn', [])), rows: get(f, 'rows', 1)}
+    drawn: copy(get(f, 'drawn', [])), rows: get(f, 'rows', 1), stale: f.stale}
 enddef
 
 # Adds tags from outside the box (a script, a suggestion).
@@ -491,6 +504,8 @@ def OnDidUpdate(p: dict<any>)
     Notify('field/didChange', {field: f.name, version: f.version, contentChanges: [{text: f.shadow}]})
   elseif p.version == f.version && !empty(p.edits)
     ApplyEdits(f, p.edits, p.version)
+  elseif !empty(p.edits)
+    f.stale += 1   # the buffer has moved on: tagd answers the newer change with fresh edits
   endif
   if has_key(p, 'frames')
     f.frames = p.frames
@@ -552,16 +567,32 @@ def TakeState(f: dict<any>, s: dict<any>)
       Flash(f, d.duplicateOf)
     endif
   endfor
-  if !empty(dropped)
-    echohl WarningMsg
-    echomsg 'tagd: ' .. get(s, 'announcement', join(mapnew(dropped, (_, d) => DropReason(d)), ' '))
-    echohl None
-  elseif Opt('announce', false) && has_key(s, 'announcement')
-    echomsg 'tagd: ' .. s.announcement
-  endif
   Render(f)
+  if !empty(dropped)
+    Echo(get(s, 'announcement', join(mapnew(dropped, (_, d) => DropReason(d)), ' ')), 'WarningMsg', f.buf)
+  elseif Opt('announce', false) && has_key(s, 'announcement')
+    Echo(s.announcement, 'None', f.buf)
+  endif
   if old != f.tags
     Changed(f, outcome)
+  endif
+enddef
+
+# A message in the command line (and :messages) that the redraw of the mode message does not
+# wipe out at once.
+# In Insert mode the mode message overwrites the command line at once, so the text is also
+# shown for a moment in a popup just above the field's window.
+def Echo(text: string, group: string, buf: number = -1)
+  redraw
+  exe 'echohl ' .. group
+  echomsg 'tagd: ' .. text
+  echohl None
+  const win = bufwinid(buf)
+  if win != -1 && mode() =~# '^[iR]' && &showmode
+    const top = win_screenpos(win)[0]
+    popup_notification(text, {line: max([top - 1, 1]), col: win_screenpos(win)[1], pos: 'botleft',
+      time: Opt('message_ms', 2500), highlight: group == 'None' ? 'Normal' : group,
+      padding: [0, 1, 0, 1], border: [0, 0, 0, 0]})
   endif
 enddef
 
@@ -764,6 +795,9 @@ export def Backspace()
     deletebufline(bufnr(), lnum)
     cursor(lnum - 1, len(prev) + 1)
   endif
+  # Reported on its own, not merged with the keys after it: a one-character deletion of text
+  # tagd has already committed is what tells it that this was a Backspace (sync.md).
+  listener_flush(f.buf)
 enddef
 
 # Select the chip to the left (from the draft: the last chip).
@@ -799,7 +833,7 @@ enddef
 
 def Announce(f: dict<any>)
   if f.sel >= 0
-    echo 'tagd: ' .. f.tags[f.sel] .. ' (' .. (f.sel + 1) .. ' of ' .. len(f.tags) .. '), <C-x> or <BS> removes it'
+    echo 'tagd: ' .. f.tags[f.sel] .. ' (' .. (f.sel + 1) .. '/' .. len(f.tags) .. ') <C-x> removes'
   else
     echo ''
   endif
