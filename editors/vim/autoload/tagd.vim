@@ -214,6 +214,7 @@ def Highlights()
   highlight default link TagdChipSelected PmenuSel
   highlight default link TagdChipFlash ErrorMsg
   highlight default link TagdGap Normal
+  highlight default link TagdMore Comment
 enddef
 Highlights()
 augroup tagd_highlights
@@ -223,7 +224,7 @@ augroup END
 
 # start_incl: text typed at column 1 goes after the chips, not before them.
 for [type, group] in [['tagd_chip', 'TagdChip'], ['tagd_selected', 'TagdChipSelected'],
-    ['tagd_flash', 'TagdChipFlash'], ['tagd_gap', 'TagdGap']]
+    ['tagd_flash', 'TagdChipFlash'], ['tagd_gap', 'TagdGap'], ['tagd_more', 'TagdMore']]
   if empty(prop_type_get(type))
     prop_type_add(type, {highlight: group, start_incl: true})
   endif
@@ -323,7 +324,7 @@ export def Open(name: string, opts: dict<any> = {}): number
   exe 'augroup tagd_buf_' .. buf
     autocmd!
     exe 'autocmd BufWipeout <buffer=' .. buf .. '> ++once Forget(' .. buf .. ')'
-    exe 'autocmd WinResized * Resized(' .. buf .. ')'
+    exe 'autocmd WinResized,VimResized * Resized(' .. buf .. ')'
     # Listener callbacks otherwise wait for the next redraw.
     exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush(' .. buf .. ')'
   augroup END
@@ -353,7 +354,8 @@ export def State(name: string): dict<any>
   const f = fields[name]
   return {tags: copy(f.tags), text: f.text, version: f.version, frames: copy(f.frames),
     sel: f.sel, buf: f.buf, flash: f.flash, stateVersion: f.stateVersion,
-    drawn: copy(get(f, 'drawn', [])), rows: get(f, 'rows', 1), stale: f.stale}
+    drawn: copy(get(f, 'drawn', [])), rows: get(f, 'rows', 1), stale: f.stale,
+    hidden: get(f, 'hidden', 0)}
 enddef
 
 # Adds tags from outside the box (a script, a suggestion).
@@ -569,10 +571,13 @@ def TakeState(f: dict<any>, s: dict<any>)
   endfor
   Render(f)
   if !empty(dropped)
-    Echo(get(s, 'announcement', join(mapnew(dropped, (_, d) => DropReason(d)), ' ')), 'WarningMsg', f.buf)
+    Echo(get(s, 'announcement', join(mapnew(dropped, (_, d) => DropReason(d)), ' ')), 'WarningMsg', f)
   elseif Opt('announce', false) && has_key(s, 'announcement')
-    Echo(s.announcement, 'None', f.buf)
+    Echo(s.announcement, 'None', f)
+  elseif old != f.tags
+    f.message = ''
   endif
+  Status(f)
   if old != f.tags
     Changed(f, outcome)
   endif
@@ -580,20 +585,32 @@ enddef
 
 # A message in the command line (and :messages) that the redraw of the mode message does not
 # wipe out at once.
-# In Insert mode the mode message overwrites the command line at once, so the text is also
-# shown for a moment in a popup just above the field's window.
-def Echo(text: string, group: string, buf: number = -1)
+# A message in the command line (and :messages); in Insert mode the mode message wipes the
+# command line at once, so it is also kept in the field window's status line until the next
+# change of tags.
+def Echo(text: string, group: string, f: dict<any> = {})
   redraw
   exe 'echohl ' .. group
   echomsg 'tagd: ' .. text
   echohl None
-  const win = bufwinid(buf)
-  if win != -1 && mode() =~# '^[iR]' && &showmode
-    const top = win_screenpos(win)[0]
-    popup_notification(text, {line: max([top - 1, 1]), col: win_screenpos(win)[1], pos: 'botleft',
-      time: Opt('message_ms', 2500), highlight: group == 'None' ? 'Normal' : group,
-      padding: [0, 1, 0, 1], border: [0, 0, 0, 0]})
+  if !empty(f)
+    f.message = text
+    f.messageGroup = group
+    Status(f)
   endif
+enddef
+
+def Status(f: dict<any>)
+  const win = bufwinid(f.buf)
+  if win == -1
+    return
+  endif
+  var line = '%<tagd://' .. escape(f.name, '%\ ') .. ' ' .. len(f.tags) .. (len(f.tags) == 1 ? ' tag' : ' tags')
+  if get(f, 'message', '') != ''
+    line ..= '  %#' .. (f.messageGroup == 'None' ? 'StatusLine' : f.messageGroup) .. '#'
+      .. substitute(f.message, '%', '%%', 'g') .. '%*'
+  endif
+  setwinvar(win, '&statusline', line)
 enddef
 
 def DropReason(d: dict<any>): string
@@ -666,8 +683,10 @@ def Render(f: dict<any>)
   if !bufexists(f.buf)
     return
   endif
-  prop_clear(1, max([1, len(getbufline(f.buf, 1, '$'))]), {bufnr: f.buf})
+  const lines = len(getbufline(f.buf, 1, '$'))
+  prop_clear(1, max([1, lines]), {bufnr: f.buf})
   f.drawn = []
+  f.hidden = 0
   const n = len(f.tags)
   if n == 0 || len(f.frames) != n + 1
     f.rows = 1
@@ -678,11 +697,29 @@ def Render(f: dict<any>)
   f.lastWidth = width
   # Rows in the order of their y; spacing between rows is not drawn.
   var ys = uniq(sort(mapnew(f.frames, (_, fr) => float2nr(fr.y)), 'n'))
+  # More rows than the window may grow to: the first rows give way to one line that counts the
+  # chips left out, so the draft stays in view.
+  const room = max([1, Opt('max_height', 10) - (lines - 1)])
+  var first = 0
+  if len(ys) > room
+    first = len(ys) - room + 1
+    f.hidden = len(filter(mapnew(f.frames[: n - 1], (_, fr) => index(ys, float2nr(fr.y))), (_, r) => r < first))
+    # (A row of its own: inline text padded to the width, as text_align 'above' is drawn after
+    # the inline chips in Vim 9.0.1378.)
+    var more = printf(Opt('more_text', '… %d more tags (:TagFieldTags lists them)'), f.hidden)
+    while strdisplaywidth(more) > width
+      more = strcharpart(more, 0, strchars(more) - 1)
+    endwhile
+    Draw(f, 'tagd_more', more .. repeat(' ', width - strdisplaywidth(more)))
+  endif
   var x = 0
-  var row = 0
+  var row = first
   for i in range(n + 1)
     const fr = f.frames[i]
     const r = index(ys, float2nr(fr.y))
+    if r < first
+      continue
+    endif
     if r != row
       if x < width
         Draw(f, 'tagd_gap', repeat(' ', width - x))
@@ -703,7 +740,7 @@ def Render(f: dict<any>)
     Draw(f, type, Label(f.tags[i], w))
     x += w
   endfor
-  f.rows = len(ys)
+  f.rows = len(ys) - first + (first > 0 ? 1 : 0)
   Resize(f)
 enddef
 

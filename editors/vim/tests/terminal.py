@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Real-terminal test of the Vim plugin: Vim runs in tmux (a private tmux server), keys are
+typed at full speed (one send-keys of the whole string), and the result is checked twice: the
+tags read back from Vim, and the screen as tmux shows it (capture-pane).
+
+Usage: tests/terminal.py   (env TAGD: the tagd binary; prints PASS/FAIL lines)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)  # editors/vim
+SOCK = "tagd-vim-test-%d" % os.getpid()
+WIDTH, HEIGHT = 60, 20
+results = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCK, "-f", "/dev/null", *args], check=check,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True).stdout
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "t").split("\n")
+
+
+def wait(cond, timeout=20.0):
+    """Poll cond() until true; timeout is an upper bound only."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return cond()
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else ": " + detail), flush=True)
+
+
+def model(keys):
+    """What the same keys typed slowly give (ASCII, default separators, caseless duplicates)."""
+    tags, draft = [], ""
+    for k in keys:
+        if k in ",\r":
+            t = draft.strip()
+            if t and t.lower() not in [x.lower() for x in tags]:
+                tags.append(t)
+            draft = ""
+        elif k == "\x7f":
+            if draft:
+                draft = draft[:-1]
+            elif tags:
+                tags.pop()
+        else:
+            draft += k
+    return tags, draft
+
+
+def vim_state(out):
+    """Ask Vim (in Normal mode) for the tags and the buffer; True once the file appeared."""
+    if os.path.exists(out):
+        os.remove(out)
+    tmux("send-keys", "-t", "t", "-l",
+         ":call writefile(tagd#Tags('t') + ['--'] + getbufline('tagd://t', 1, '$'), '%s.new')"
+         " | call rename('%s.new', '%s')\r" % (out, out, out))
+    wait(lambda: os.path.exists(out), 5)
+    if not os.path.exists(out):
+        return None
+    lines = open(out, encoding="utf-8").read().split("\n")[:-1]
+    i = lines.index("--")
+    return lines[:i], lines[i + 1:]
+
+
+def field_rows(scr):
+    """The screen rows of the field window: after the window above (its last "~" line and its
+    status line, which a message popup may cover) and before the field's own status line."""
+    end = next(i for i, l in enumerate(scr) if l.startswith("tagd://t"))
+    start = max(i for i, l in enumerate(scr[:end]) if l.startswith("~")) + 2
+    return scr[start:end]
+
+
+def main():
+    tagd = os.environ.get("TAGD", "")
+    tmp = tempfile.mkdtemp()
+    out = os.path.join(tmp, "state")
+    vimcmd = ("TAGD=%s vim -Nu NONE -i NONE --cmd 'set encoding=utf-8' --cmd 'set rtp^=%s' "
+              "-c 'runtime plugin/tagd.vim' -c 'TagField t'") % (tagd, ROOT)
+    tmux("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT), vimcmd)
+    try:
+        ok = wait(lambda: any(l.startswith("tagd://t") for l in screen())
+                  and "-- INSERT --" in "\n".join(screen()))
+        check("terminal: :TagField opens a field window in Insert mode", ok, "\n".join(screen()))
+        if not ok:
+            return
+
+        # 1. Full speed: ~70 tags with typos fixed by Backspace, Backspaces on an empty draft
+        #    right after a comma, duplicates, spaces after commas, Return, and a draft left over.
+        words = ["w%02d" % i for i in range(70)]
+        keys = ""
+        for i, w in enumerate(words):
+            if i % 7 == 3:
+                keys += w + "x\x7f,"          # a typo fixed
+            elif i % 11 == 5:
+                keys += w + ",\x7f"           # Backspace right after the comma: removes w
+            elif i % 13 == 6:
+                keys += w + "\r"              # Return
+            elif i % 9 == 2:
+                keys += " " + w + ", " + w.upper() + ","   # a caseless duplicate
+            else:
+                keys += w + ","
+        keys += "tail"
+        want_tags, want_draft = model(keys)
+        tmux("send-keys", "-t", "t", "-l", keys)
+        # Wait until the screen has settled on the last chip and the draft.
+        last_chip = "[%s]" % want_tags[-1]
+        wait(lambda: any(l.rstrip().endswith("tail") for l in screen())
+             and last_chip in "\n".join(screen()), 30)
+        scr = screen()
+        tmux("send-keys", "-t", "t", "Escape")
+        time.sleep(0.2)
+        state = vim_state(out)
+        check("terminal: full-speed typing gives the tags of slow typing",
+              state is not None and state[0] == want_tags,
+              "got %r\nwant %r" % (state and state[0], want_tags))
+        check("terminal: the buffer holds exactly the draft",
+              state is not None and state[1] == [want_draft], "got %r" % (state and state[1],))
+
+        # The screen: chips in order, each row within the window, the draft after the last chip.
+        rows = field_rows(scr)
+        shown = re.findall(r"\[([^\]]*)\]", " ".join(rows))
+        check("terminal: the screen shows every chip, in order", shown == want_tags,
+              "screen chips %r\n%s" % (shown, "\n".join(scr)))
+        check("terminal: chips wrap into several rows, draft last",
+              len(rows) > 3 and rows[-1].rstrip().endswith("] tail")
+              and all(len(r) <= WIDTH for r in rows), "\n".join(scr))
+
+        # 2. A bracketed paste (tmux paste-buffer -p) with separators and newlines.
+        tmux("send-keys", "-t", "t", "-l", "A")
+        time.sleep(0.2)
+        tmux("set-buffer", "-b", "p", "--", "-- pasted one, pasted two\npasted three,")
+        tmux("paste-buffer", "-p", "-b", "p", "-t", "t")
+        tmux("send-keys", "-t", "t", "-l", "end\r")
+        want2, _ = model(keys + "-- pasted one, pasted two\rpasted three,end\r")
+        wait(lambda: "[end]" in "\n".join(screen()), 20)
+        tmux("send-keys", "-t", "t", "Escape")
+        time.sleep(0.2)
+        state = vim_state(out)
+        check("terminal: a paste splits into tags", state is not None and state[0] == want2,
+              "got %r\nwant %r" % (state and state[0][-5:], want2[-5:]))
+
+        # 3. Resizing the terminal re-lays the chips out for the new width.
+        tmux("resize-window", "-t", "t", "-x", "40", "-y", str(HEIGHT))
+        def rewrapped():
+            scr = screen()
+            return (all(len(l.rstrip()) <= 40 for l in scr) and "[end]" in "\n".join(scr)
+                    and any("more tags" in l for l in scr))
+        ok = wait(rewrapped, 10)
+        scr = screen()
+        rows40 = field_rows(scr)
+        more = [l for l in rows40 if "more tags" in l]
+        shown = re.findall(r"\[([^\]]*)\]", " ".join(r for r in rows40 if r not in more))
+        hidden = int(more[0].split()[1]) if more else -1
+        check("terminal: a narrower window re-wraps the chips; the first rows give way to a count",
+              ok and len(rows40) == 10 and hidden + len(shown) == len(want2)
+              and shown == want2[hidden:] and all(len(r.rstrip()) <= 40 for r in rows40),
+              "hidden %d shown %d of %d\n%s" % (hidden, len(shown), len(want2), "\n".join(scr)))
+        with open(os.path.join(tmp, "capture.txt"), "w") as f:
+            f.write("\n".join(scr))
+        if os.environ.get("TAGD_VIM_CAPTURE"):
+            with open(os.environ["TAGD_VIM_CAPTURE"], "w") as f:
+                f.write("\n".join(scr) + "\n")
+    finally:
+        tmux("kill-server", check=False)
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0 if all(results) else 1)
