@@ -289,6 +289,10 @@ export def Open(name: string, opts: dict<any> = {}): number
     endif
     return fields[name].buf
   endif
+  if &encoding != 'utf-8'
+    Error("tag fields need 'encoding' utf-8 (positions are sent to tagd as UTF-8 bytes)")
+    return -1
+  endif
   if !Start()
     return -1
   endif

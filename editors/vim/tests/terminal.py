@@ -7,6 +7,8 @@ Usage: tests/terminal.py   (env TAGD: the tagd binary; prints PASS/FAIL lines)
 """
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,12 +22,12 @@ results = []
 
 
 def tmux(*args, check=True):
-    return subprocess.run(["tmux", "-L", SOCK, "-f", "/dev/null", *args], check=check,
+    return subprocess.run(["tmux", "-u", "-L", SOCK, "-f", "/dev/null", *args], check=check,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True).stdout
 
 
-def screen():
-    return tmux("capture-pane", "-p", "-t", "t").split("\n")
+def screen(session="t"):
+    return tmux("capture-pane", "-p", "-t", session).split("\n")
 
 
 def wait(cond, timeout=20.0):
@@ -89,8 +91,9 @@ def main():
     tagd = os.environ.get("TAGD", "")
     tmp = tempfile.mkdtemp()
     out = os.path.join(tmp, "state")
-    vimcmd = ("TAGD=%s vim -Nu NONE -i NONE --cmd 'set encoding=utf-8' --cmd 'set rtp^=%s' "
-              "-c 'runtime plugin/tagd.vim' -c 'TagField t'") % (tagd, ROOT)
+    vimcmd = ("LANG=C.UTF-8 TAGD=%s vim -Nu NONE -i NONE --cmd 'set encoding=utf-8' --cmd %s "
+              "-c 'runtime plugin/tagd.vim' -c 'TagField t'") % (
+                  shlex.quote(tagd), shlex.quote("set rtp^=" + ROOT.replace(" ", "\\ ")))
     tmux("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT), vimcmd)
     try:
         ok = wait(lambda: any(l.startswith("tagd://t") for l in screen())
@@ -175,8 +178,42 @@ def main():
         if os.environ.get("TAGD_VIM_CAPTURE"):
             with open(os.environ["TAGD_VIM_CAPTURE"], "w") as f:
                 f.write("\n".join(scr) + "\n")
+        tmux("kill-session", "-t", "t")
+        front_matter(tmp)
     finally:
         tmux("kill-server", check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def front_matter(tmp):
+    """A user edits the tags of a note's front matter, typing at full speed."""
+    note = os.path.join(tmp, "note.md")
+    with open(note, "w", encoding="utf-8") as f:
+        f.write("---\ntitle: Groceries\ntags: [home]\n---\n\nMilk, eggs.\n")
+    vimcmd = ("LANG=C.UTF-8 TAGD=%s vim -Nu NONE -i NONE --cmd 'set encoding=utf-8' --cmd %s "
+              "-c 'runtime plugin/tagd.vim' %s") % (
+                  shlex.quote(os.environ.get("TAGD", "")),
+                  shlex.quote("set rtp^=" + ROOT.replace(" ", "\\ ")), shlex.quote(note))
+    tmux("new-session", "-d", "-s", "n", "-x", str(WIDTH), "-y", str(HEIGHT), vimcmd)
+    wait(lambda: "title: Groceries" in "\n".join(screen("n")))
+    tmux("send-keys", "-t", "n", "-l", ":TagFieldFrontMatter\r")
+    wait(lambda: "-- INSERT --" in "\n".join(screen("n")))
+    tmux("send-keys", "-t", "n", "-l", "shopping, Home,weekly plan,todo\x7f\x7f\x7f\x7fmilk: 2l\r")
+    want = 'tags: [home, shopping, weekly plan, "milk: 2l"]'
+    ok = wait(lambda: want in open(note, encoding="utf-8").read(), 20)
+    check("terminal: :TagFieldFrontMatter writes the tags typed at full speed to the file",
+          ok, open(note, encoding="utf-8").read())
+    ok = wait(lambda: want in "\n".join(screen("n"))
+              and "[home] [shopping] [weekly plan] [milk: 2l]" in "\n".join(screen("n")), 10)
+    check("terminal: the note shows the new front matter, the field its chips", ok,
+          "\n".join(screen("n")))
+    with open(note, encoding="utf-8") as f:
+        rest = f.read().split("\n")
+    check("terminal: the rest of the note is untouched",
+          rest == ["---", "title: Groceries", want, "---", "", "Milk, eggs.", ""], repr(rest))
+    if os.environ.get("TAGD_VIM_CAPTURE"):
+        with open(os.environ["TAGD_VIM_CAPTURE"] + ".frontmatter", "w") as f:
+            f.write("\n".join(screen("n")) + "\n")
 
 
 if __name__ == "__main__":
