@@ -575,7 +575,8 @@ def TakeState(f: dict<any>, s: dict<any>)
   endfor
   Render(f)
   if !empty(dropped)
-    Echo(get(s, 'announcement', join(mapnew(dropped, (_, d) => DropReason(d)), ' ')), 'WarningMsg', f)
+    const reasons = join(mapnew(dropped, (_, d) => DropReason(d)), ' ')
+    Echo(get(s, 'announcement', reasons), 'WarningMsg', f, reasons)
   elseif Opt('announce', false) && has_key(s, 'announcement')
     Echo(s.announcement, 'None', f)
   elseif old != f.tags
@@ -592,13 +593,13 @@ enddef
 # A message in the command line (and :messages); in Insert mode the mode message wipes the
 # command line at once, so it is also kept in the field window's status line until the next
 # change of tags.
-def Echo(text: string, group: string, f: dict<any> = {})
+def Echo(text: string, group: string, f: dict<any> = {}, short: string = '')
   redraw
   exe 'echohl ' .. group
   echomsg 'tagd: ' .. text
   echohl None
   if !empty(f)
-    f.message = text
+    f.message = short == '' ? text : short
     f.messageGroup = group
     Status(f)
   endif
@@ -609,10 +610,20 @@ def Status(f: dict<any>)
   if win == -1
     return
   endif
-  var line = '%<tagd://' .. escape(f.name, '%\ ') .. ' ' .. len(f.tags) .. (len(f.tags) == 1 ? ' tag' : ' tags')
+  var line = 'tagd://' .. substitute(f.name, '%', '%%', 'g') .. ' ' .. len(f.tags)
+    .. (len(f.tags) == 1 ? ' tag' : ' tags') .. '%<'
   if get(f, 'message', '') != ''
+    # Cut at the end to fit, not at the start as the status line would.
+    const room = winwidth(win) - strdisplaywidth(f.name) - 18
+    var text = f.message
+    if strdisplaywidth(text) > room
+      while text != '' && strdisplaywidth(text .. '…') > room
+        text = strcharpart(text, 0, strchars(text) - 1)
+      endwhile
+      text ..= '…'
+    endif
     line ..= '  %#' .. (f.messageGroup == 'None' ? 'StatusLine' : f.messageGroup) .. '#'
-      .. substitute(f.message, '%', '%%', 'g') .. '%*'
+      .. substitute(text, '%', '%%', 'g') .. '%*'
   endif
   setwinvar(win, '&statusline', line)
 enddef
@@ -620,11 +631,11 @@ enddef
 def DropReason(d: dict<any>): string
   const r = get(d, 'reason', '')
   if r == 'duplicate'
-    return string(d.text) .. ' is already a tag.'
+    return d.text .. ' is already a tag.'
   elseif r == 'tooLong'
-    return string(d.text) .. ' is longer than ' .. get(d, 'limit', '?') .. ' characters.'
+    return d.text .. ' is longer than ' .. get(d, 'limit', '?') .. ' characters.'
   elseif r == 'tooMany'
-    return string(d.text) .. ' not added: at most ' .. get(d, 'limit', '?') .. ' tags.'
+    return d.text .. ' not added: at most ' .. get(d, 'limit', '?') .. ' tags.'
   endif
   return 'empty tag ignored.'
 enddef
