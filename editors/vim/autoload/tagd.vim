@@ -64,7 +64,7 @@ def Start(): bool
   endif
   job = job_start(cmd + Opt('args', []), {
     in_mode: 'lsp', out_mode: 'lsp', err_mode: 'nl',
-    out_cb: OnMessage, err_cb: OnStderr, exit_cb: OnExit,
+    out_cb: OnMessage, err_cb: OnStderr, exit_cb: OnExit, close_cb: OnClose,
     noblock: true, stoponexit: 'term'})
   if job_status(job) != 'run'
     Error('could not start ' .. join(cmd))
@@ -72,6 +72,7 @@ def Start(): bool
   endif
   chan = job_getchannel(job)
   running = true
+  Log('--', {started: job_info(job).process, time: reltimestr(reltime())})
   const resp = ch_evalexpr(chan, {method: 'initialize', params: {
     processId: getpid(),
     capabilities: {general: {positionEncodings: ['utf-8']}}}},
@@ -83,6 +84,7 @@ def Start(): bool
     return false
   endif
   serverInfo = resp.result
+  Log('--', {initialized: true, time: reltimestr(reltime())})
   if get(resp.result.capabilities, 'positionEncoding', '') != 'utf-8'
     Error('tagd did not agree to utf-8 positions')
   endif
@@ -151,7 +153,19 @@ def OnStderr(_: channel, line: string)
   lastError = line
 enddef
 
+# tagd closed its stdout: it is exiting.  Vim notices a job's end only now and then; asking
+# job_status() makes it run exit_cb (OnExit) as soon as the process is gone.
+def OnClose(_: channel)
+  const closed = job
+  timer_start(20, (t) => {
+    if job_status(closed) != 'run'
+      timer_stop(t)
+    endif
+  }, {repeat: 250})
+enddef
+
 def OnExit(_: job, status: number)
+  Log('--', {exit: status, stopping: stopping, time: reltimestr(reltime())})
   running = false
   if stopping
     return
@@ -170,15 +184,21 @@ def OnExit(_: job, status: number)
 enddef
 
 def Restart()
-  if running || !Start()
-    return
-  endif
-  for f in values(fields)
-    if bufexists(f.buf)
-      listener_flush(f.buf)
-      OpenOnServer(f)
+  Log('--', {restart: running, time: reltimestr(reltime())})
+  try
+    if running || !Start()
+      return
     endif
-  endfor
+    for f in values(fields)
+      if bufexists(f.buf)
+        listener_flush(f.buf)
+        OpenOnServer(f)
+      endif
+    endfor
+  catch
+    Log('--', {exception: v:exception, where: v:throwpoint})
+    Error('restart failed: ' .. v:exception)
+  endtry
 enddef
 
 export def Stop()
@@ -197,6 +217,7 @@ export def Info(): dict<any>
 enddef
 
 def Error(text: string)
+  Log('--', {error: text})
   echohl ErrorMsg
   echomsg 'tagd: ' .. text
   echohl None

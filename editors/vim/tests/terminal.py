@@ -178,7 +178,6 @@ def main():
         if os.environ.get("TAGD_VIM_CAPTURE"):
             with open(os.environ["TAGD_VIM_CAPTURE"], "w") as f:
                 f.write("\n".join(scr) + "\n")
-        tmux("kill-session", "-t", "t")
         front_matter(tmp)
     finally:
         tmux("kill-server", check=False)
