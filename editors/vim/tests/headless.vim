@@ -98,6 +98,45 @@ def Test_finds_binary_and_agrees_on_utf8()
   assert_equal('tagd://probe', bufname())
 enddef
 
+def Test_finds_the_repository_build_without_env_or_path()
+  const [savedTagd, savedPath] = [$TAGD, $PATH]
+  $TAGD = ''
+  $PATH = '/usr/bin:/bin'
+  const repo = fnamemodify(root, ':h:h')
+  var want: list<string> = []
+  if exepath('tagd') != ''
+    want = [exepath('tagd')]
+  elseif executable(repo .. '/.build/debug/tagd')
+    want = [repo .. '/.build/debug/tagd']
+  elseif executable(repo .. '/.build/release/tagd')
+    want = [repo .. '/.build/release/tagd']
+  endif
+  const got = tagd#Command()
+  [$TAGD, $PATH] = [savedTagd, savedPath]
+  assert_equal(want, got)
+enddef
+
+def Test_no_errors_with_verbose()
+  const log = tmp .. '/verbose.log'
+  v:errmsg = ''
+  &verbosefile = log
+  set verbose=15
+  try
+    TagField v
+    feedkeys("ione,two\<CR>", 'xt')
+    WaitTags('v', ['one', 'two'])
+    feedkeys("i\<S-Tab>\<C-x>", 'xt')
+    WaitTags('v', ['one'])
+    TagFieldClose v
+  finally
+    set verbose=0
+    &verbosefile = ''
+  endtry
+  assert_equal('', v:errmsg)
+  assert_true(len(readfile(log)) > 10, 'verbose wrote nothing')
+  assert_equal([], readfile(log)->filter((_, l) => l =~ '\<E\d\+:'))
+enddef
+
 def Test_commas_commit_and_chips_are_drawn()
   TagField t
   assert_equal('tagd://t', bufname())
@@ -492,6 +531,8 @@ enddef
 
 const tests = [
   'Test_finds_binary_and_agrees_on_utf8',
+  'Test_finds_the_repository_build_without_env_or_path',
+  'Test_no_errors_with_verbose',
   'Test_commas_commit_and_chips_are_drawn',
   'Test_return_commits_the_draft',
   'Test_paste_splits',
