@@ -302,13 +302,21 @@ enddef
 # Returns the field's buffer number, or -1.
 export def Open(name: string, opts: dict<any> = {}): number
   if has_key(fields, name) && bufexists(fields[name].buf)
-    const win = bufwinid(fields[name].buf)
+    var f = fields[name]
+    const win = bufwinid(f.buf)
     if win != -1
       win_gotoid(win)
     elseif get(opts, 'window', 'split') == 'split'
-      exe 'botright sbuffer ' .. fields[name].buf
+      exe 'botright :1split'
+      exe 'buffer ' .. f.buf
+      WindowOptions()
+      RequestLayout(f)
+      Status(f)
     endif
-    return fields[name].buf
+    if get(opts, 'insert', false) && bufnr() == f.buf
+      startinsert!
+    endif
+    return f.buf
   endif
   if &encoding != 'utf-8'
     Error("tag fields need 'encoding' utf-8 (positions are sent to tagd as UTF-8 bytes)")
@@ -334,9 +342,7 @@ export def Open(name: string, opts: dict<any> = {}): number
   setbufvar(buf, '&filetype', 'tagd')
   if where == 'split'
     silent! exe 'file ' .. fnameescape('tagd://' .. name)
-    setlocal nonumber norelativenumber signcolumn=no foldcolumn=0 nolist wrap nolinebreak
-    setlocal nobreakindent showbreak=NONE colorcolumn= nospell winfixheight nocursorline
-    setlocal conceallevel=0
+    WindowOptions()
   endif
   var f: dict<any> = {name: name, buf: buf, version: 0, shadow: '', tags: [], text: '',
     frames: [], sel: -1, flash: -1, flashTimer: 0, applying: false, options: get(opts, 'options', {}),
@@ -359,6 +365,14 @@ export def Open(name: string, opts: dict<any> = {}): number
     startinsert!
   endif
   return buf
+enddef
+
+# The field's window shows exactly what tagd laid out: no columns before the text, lines wrap
+# at the window's edge only.
+def WindowOptions()
+  setlocal nonumber norelativenumber signcolumn=no foldcolumn=0 nolist wrap nolinebreak
+  setlocal nobreakindent showbreak=NONE colorcolumn= nospell winfixheight nocursorline
+  setlocal conceallevel=0
 enddef
 
 # :TagField [name]

@@ -436,6 +436,24 @@ def Test_restart_reopens_fields()
   assert_equal(['a', 'b', 'cd'], resp.result.tags)
 enddef
 
+def Test_a_hidden_field_comes_back()
+  set number
+  TagField h
+  feedkeys("ix,y,z", 'xt')
+  WaitTags('h', ['x', 'y'])
+  :close
+  assert_equal(-1, bufwinid('tagd://h'))
+  silent! :only
+  TagField h
+  assert_equal('tagd://h', bufname())
+  assert_false(&l:number)
+  WaitFor(() => len(Chips('h')) == 2)
+  assert_equal(['[x]', '[y]'], Chips('h'))
+  feedkeys("A,", 'xt')
+  WaitTags('h', ['x', 'y', 'z'])
+  set nonumber
+enddef
+
 def Test_close_command()
   TagField c
   feedkeys("ix,", 'xt')
@@ -546,6 +564,7 @@ const tests = [
   'Test_open_from_a_script_and_the_change_event',
   'Test_chips_wrap_where_tagd_breaks_the_line',
   'Test_restart_reopens_fields',
+  'Test_a_hidden_field_comes_back',
   'Test_close_command',
   'Test_front_matter_flow_round_trip',
   'Test_front_matter_block_list_keeps_its_style',
