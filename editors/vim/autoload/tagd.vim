@@ -129,7 +129,9 @@ def RequestSync(method: string, params: dict<any>): dict<any>
   if !running
     return {}
   endif
+  Log('->', {method: method, params: params})
   const resp = ch_evalexpr(chan, {method: method, params: params}, {timeout: Opt('timeout', 5000)})
+  Log('<-', resp)
   if type(resp) != v:t_dict
     return {}
   endif
@@ -522,8 +524,14 @@ def OnListener(buf: number, start: number, end: number, added: number, changes: 
   const change = Diff(f.shadow, text)
   f.shadow = text
   f.version += 1
+  const hadSelection = f.sel >= 0
   f.sel = -1
   Notify('field/didChange', {field: f.name, version: f.version, contentChanges: [change]})
+  # Undo, :s and the like replace line 1 together with its text properties: draw the chips
+  # again when they are gone (tagd sends no update for a change that commits nothing).
+  if hadSelection || (!empty(f.tags) && empty(prop_list(1, {bufnr: buf})))
+    Render(f)
+  endif
 enddef
 
 # ---------------------------------------------------------------------------------------------

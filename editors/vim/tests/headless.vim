@@ -250,7 +250,7 @@ def Test_duplicate_flashes_its_chip_and_says_why()
   unlet g:tagd_flash_ms
 enddef
 
-def Test_dot_repeat_and_undo_reach_tagd()
+def Test_dot_repeat_reaches_tagd()
   TagField t
   feedkeys("ix\<Esc>..", 'xt')
   Settle()
@@ -265,6 +265,21 @@ def Test_dot_repeat_and_undo_reach_tagd()
   Settle()
   assert_equal('zzzz', getline(1))
   assert_equal('zzzz', Server('t').text)
+enddef
+
+def Test_undo_keeps_the_tags_and_their_chips()
+  TagField t
+  feedkeys("ia,b,cd\<Esc>", 'xt')
+  WaitTags('t', ['a', 'b'])
+  WaitFor(() => getline(1) == 'cd')
+  # Undo restores line 1 as it was before the chips were drawn (without text properties); the
+  # tags stay, the draft goes, the chips are drawn again.
+  feedkeys("u", 'xt')
+  Settle()
+  assert_equal([''], getline(1, '$'))
+  assert_equal('', Server('t').text)
+  assert_equal(['a', 'b'], tagd#Tags('t'))
+  assert_equal(['tagd_chip', 'tagd_chip'], prop_list(1)->filter((_, p) => p.type == 'tagd_chip')->map((_, p) => p.type))
 enddef
 
 def Test_multibyte_text_keeps_positions()
@@ -558,7 +573,8 @@ const tests = [
   'Test_fast_backspace_after_comma_removes_that_tag',
   'Test_chip_selection_from_the_keyboard',
   'Test_duplicate_flashes_its_chip_and_says_why',
-  'Test_dot_repeat_and_undo_reach_tagd',
+  'Test_dot_repeat_reaches_tagd',
+  'Test_undo_keeps_the_tags_and_their_chips',
   'Test_multibyte_text_keeps_positions',
   'Test_interleaved_fast_typing_equals_slow_typing',
   'Test_open_from_a_script_and_the_change_event',
