@@ -833,8 +833,7 @@ def Mappings(buf: number)
     ['i', '<BS>', '<Plug>(tagd-backspace)'], ['n', '<BS>', '<Plug>(tagd-backspace)'],
     ['i', '<S-Tab>', '<Plug>(tagd-prev-chip)'], ['n', '<S-Tab>', '<Plug>(tagd-prev-chip)'],
     ['i', '<Tab>', '<Plug>(tagd-next-chip)'], ['n', '<Tab>', '<Plug>(tagd-next-chip)'],
-    ['i', '<C-x>', '<Plug>(tagd-remove-chip)'], ['n', '<C-x>', '<Plug>(tagd-remove-chip)'],
-    ['n', 'X', '<Plug>(tagd-remove-chip)']]
+    ['i', '<C-x>', '<Plug>(tagd-remove-chip)'], ['n', '<C-x>', '<Plug>(tagd-remove-chip)']]
   for [mode, lhs, rhs] in maps
     if maparg(lhs, mode, false, true)->get('buffer', 0) == 0
       exe 'silent ' .. mode .. 'map <buffer> <nowait> ' .. lhs .. ' ' .. rhs
@@ -859,7 +858,8 @@ export def Submit()
 enddef
 
 # Backspace: with a chip selected, removes it; on an empty buffer, removes the last tag
-# (field/deleteBackward); otherwise deletes the character before the cursor.  "Empty" is decided
+# (field/deleteBackward); otherwise deletes the character before the cursor (in Normal mode:
+# moves left, as <BS> does).  "Empty" is decided
 # here, when the key is handled (sync.md rule 3).
 export def Backspace()
   var f = Current()
@@ -876,8 +876,12 @@ export def Backspace()
     Request('field/deleteBackward', {field: name}, (r) => TakeResult(name, r))
     return
   endif
+  if mode() !~# '^[iR]'
+    exe "normal! \<BS>"
+    return
+  endif
   const lnum = line('.')
-  const col = mode() =~# '^i' ? col('.') : col('.') + len(matchstr(getline('.'), '.', col('.') - 1))
+  const col = col('.')
   if col > 1
     const line = getline(lnum)
     const before = strpart(line, 0, col - 1)
