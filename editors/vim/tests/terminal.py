@@ -92,6 +92,7 @@ def main():
     tmp = tempfile.mkdtemp()
     out = os.path.join(tmp, "state")
     vimcmd = ("LANG=C.UTF-8 TAGD=%s vim -Nu NONE -i NONE --cmd 'set encoding=utf-8' --cmd %s "
+              "--cmd 'let g:tagd_flash_ms = 5000' "
               "-c 'runtime plugin/tagd.vim' -c 'TagField t'") % (
                   shlex.quote(tagd), shlex.quote("set rtp^=" + ROOT.replace(" ", "\\ ")))
     tmux("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT), vimcmd)
@@ -156,6 +157,55 @@ def main():
         state = vim_state(out)
         check("terminal: a paste splits into tags", state is not None and state[0] == want2,
               "got %r\nwant %r" % (state and state[0][-5:], want2[-5:]))
+
+        # A duplicate: its chip flashes (drawn with another highlight) and the field's status
+        # line says why.
+        tmux("send-keys", "-t", "t", "-l", "AEND,")
+
+        def attr_at(text, chip):
+            """The colours and attributes (SGR) in effect at the first character of chip in a
+            capture-pane -e."""
+            attrs, plain, i = [], [], 0
+            st = {}
+            while i < len(text):
+                m = re.match(r"\x1b\[([0-9;]*)m", text[i:])
+                if not m:
+                    plain.append(text[i])
+                    attrs.append(tuple(sorted(st.items())))
+                    i += 1
+                    continue
+                i += m.end()
+                ps = [int(p) for p in m.group(1).split(";") if p != ""] or [0]
+                k = 0
+                while k < len(ps):
+                    p = ps[k]
+                    if p == 0:
+                        st = {}
+                    elif p in (38, 48) and k + 1 < len(ps):
+                        n = 3 if ps[k + 1] == 5 else 5
+                        st["fg" if p == 38 else "bg"] = tuple(ps[k + 1:k + n])
+                        k += n - 1
+                    elif p == 39 or p == 49:
+                        st.pop("fg" if p == 39 else "bg", None)
+                    elif 30 <= p <= 37 or 90 <= p <= 97:
+                        st["fg"] = p
+                    elif 40 <= p <= 47 or 100 <= p <= 107:
+                        st["bg"] = p
+                    else:
+                        st["a%d" % p] = True
+                    k += 1
+            j = "".join(plain).find(chip)
+            return attrs[j] if j >= 0 else None
+
+        def flashed():
+            colored = tmux("capture-pane", "-p", "-e", "-t", "t")
+            a, b = attr_at(colored, "[end]"), attr_at(colored, "[pasted two]")
+            return (any(l.startswith("tagd://t") and "END is already a tag" in l for l in screen())
+                    and a is not None and b is not None and a != b)
+        check("terminal: a duplicate flashes its chip and the status line says why",
+              wait(flashed, 10), "\n".join(screen()))
+        tmux("send-keys", "-t", "t", "Escape")
+        time.sleep(0.2)
 
         # 3. Resizing the terminal re-lays the chips out for the new width.
         tmux("resize-window", "-t", "t", "-x", "40", "-y", str(HEIGHT))
