@@ -227,6 +227,15 @@ def main():
         check("terminal: CTRL-X removes the selected chip", ok and state is not None
               and state[0] == want2, "\n".join(screen()))
 
+        # "." repeats typed at full speed, then a comma: one tag of all the repeated text.
+        tmux("send-keys", "-t", "t", "-l", "Axy\x1b....A,\x1b")
+        want2.append("xyxyxyxyxy")
+        ok = wait(lambda: "[xyxyxyxyxy]" in "\n".join(screen()), 10)
+        state = vim_state(out)
+        check("terminal: . repeats at full speed reach tagd", ok and state is not None
+              and state[0] == want2 and state[1] == [""],
+              "%r\n%s" % (state and state[0][-3:], "\n".join(screen())))
+
         # 3. Resizing the terminal re-lays the chips out for the new width.
         tmux("resize-window", "-t", "t", "-x", "40", "-y", str(HEIGHT))
         def rewrapped():
