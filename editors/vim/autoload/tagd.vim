@@ -100,37 +100,57 @@ def Log(dir: string, msg: any)
   endif
 enddef
 
+# Whether messages can be sent now.  While tagd is gone (until it is restarted) nothing is
+# sent: the restart re-opens every field with its whole buffer.
+def CanSend(): bool
+  return running && ch_status(chan) == 'open'
+enddef
+
 def Notify(method: string, params: dict<any>)
   Log('->', {method: method, params: params})
-  if running
-    ch_sendexpr(chan, {method: method, params: params})
+  if CanSend()
+    try
+      ch_sendexpr(chan, {method: method, params: params})
+    catch
+      Log('--', {sendFailed: v:exception})
+    endtry
   endif
 enddef
 
 # An asynchronous request; Callback gets the result (errors are reported and dropped).
 def Request(method: string, params: dict<any>, Callback: func(any) = null_function)
   Log('->', {method: method, params: params})
-  if !running
+  if !CanSend()
     return
   endif
-  ch_sendexpr(chan, {method: method, params: params}, {callback: (_, resp) => {
-    Log('<-', resp)
-    if type(resp) == v:t_dict && has_key(resp, 'error')
-      Error(method .. ': ' .. get(resp.error, 'message', string(resp.error)))
-    elseif type(resp) == v:t_dict && Callback != null_function
-      Callback(get(resp, 'result', null))
-    endif
-  }})
+  try
+    ch_sendexpr(chan, {method: method, params: params}, {callback: (_, resp) => {
+      Log('<-', resp)
+      if type(resp) == v:t_dict && has_key(resp, 'error')
+        Error(method .. ': ' .. get(resp.error, 'message', string(resp.error)))
+      elseif type(resp) == v:t_dict && Callback != null_function
+        Callback(get(resp, 'result', null))
+      endif
+    }})
+  catch
+    Log('--', {sendFailed: v:exception})
+  endtry
 enddef
 
 # A synchronous request: the response dict ({} on timeout).  Notifications that arrive while
 # waiting are still handled.
 def RequestSync(method: string, params: dict<any>): dict<any>
-  if !running
+  if !CanSend()
     return {}
   endif
   Log('->', {method: method, params: params})
-  const resp = ch_evalexpr(chan, {method: method, params: params}, {timeout: Opt('timeout', 5000)})
+  var resp: any
+  try
+    resp = ch_evalexpr(chan, {method: method, params: params}, {timeout: Opt('timeout', 5000)})
+  catch
+    Log('--', {sendFailed: v:exception})
+    return {}
+  endtry
   Log('<-', resp)
   if type(resp) != v:t_dict
     return {}

@@ -435,6 +435,11 @@ def Test_restart_reopens_fields()
   WaitTags('t', ['a', 'b'])
   const pid = tagd#Info().pid
   job_stop(tagd#Info().job, 'kill')
+  # Typing on while tagd is gone raises no error; the restart picks the text up.
+  v:errmsg = ''
+  feedkeys("Ad", 'xt')
+  FlushAll()
+  assert_equal('', v:errmsg)
   # (job_info() may itself notice the exit and run exit_cb: one Info() per check.)
   WaitFor(() => {
     const i = tagd#Info()
@@ -442,8 +447,8 @@ def Test_restart_reopens_fields()
   }, 10000)
   assert_true(tagd#Info().running)
   assert_notequal(pid, tagd#Info().pid)
-  # The new tagd knows the tags and the draft: "c" is still being typed.
-  feedkeys("Ad,a,", 'xt')
+  # The new tagd knows the tags and the draft: "cd" is still being typed.
+  feedkeys("A,a,", 'xt')
   WaitTags('t', ['a', 'b', 'cd'])
   WaitFor(() => getline(1) == '')
   assert_equal([''], getline(1, '$'))
