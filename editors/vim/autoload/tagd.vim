@@ -27,6 +27,7 @@ var stopping = false
 var restarts: list<float> = []   # reltime seconds of recent restarts
 var lastError = ''
 var serverInfo: dict<any> = {}
+var pid = 0        # the process id of the current tagd
 
 # Where tagd is: g:tagd_cmd (a string or a list), else $TAGD, else `tagd` on $PATH, else the
 # repository's own .build/debug/tagd or .build/release/tagd next to this plugin.
@@ -71,6 +72,7 @@ def Start(): bool
     return false
   endif
   chan = job_getchannel(job)
+  pid = job_info(job).process
   running = true
   Log('--', {started: job_info(job).process, time: reltimestr(reltime())})
   const resp = ch_evalexpr(chan, {method: 'initialize', params: {
@@ -186,8 +188,11 @@ def OnClose(_: channel)
   }, {repeat: 250})
 enddef
 
-def OnExit(_: job, status: number)
+def OnExit(ended: job, status: number)
   Log('--', {exit: status, stopping: stopping, time: reltimestr(reltime())})
+  if job_info(ended).process != pid
+    return   # an earlier tagd (one that failed to start): the current one is unaffected
+  endif
   running = false
   if stopping
     return
@@ -234,7 +239,7 @@ enddef
 
 # For tests and :TagFieldInfo: the job, its state and the agreed server capabilities.
 export def Info(): dict<any>
-  return {running: running, job: job, channel: chan, pid: running ? job_info(job).process : 0,
+  return {running: running, job: job, channel: chan, pid: running ? pid : 0,
     server: serverInfo, cmd: Command(), fields: keys(fields), restarts: len(restarts)}
 enddef
 
