@@ -993,13 +993,13 @@ export def ParseFrontMatter(lines: list<string>): dict<any>
     endif
     r.start = i
     r.end = i
-    var rest = substitute(m[1], '\s\+#.*$', '', '')
+    var rest = StripComment(m[1])
     if rest =~ '^\['
       # Flow sequence, possibly over several lines.
       var j = i
       while rest !~ '\]\s*$' && j + 1 < close
         j += 1
-        rest ..= ' ' .. trim(lines[j])
+        rest ..= ' ' .. StripComment(trim(lines[j]))
       endwhile
       r.end = j
       r.style = 'flow'
@@ -1013,7 +1013,7 @@ export def ParseFrontMatter(lines: list<string>): dict<any>
           if r.end == i
             r.indent = item[1]
           endif
-          const value = Unquote(substitute(item[2], '\s\+#.*$', '', ''))
+          const value = Unquote(StripComment(item[2]))
           if value != ''
             add(r.tags, value)
           endif
@@ -1030,6 +1030,36 @@ export def ParseFrontMatter(lines: list<string>): dict<any>
     break
   endfor
   return r
+enddef
+
+# {s} without a trailing YAML comment (a # at the start or after a space, outside quotes).
+def StripComment(s: string): string
+  var quote = ''
+  var prev = ' '
+  var out = ''
+  const chars = split(s, '\zs')
+  var i = 0
+  while i < len(chars)
+    const c = chars[i]
+    if quote != ''
+      if c == '\' && quote == '"' && i + 1 < len(chars)
+        out ..= c .. chars[i + 1]
+        i += 2
+        prev = 'x'
+        continue
+      elseif c == quote
+        quote = ''
+      endif
+    elseif c == '"' || c == "'"
+      quote = c
+    elseif c == '#' && prev =~ '\s'
+      break
+    endif
+    out ..= c
+    prev = c
+    i += 1
+  endwhile
+  return trim(out)
 enddef
 
 def SplitFlow(s: string): list<string>

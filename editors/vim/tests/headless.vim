@@ -551,6 +551,23 @@ def Test_front_matter_is_created_when_missing()
   assert_equal(['---', 'title: t', 'tags: ["2026"]', '---'], readfile(path2))
 enddef
 
+def Test_front_matter_forms_are_read()
+  const P = (lines: list<string>): list<string> => tagd#ParseFrontMatter(lines).tags
+  assert_equal(['a', 'b c', 'd"e', "f'g"], P(['---', 'tags: [a, "b c", "d\"e", ''f''''g'']', '---']))
+  assert_equal(['a', 'b'], P(['---', 'tags: [a,', '  b]', 'x: 1', '---']))
+  assert_equal(['a', 'b'], P(['---', 'tags: a, b', '---']))
+  assert_equal(['a', 'b'], P(['---', 'tags:   # mine', '- a', '', '# skip', '- b  # two', 'other: x', '---']))
+  assert_equal([], P(['---', 'tags: []', '---']))
+  assert_equal([], P(['---', 'title: no tags', '---']))
+  assert_equal([], P(['no front matter', 'tags: [x]']))
+  assert_equal([], P(['---', 'tags: [never closed]']))
+  # And what is written reads back the same.
+  for tag in ['plain', 'two words', 'key: value', '#hash', 'a #b', "t\tab", '- dash', 'yes', '2026', 'x"y', "it's", 'a\b', 'naïve', '[b]']
+    const line = 'tags: [' .. tagd#YamlScalar(tag) .. ']'
+    assert_equal([tag], P(['---', line, '---']), line)
+  endfor
+enddef
+
 def Test_help_file_has_clean_tags()
   const dir = tmp .. '/doc'
   mkdir(dir, 'p')
@@ -590,6 +607,7 @@ const tests = [
   'Test_front_matter_flow_round_trip',
   'Test_front_matter_block_list_keeps_its_style',
   'Test_front_matter_is_created_when_missing',
+  'Test_front_matter_forms_are_read',
   'Test_help_file_has_clean_tags',
 ]
 
