@@ -336,6 +336,7 @@ export def Open(name: string, opts: dict<any> = {}): number
     elseif get(opts, 'window', 'split') == 'split'
       exe 'botright :1split'
       exe 'buffer ' .. f.buf
+      f.win = win_getid()
       WindowOptions()
       RequestLayout(f)
       Status(f)
@@ -375,6 +376,9 @@ export def Open(name: string, opts: dict<any> = {}): number
     frames: [], sel: -1, flash: -1, flashTimer: 0, applying: false, options: get(opts, 'options', {}),
     onChange: get(opts, 'on_change', null_function), height: get(opts, 'height', 0),
     stateVersion: 0, stale: 0}
+  if where == 'split'
+    f.win = win_getid()
+  endif
   fields[name] = f
   byBuf[string(buf)] = name
   f.listener = listener_add(OnListener, buf)
@@ -383,6 +387,7 @@ export def Open(name: string, opts: dict<any> = {}): number
     autocmd!
     exe 'autocmd BufWipeout <buffer=' .. buf .. '> ++once Forget(' .. buf .. ')'
     exe 'autocmd WinResized,VimResized * Resized(' .. buf .. ')'
+    exe 'autocmd BufWinEnter <buffer=' .. buf .. '> Shown(' .. buf .. ')'
     # Listener callbacks otherwise wait for the next redraw.
     exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush(' .. buf .. ')'
   augroup END
@@ -468,6 +473,16 @@ def Forget(buf: number)
     autocmd!
   augroup END
   exe 'augroup! tagd_buf_' .. buf
+enddef
+
+# The field's buffer shown in a window by other means than :TagField (:sbuffer, :b).
+def Shown(buf: number)
+  const key = string(buf)
+  if has_key(byBuf, key) && has_key(fields, byBuf[key]) && bufnr() == buf
+    WindowOptions()
+    RequestLayout(fields[byBuf[key]])
+    Status(fields[byBuf[key]])
+  endif
 enddef
 
 def Resized(buf: number)
@@ -835,7 +850,9 @@ enddef
 
 def Resize(f: dict<any>)
   const win = bufwinid(f.buf)
-  if win == -1
+  # Only the bottom window :TagField made is sized: resizing a full-height window would give
+  # the lines to the command line.
+  if win == -1 || win != get(f, 'win', -1)
     return
   endif
   const lines = len(getbufline(f.buf, 1, '$'))

@@ -80,6 +80,8 @@ def Fresh()
   endfor
   silent! only!
   enew!
+  # A test that fails half-way must not leave a tall command line behind.
+  set cmdheight=1
 enddef
 
 # ---------------------------------------------------------------------------------------------
@@ -385,6 +387,18 @@ def Test_open_from_a_script_and_the_change_event()
   assert_equal([['one', 'two'], ['one', 'two', 'three'], ['two', 'three'], ['two', 'three', 'four']], g:events)
   assert_equal(['s', ['two', 'three', 'four']], calls[-1])
   assert_equal(4, len(calls))
+  # Shown in a window later, it takes the window's width and options.
+  # (No WinResized in -es mode: the width is the split's; g:tagd_width is 60.)
+  exe 'botright vertical sbuffer ' .. buf
+  const w = winwidth(0)
+  assert_notequal(60, w)
+  assert_equal(buf, bufnr())
+  assert_false(&l:number)
+  WaitFor(() => Field('s').frames[-1].x + Field('s').frames[-1].width == w)
+  assert_equal(w, Field('s').frames[-1].x + Field('s').frames[-1].width)
+  # The plugin sizes only windows it made: this one keeps its height, the command line its own.
+  assert_equal(1, &cmdheight)
+  assert_true(winheight(0) > 10)
   autocmd! tagd_test
   tagd#Close('s')
   assert_equal([], tagd#Tags('s'))
