@@ -243,6 +243,16 @@ export def Info(): dict<any>
     server: serverInfo, cmd: Command(), fields: keys(fields), restarts: len(restarts)}
 enddef
 
+# :TagFieldInfo
+export def InfoCommand()
+  const i = Info()
+  const version = get(get(i.server, 'serverInfo', {}), 'version', '?')
+  echo 'tagd: ' .. (empty(i.cmd) ? '(not found)' : join(i.cmd))
+  echo '  ' .. (i.running ? 'running, pid ' .. i.pid .. ', version ' .. version : 'not running')
+    .. ', ' .. i.restarts .. ' restart(s) in the last minute'
+  echo '  fields: ' .. (empty(i.fields) ? '(none)' : join(sort(copy(i.fields)), ', '))
+enddef
+
 def Error(text: string)
   Log('--', {error: text})
   echohl ErrorMsg

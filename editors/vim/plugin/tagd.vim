@@ -14,7 +14,7 @@ command -nargs=? -bar TagField tagd.FieldCommand(<q-args>)
 command -nargs=? -bar TagFieldClose tagd.Close(<q-args> == '' ? 'default' : <q-args>)
 command -nargs=? -bar TagFieldTags echo tagd.Tags(<q-args> == '' ? 'default' : <q-args>)
 command -bar TagFieldFrontMatter tagd.FrontMatter()
-command -bar TagFieldInfo echo tagd.Info()
+command -bar TagFieldInfo tagd.InfoCommand()
 
 for mode in ['i', 'n']
   exe mode .. 'noremap <silent> <Plug>(tagd-submit) <ScriptCmd>tagd.Submit()<CR>'

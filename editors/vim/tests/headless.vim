@@ -98,6 +98,10 @@ def Test_finds_binary_and_agrees_on_utf8()
   assert_true(info.running)
   assert_equal('utf-8', info.server.capabilities.positionEncoding)
   assert_equal('tagd://probe', bufname())
+  const shown = execute('TagFieldInfo')
+  assert_match('tagd: ' .. $TAGD, shown)
+  assert_match('running, pid ' .. info.pid .. ', version 1\.', shown)
+  assert_match('fields: probe', shown)
 enddef
 
 def Test_finds_the_repository_build_without_env_or_path()
