@@ -1,15 +1,17 @@
 vim9script
 # Headless tests of the Vim plugin against the real tagd binary, with Vim's own assert_*().
 # Run by ../run-tests as:  vim -Nu NONE -es -i NONE -S tests/headless.vim
-# Results go to $TAGD_VIM_RESULTS (one "PASS name" / "FAIL name: error" line per test).
+# Results go to $TAGD_VIM_RESULTS (one "PASS name" / "FAIL name: error" line per test, then
+# DONE); $TAGD_VIM_ONLY (a pattern) runs only the tests whose names match.
 #
 # In -es mode Vim never redraws, and listener_add() callbacks wait for a redraw (or
-# listener_flush()).  Settle() therefore flushes the field buffers where a real Vim would redraw:
+# listener_flush()).  The helpers (WaitFor, Settle) therefore flush the field buffers where a real
+# Vim would redraw:
 # while waiting for input.  Keys fed with feedkeys(..., 'xt') all reach the buffer before any
 # message from tagd is handled: that is typing faster than any reply.
 
 const root = expand('<sfile>:p:h:h')
-const results = $TAGD_VIM_RESULTS != '' ? $TAGD_VIM_RESULTS : root .. '/tests/results.txt'
+const results = $TAGD_VIM_RESULTS != '' ? $TAGD_VIM_RESULTS : tempname()
 const tmp = tempname()
 mkdir(tmp, 'p')
 &runtimepath = root .. ',' .. &runtimepath
