@@ -6,8 +6,7 @@ vim9script
 #
 # In -es mode Vim never redraws, and listener_add() callbacks wait for a redraw (or
 # listener_flush()).  The helpers (WaitFor, Settle) therefore flush the field buffers where a real
-# Vim would redraw:
-# while waiting for input.  Keys fed with feedkeys(..., 'xt') all reach the buffer before any
+# Vim would redraw: while waiting for input.  Keys fed with feedkeys(..., 'xt') all reach the buffer before any
 # message from tagd is handled: that is typing faster than any reply.
 
 const root = expand('<sfile>:p:h:h')
