@@ -383,7 +383,8 @@ export def Open(name: string, opts: dict<any> = {}): number
     WindowOptions()
   endif
   var f: dict<any> = {name: name, buf: buf, version: 0, shadow: '', tags: [], text: '',
-    frames: [], sel: -1, flash: -1, flashTimer: 0, applying: false, options: get(opts, 'options', {}),
+    frames: [], sel: -1, flash: -1, flashTimer: 0, applying: false,
+    options: get(opts, 'options', {}),
     onChange: get(opts, 'on_change', null_function), height: get(opts, 'height', 0),
     stateVersion: 0, stale: 0}
   if where == 'split'
@@ -399,7 +400,8 @@ export def Open(name: string, opts: dict<any> = {}): number
     exe 'autocmd WinResized,VimResized * Resized(' .. buf .. ')'
     exe 'autocmd BufWinEnter <buffer=' .. buf .. '> Shown(' .. buf .. ')'
     # Listener callbacks otherwise wait for the next redraw.
-    exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush(' .. buf .. ')'
+    exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush('
+      .. buf .. ')'
   augroup END
   f.tags = copy(get(opts, 'tags', []))
   OpenOnServer(f)
@@ -600,7 +602,8 @@ def OnDidUpdate(p: dict<any>)
   listener_flush(f.buf)
   if get(p, 'resync', false)
     f.version += 1
-    Notify('field/didChange', {field: f.name, version: f.version, contentChanges: [{text: f.shadow}]})
+    Notify('field/didChange', {field: f.name, version: f.version,
+      contentChanges: [{text: f.shadow}]})
   elseif p.version == f.version && !empty(p.edits)
     ApplyEdits(f, p.edits, p.version)
   elseif !empty(p.edits)
@@ -811,7 +814,8 @@ def Render(f: dict<any>)
   var first = 0
   if len(ys) > room
     first = len(ys) - room + 1
-    f.hidden = len(filter(mapnew(f.frames[: n - 1], (_, fr) => index(ys, float2nr(fr.y))), (_, r) => r < first))
+    f.hidden = f.frames[: n - 1]->mapnew((_, fr) => index(ys, float2nr(fr.y)))
+      ->filter((_, r) => r < first)->len()
     # (A row of its own: inline text padded to the width, as text_align 'above' is drawn after
     # the inline chips in Vim 9.0.1378.)
     var more = printf(Opt('more_text', '… %d more tags (:TagFieldTags lists them)'), f.hidden)
@@ -997,7 +1001,8 @@ enddef
 # closing line, start/end: the tags entry's lines (end inclusive; -1 when absent), style: 'flow'
 # or 'block', indent: of the block items, tags: the list}.
 export def ParseFrontMatter(lines: list<string>): dict<any>
-  var r: dict<any> = {fm: false, close: -1, start: -1, end: -1, style: 'flow', indent: '  ', tags: []}
+  var r: dict<any> = {fm: false, close: -1, start: -1, end: -1, style: 'flow', indent: '  ',
+    tags: []}
   if empty(lines) || lines[0] !~ '^---\s*$'
     return r
   endif
@@ -1122,7 +1127,8 @@ enddef
 
 def Unquote(s: string): string
   if s =~ '^".*"$' && len(s) >= 2
-    return substitute(s[1 : -2], '\\\(.\)', '\=submatch(1) == "n" ? "\n" : submatch(1) == "t" ? "\t" : submatch(1)', 'g')
+    return substitute(s[1 : -2], '\\\(.\)',
+      '\=submatch(1) == "n" ? "\n" : submatch(1) == "t" ? "\t" : submatch(1)', 'g')
   elseif s =~ "^'.*'$" && len(s) >= 2
     return substitute(s[1 : -2], "''", "'", 'g')
   endif
