@@ -1,0 +1,282 @@
+;;; tagd-test.el --- ERT tests of tagd.el against the real tagd  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by ../run-tests:
+;;   emacs --batch -Q -L .. -l tagd-test.el -f ert-run-tests-batch-and-exit
+;; Every test drives the real tagd binary over a pipe.  Keys are fed
+;; as keyboard macros: Emacs runs them without reading process output
+;; in between, which is typing at full speed.  The <f11> key of the
+;; tests waits for tagd (a pause in typing) and records what the
+;; minibuffer shows; <f10> records it without waiting.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'tagd)
+
+(defvar tagd-test--args nil
+  "Arguments of `tagd-read-tags' for the <f12> test command.")
+
+(defvar tagd-test--result nil
+  "What the <f12> test command returned.")
+
+(defvar tagd-test--snaps nil
+  "Snapshots (CHIPS . DRAFT) of the minibuffer, newest first.")
+
+(defvar tagd-test--hook nil
+  "Function called (with no argument) by <f9> inside the reader.")
+
+(defun tagd-test--command ()
+  "Run `tagd-read-tags' with `tagd-test--args'."
+  (interactive)
+  (setq tagd-test--result (apply #'tagd-read-tags tagd-test--args)))
+
+(defun tagd-test--snap-now ()
+  "Record what the minibuffer reader shows, without waiting."
+  (interactive)
+  (push (cons (substring-no-properties (tagd--minibuffer-chips))
+              (minibuffer-contents-no-properties))
+        tagd-test--snaps))
+
+(defun tagd-test--snap ()
+  "Wait for tagd to answer everything sent, then record the display."
+  (interactive)
+  (tagd-sync)
+  (tagd-test--snap-now))
+
+(defun tagd-test--run-hook ()
+  "Call `tagd-test--hook'."
+  (interactive)
+  (funcall tagd-test--hook))
+
+(define-key global-map [f12] #'tagd-test--command)
+(define-key global-map [f11] #'tagd-test--snap)
+(define-key global-map [f10] #'tagd-test--snap-now)
+(define-key global-map [f9] #'tagd-test--run-hook)
+
+(defun tagd-test--keys (&rest parts)
+  "Return the key vector of PARTS: strings are typed, vectors are keys."
+  (apply #'vconcat (mapcar (lambda (p) (if (stringp p) (vconcat p) p)) parts)))
+
+(defun tagd-test--read (args &rest keys)
+  "Call `tagd-read-tags' with ARGS, typing KEYS; return the tags."
+  (setq tagd-test--args args tagd-test--result 'none tagd-test--snaps nil)
+  (execute-kbd-macro (apply #'tagd-test--keys [f12] keys))
+  (should (zerop (hash-table-count tagd--fields)))
+  tagd-test--result)
+
+(defun tagd-test--messages ()
+  "Return the text of the *Messages* buffer."
+  (with-current-buffer (messages-buffer) (buffer-string)))
+
+(defmacro tagd-test--with-buffer (tags &rest body)
+  "Run BODY in a temporary buffer synced with a field holding TAGS.
+The field is bound to `field'."
+  (declare (indent 1))
+  `(with-temp-buffer
+     (let ((field (tagd--open (current-buffer) (point-min) :tags ,tags)))
+       (unwind-protect (progn ,@body)
+         (tagd--close field)))))
+
+;;;; Connection
+
+(ert-deftest tagd-test-connection ()
+  "One tagd process, initialized with utf-32, serves every field."
+  (tagd-test--with-buffer '("a")
+    (should (tagd--live-p))
+    (should (equal tagd--encoding "utf-32"))
+    (let ((process (jsonrpc--process tagd--connection)))
+      (tagd-test--with-buffer '("b")
+        (should (eq process (jsonrpc--process tagd--connection)))
+        (should (equal (tagd-sync) '("b"))))
+      (should (equal (tagd-sync) '("a"))))))
+
+(ert-deftest tagd-test-program-lookup ()
+  "`tagd-program', then TAGD, then PATH, then the repository build."
+  (let ((tagd-program "/x/tagd"))
+    (should (equal (tagd--program) "/x/tagd")))
+  (let ((tagd-program nil) (process-environment (cons "TAGD=/y/tagd" process-environment)))
+    (should (equal (tagd--program) "/y/tagd")))
+  (let ((tagd-program nil) (exec-path nil)
+        (process-environment (cons "TAGD" process-environment)))
+    (let ((found (ignore-errors (tagd--program))))
+      (if found
+          (should (string-match-p "/\\.build/\\(debug\\|release\\)/tagd\\'" found))
+        (should-error (tagd--program) :type 'user-error)))))
+
+;;;; Positions
+
+(ert-deftest tagd-test-positions ()
+  "LSP positions in utf-32, utf-16 and utf-8, with CRLF and astral characters."
+  (let ((text "a😀b\r\ncd\re"))
+    (let ((tagd--encoding "utf-32"))
+      (should (equal (tagd--position text 2) '(:line 0 :character 2)))
+      (should (equal (tagd--position text 6) '(:line 1 :character 1)))
+      (should (equal (tagd--position text 8) '(:line 2 :character 0)))
+      (should (equal (tagd--position text 9) '(:line 2 :character 1)))
+      (should (= (tagd--offset text '(:line 1 :character 1)) 6)))
+    (let ((tagd--encoding "utf-16"))
+      (should (equal (tagd--position text 2) '(:line 0 :character 3)))
+      (should (= (tagd--offset text '(:line 0 :character 3)) 2)))
+    (let ((tagd--encoding "utf-8"))
+      (should (equal (tagd--position text 3) '(:line 0 :character 6)))
+      (should (= (tagd--offset text '(:line 0 :character 5)) 2)))))
+
+;;;; The sync path
+
+(ert-deftest tagd-test-sync-stale-update ()
+  "An update for an older buffer version is ignored; nothing typed is lost."
+  (tagd-test--with-buffer nil
+    (insert "red,")
+    ;; Typed before tagd's update for "red," is read.
+    (insert " g")
+    (should (equal (buffer-string) "red, g"))
+    (should (equal (tagd-sync) '("red")))
+    (should (equal (buffer-string) " g"))
+    (insert ",blue")
+    (should (equal (tagd-sync) '("red" "g")))
+    (should (equal (buffer-string) "blue"))
+    (should (equal (tagd--field-version field) 5))))
+
+(ert-deftest tagd-test-sync-paste-and-edit ()
+  "A paste is split, and an edit in the middle of the draft is reported."
+  (tagd-test--with-buffer '("x")
+    (insert "one, two,\nthree,tw")
+    (goto-char (1- (point-max)))
+    (insert "o")
+    (should (equal (tagd-sync) '("x" "one" "two" "three")))
+    (should (equal (buffer-string) "tow"))
+    (goto-char (point-max))
+    (insert ",X,")
+    (should (equal (tagd-sync) '("x" "one" "two" "three" "tow")))
+    (should (equal (buffer-string) ""))))
+
+(ert-deftest tagd-test-sync-unicode ()
+  "Non-BMP characters and combining marks keep positions in step."
+  (tagd-test--with-buffer nil
+    (insert "😀a,e\u0301t")
+    (insert "é,")
+    (should (equal (tagd-sync) '("😀a" "e\u0301té")))
+    (should (equal (buffer-string) ""))))
+
+;;;; The minibuffer reader
+
+(ert-deftest tagd-test-read-basic ()
+  "\",\" commits, RET commits the draft, RET on an empty draft returns."
+  (should (equal (tagd-test--read '("Tags: ") "red,green" [return return])
+                 '("red" "green"))))
+
+(ert-deftest tagd-test-read-macro-abc ()
+  "A macro typing a,b,c, at once gives three tags, shown as chips."
+  (should (equal (tagd-test--read '("Tags: ") "a,b,c," [f10 f11 return])
+                 '("a" "b" "c")))
+  ;; Before tagd's updates were read the buffer still held the text;
+  ;; after, it is empty and the chips show.
+  (should (equal (cdr (nth 1 tagd-test--snaps)) "a,b,c,"))
+  (should (equal (car tagd-test--snaps) '("[a ×] [b ×] [c ×] Add a tag" . ""))))
+
+(ert-deftest tagd-test-read-initial-and-chips ()
+  "Initial tags are chips before the draft; the placeholder shows when empty."
+  (should (equal (tagd-test--read '("Tags: " ("x" "y")) [f11] "dr" [f11 return return])
+                 '("x" "y" "dr")))
+  (should (equal (nth 1 tagd-test--snaps) '("[x ×] [y ×] Add a tag" . "")))
+  (should (equal (nth 0 tagd-test--snaps) '("[x ×] [y ×] " . "dr"))))
+
+(ert-deftest tagd-test-read-duplicate ()
+  "A caseless duplicate is dropped, its chip flashes and the reason is echoed."
+  (let ((faces nil))
+    (setq tagd-test--hook
+          (lambda ()
+            (tagd-sync)
+            (let ((s (overlay-get tagd--chips-overlay 'before-string)))
+              (setq faces (list (get-text-property 1 'face s)
+                                (get-text-property (- (length s) 4) 'face s))))))
+    (should (equal (tagd-test--read '("Tags: ") "red,green,RED," [f9 return])
+                   '("red" "green")))
+    (should (equal faces '(tagd-chip-flash tagd-chip)))
+    (should (string-match-p "RED is already a tag, as red\\." (tagd-test--messages)))))
+
+(ert-deftest tagd-test-read-paste ()
+  "Yanking text with separators splits it into tags."
+  (kill-new "one, two,three\nfour, two")
+  (should (equal (tagd-test--read '("Tags: ") [?\C-y] [f11 return return])
+                 '("one" "two" "three" "four")))
+  (should (equal (car tagd-test--snaps)
+                 ;; The draft after a separator loses its leading spaces.
+                 '("[one ×] [two ×] [three ×] [four ×] " . "two"))))
+
+(ert-deftest tagd-test-read-backspace-slow ()
+  "DEL on an empty draft removes the last tag; on a draft it deletes a char."
+  (should (equal (tagd-test--read '("Tags: " ("x")) "a,b," [f11 backspace f11]
+                                  "cd" [backspace f11 return return])
+                 '("x" "a" "c")))
+  (should (equal (nth 1 tagd-test--snaps) '("[x ×] [a ×] Add a tag" . ""))))
+
+(ert-deftest tagd-test-read-backspace-fast ()
+  "Fast Backspaces over committed text act as on an empty draft."
+  (should (equal (tagd-test--read '("Tags: " ("x")) "red, green,blue"
+                                  (make-vector 6 'backspace) [return])
+                 '("x"))))
+
+(ert-deftest tagd-test-read-quit ()
+  "C-g quits the reader and closes its field."
+  (setq tagd-test--args '("Tags: ") tagd-test--result 'none)
+  (condition-case nil
+      (execute-kbd-macro (tagd-test--keys [f12] "a,b" [?\C-g]))
+    (quit nil))
+  (should (eq tagd-test--result 'none))
+  (should (zerop (hash-table-count tagd--fields))))
+
+(ert-deftest tagd-test-read-remove-chip ()
+  "The × of a chip removes its tag (its mouse-1 binding)."
+  (setq tagd-test--hook
+        (lambda ()
+          (tagd-sync)
+          (let* ((s (overlay-get tagd--chips-overlay 'before-string))
+                 (x (string-match "×" s (string-match "green" s)))
+                 (map (get-text-property x 'keymap s)))
+            (should (equal (get-text-property x 'tagd-remove s) "green"))
+            (call-interactively (lookup-key map [mouse-1]))
+            (tagd-sync))))
+  (should (equal (tagd-test--read '("Tags: " ("red" "green" "blue")) [f9 f11 return])
+                 '("red" "blue")))
+  (should (equal (car tagd-test--snaps) '("[red ×] [blue ×] Add a tag" . ""))))
+
+(ert-deftest tagd-test-read-options ()
+  "Options reach tagd: separators and a transform."
+  (should (equal (tagd-test--read '("Tags: " nil (:separators [";"] :transform "lowercase"))
+                                  "A,B;C;" [return])
+                 '("a,b" "c"))))
+
+(ert-deftest tagd-test-read-input-method ()
+  "A Quail composition (latin-1-postfix: c then , is ç) commits nothing."
+  (setq tagd-test--hook
+        (lambda ()
+          (set-input-method "latin-1-postfix")
+          ;; Events read through the input method, as typed keys are
+          ;; (a keyboard macro bypasses input methods).
+          (setq unread-command-events
+                (append (listify-key-sequence "franc,ais") '(return f11 return)))))
+  (should (equal (tagd-test--read '("Tags: ") [f9]) '("français")))
+  (should (equal (car tagd-test--snaps) '("[français ×] Add a tag" . ""))))
+
+(ert-deftest tagd-test-restart ()
+  "When tagd dies it is restarted and the reader's field re-opened."
+  (let (old)
+    (setq tagd-test--hook
+          (lambda ()
+            (tagd-sync)
+            (setq old (jsonrpc--process tagd--connection))
+            (signal-process old 'kill)
+            (with-timeout (10 (error "Timed out waiting for tagd to restart"))
+              (while (not (and (tagd--live-p)
+                               (not (eq old (jsonrpc--process tagd--connection)))))
+                (accept-process-output nil 0.05)))))
+    (should (equal (tagd-test--read '("Tags: " ("x")) "a,b" [f9] "c,RED,red," [return])
+                   '("x" "a" "bc" "RED")))
+    (should-not (process-live-p old))))
+
+(provide 'tagd-test)
+;;; tagd-test.el ends here

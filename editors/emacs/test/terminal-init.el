@@ -1,0 +1,31 @@
+;;; terminal-init.el --- Set-up of the tmux terminal test  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Loaded by terminal-test into `emacs -nw -Q'.  <f5> runs the reader
+;; and writes the tags it returns to the file named by TAGD_TERM_OUT.
+
+;;; Code:
+
+(require 'tagd)
+(setq inhibit-startup-screen t
+      initial-scratch-message nil
+      make-backup-files nil
+      auto-save-default nil
+      ;; A failure shows its backtrace on the screen the test captures.
+      debug-on-error t)
+
+(defun tagd-term--write (value)
+  "Write VALUE, printed, to the file named by TAGD_TERM_OUT."
+  (with-temp-file (getenv "TAGD_TERM_OUT")
+    (prin1 value (current-buffer))))
+
+(defun tagd-term-read ()
+  "Read tags starting from (\"x\") and write them out."
+  (interactive)
+  (tagd-term--write (tagd-read-tags "Tags: " '("x"))))
+
+(global-set-key (kbd "<f5>") #'tagd-term-read)
+
+(provide 'terminal-init)
+;;; terminal-init.el ends here
