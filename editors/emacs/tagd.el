@@ -56,7 +56,7 @@
 (defcustom tagd-program nil
   "The tagd executable to run.
 When nil, use the environment variable TAGD if it is set, else
-\"tagd\" on `exec-path', else the tagd built in the repository
+\"tagd\" on the variable `exec-path', else the tagd built in the repository
 this package was loaded from (.build/debug/tagd, then
 .build/release/tagd)."
   :type '(choice (const :tag "Find it" nil) file))
@@ -679,7 +679,7 @@ With a non-empty draft, delete the character before point."
     (exit-minibuffer)))
 
 (defun tagd--minibuffer-chips ()
-  "Return the chips and placeholder the minibuffer reader shows, as a string."
+  "Return the text of the chips and placeholder of the minibuffer reader."
   (if (overlayp tagd--chips-overlay)
       (concat (overlay-get tagd--chips-overlay 'before-string)
               (overlay-get tagd--chips-overlay 'after-string))

@@ -51,6 +51,17 @@
   (interactive)
   (funcall tagd-test--hook))
 
+(defvar tagd-test--where nil
+  "Where the <f8> key ran: `minibuffer' or `outside'.")
+
+(defun tagd-test--where ()
+  "Record whether this key ran in the minibuffer.
+A keyboard macro that ends inside the minibuffer exits it as RET
+would, so tests end with <f8> to prove their own RET finished."
+  (interactive)
+  (setq tagd-test--where (if (minibufferp) 'minibuffer 'outside)))
+
+(define-key global-map [f8] #'tagd-test--where)
 (define-key global-map [f12] #'tagd-test--command)
 (define-key global-map [f11] #'tagd-test--snap)
 (define-key global-map [f10] #'tagd-test--snap-now)
@@ -62,8 +73,10 @@
 
 (defun tagd-test--read (args &rest keys)
   "Call `tagd-read-tags' with ARGS, typing KEYS; return the tags."
-  (setq tagd-test--args args tagd-test--result 'none tagd-test--snaps nil)
-  (execute-kbd-macro (apply #'tagd-test--keys [f12] keys))
+  (setq tagd-test--args args tagd-test--result 'none tagd-test--snaps nil
+        tagd-test--where nil)
+  (execute-kbd-macro (apply #'tagd-test--keys [f12] (append keys '([f8]))))
+  (should (eq tagd-test--where 'outside))
   (should (zerop (hash-table-count tagd--fields)))
   tagd-test--result)
 
