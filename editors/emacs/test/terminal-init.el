@@ -3,11 +3,15 @@
 ;;; Commentary:
 
 ;; Loaded by terminal-test into `emacs -nw -Q'.  <f5> runs the reader
-;; and writes the tags it returns to the file named by TAGD_TERM_OUT.
+;; and writes the tags it returns to the file named by TAGD_TERM_OUT;
+;; <f6> writes the newest kill there.  Mouse clicks come as xterm
+;; escape sequences (`xterm-mouse-mode').
 
 ;;; Code:
 
 (require 'tagd)
+(require 'tagd-org)
+(require 'tagd-field)
 (setq inhibit-startup-screen t
       initial-scratch-message nil
       make-backup-files nil
@@ -25,7 +29,15 @@
   (interactive)
   (tagd-term--write (tagd-read-tags "Tags: " '("x"))))
 
+(defun tagd-term-kill-ring ()
+  "Write the newest kill ring entry out."
+  (interactive)
+  (tagd-term--write (current-kill 0)))
+
 (global-set-key (kbd "<f5>") #'tagd-term-read)
+(global-set-key (kbd "<f6>") #'tagd-term-kill-ring)
+(xterm-mouse-mode 1)
+(menu-bar-mode -1)
 
 (provide 'terminal-init)
 ;;; terminal-init.el ends here
