@@ -37,6 +37,7 @@
 
 (require 'cl-lib)
 (require 'jsonrpc)
+(require 'seq)
 (require 'subr-x)
 
 (defconst tagd-version "1.0.0"
@@ -218,13 +219,23 @@ The region runs from START to the end of BUFFER."
       (setq tagd--restart-timer
             (run-at-time 0 nil #'tagd--restart-after-death)))))
 
+(defvar tagd--deaths nil
+  "Times tagd died lately, newest first (see `tagd--restart-after-death').")
+
 (defun tagd--restart-after-death ()
-  "Restart tagd after it died, re-opening its fields."
+  "Restart tagd after it died, re-opening its fields.
+After five deaths within a minute, stop restarting: the next
+command that needs tagd starts it again."
   (setq tagd--restart-timer nil)
-  (unless (tagd--live-p)
+  (push (float-time) tagd--deaths)
+  (setq tagd--deaths (seq-take-while (lambda (time) (< (- (float-time) time) 60))
+                                     tagd--deaths))
+  (if (> (length tagd--deaths) 5)
+      (message "tagd: died %d times in a minute; not restarting it" (length tagd--deaths))
+    (unless (tagd--live-p)
     (condition-case err
         (tagd--connection)
-      (error (message "tagd: could not restart: %s" (error-message-string err))))))
+      (error (message "tagd: could not restart: %s" (error-message-string err)))))))
 
 (defun tagd-stop ()
   "Shut tagd down (it is started again by the next field)."
@@ -254,7 +265,10 @@ The region runs from START to the end of BUFFER."
   (when (eq method 'field/didUpdate)
     (let ((field (gethash (plist-get params :field) tagd--fields)))
       (when (and field (not (tagd--field-closed field)))
-        (tagd--on-update field params)))))
+        (condition-case-unless-debug err
+            (tagd--on-update field params)
+          (error (message "tagd: could not apply an update: %s"
+                          (error-message-string err))))))))
 
 (defun tagd--request (method params)
   "Send the request METHOD with PARAMS to tagd and return its result."
@@ -462,25 +476,33 @@ already taken, or FORCE is non-nil."
   "Report the change of BEG..END (OLD-LEN chars replaced) to tagd."
   (let ((field tagd--field))
     (when (and field (not tagd--applying) (not (tagd--field-closed field)))
-      (let* ((start (marker-position (tagd--field-start field)))
-             (shadow (tagd--field-shadow field))
-             (b (- beg start))
-             (e (+ b old-len)))
-        (cl-incf (tagd--field-version field))
-        (if (or (< b 0) (> e (length shadow)))
+      ;; An error here would make Emacs drop the hook: never signal.
+      (condition-case-unless-debug err
+          (tagd--report-change field beg end old-len)
+        (error (message "tagd: could not report a change: %s"
+                        (error-message-string err)))))))
+
+(defun tagd--report-change (field beg end old-len)
+  "Send FIELD's change of BEG..END (OLD-LEN chars replaced) to tagd."
+  (let* ((start (marker-position (tagd--field-start field)))
+         (shadow (tagd--field-shadow field))
+         (b (- beg start))
+         (e (+ b old-len)))
+    (cl-incf (tagd--field-version field))
+    (if (or (< b 0) (> e (length shadow)))
+        (tagd--send-whole field)
+      (let* ((new (buffer-substring-no-properties beg end))
+             (range (tagd--range shadow b e))
+             (next (concat (substring shadow 0 b) new (substring shadow e))))
+        (if (not (string= next (tagd--region-text field)))
+            ;; The region and our copy of it disagree: send it whole.
             (tagd--send-whole field)
-          (let* ((new (buffer-substring-no-properties beg end))
-                 (range (tagd--range shadow b e))
-                 (next (concat (substring shadow 0 b) new (substring shadow e))))
-            (if (not (string= next (tagd--region-text field)))
-                ;; The region and our copy of it disagree: send it whole.
-                (tagd--send-whole field)
-              (setf (tagd--field-shadow field) next)
-              (tagd--notify :field/didChange
-                            (list :field (tagd--field-id field)
-                                  :version (tagd--field-version field)
-                                  :contentChanges
-                                  (vector (list :range range :text new)))))))))))
+          (setf (tagd--field-shadow field) next)
+          (tagd--notify :field/didChange
+                        (list :field (tagd--field-id field)
+                              :version (tagd--field-version field)
+                              :contentChanges
+                              (vector (list :range range :text new)))))))))
 
 (defun tagd--send-whole (field)
   "Report FIELD's whole region to tagd (a resync), at its current version."

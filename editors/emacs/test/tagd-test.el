@@ -174,6 +174,37 @@ The field is bound to `field'."
     (should (equal (tagd-sync) '("😀a" "e\u0301té")))
     (should (equal (buffer-string) ""))))
 
+;; The two resync paths of Protocol/sync.md.
+(ert-deftest tagd-test-sync-client-resync ()
+  "If our copy of the region diverges, the whole text is sent instead."
+  (tagd-test--with-buffer nil
+    (insert "red")
+    (tagd-sync)
+    (setf (tagd--field-shadow field) "something else")
+    (insert ",gr")
+    (should (equal (tagd-sync) '("red")))
+    (should (equal (buffer-string) "gr"))
+    (should (equal (tagd--field-shadow field) "gr"))))
+
+(ert-deftest tagd-test-sync-server-resync ()
+  "A change tagd cannot apply makes it ask for the whole text, which is sent."
+  (tagd-test--with-buffer nil
+    (insert "a")
+    (tagd--notify :field/didChange
+                  (list :field (tagd--field-id field)
+                        :version (cl-incf (tagd--field-version field))
+                        :contentChanges
+                        (vector (list :range (list :start '(:line 3 :character 0)
+                                                   :end '(:line 3 :character 0))
+                                      :text "x"))))
+    (let ((before (tagd--field-version field)))
+      (tagd-sync)
+      ;; The resync answer went out with a newer version.
+      (should (> (tagd--field-version field) before)))
+    (insert ",b,")
+    (should (equal (tagd-sync) '("a" "b")))
+    (should (equal (buffer-string) ""))))
+
 ;;;; The minibuffer reader
 
 (ert-deftest tagd-test-read-basic ()
