@@ -670,8 +670,16 @@ With a non-empty draft, delete the character before point."
     (define-key map (kbd "RET") #'tagd-minibuffer-return)
     (define-key map (kbd "DEL") #'tagd-delete-backward)
     (define-key map [remap delete-backward-char] #'tagd-delete-backward)
+    ;; A newline is a separator: C-j (what a terminal sends for a pasted
+    ;; newline) inserts it instead of ending the minibuffer.
+    (define-key map (kbd "C-j") #'tagd-insert-newline)
     map)
   "Keymap of `tagd-read-tags'.")
+
+(defun tagd-insert-newline ()
+  "Insert a newline, which commits the draft as a separator does."
+  (interactive)
+  (insert "\n"))
 
 (defvar-local tagd--chips-overlay nil
   "Overlay showing the chips of the minibuffer reader.")

@@ -16,6 +16,8 @@
 (require 'cl-lib)
 (require 'tagd)
 
+(defvar quail-overlay)
+
 (defvar tagd-test--args nil
   "Arguments of `tagd-read-tags' for the <f12> test command.")
 
@@ -305,6 +307,48 @@ The field is bound to `field'."
                 (append (listify-key-sequence "franc,ais") '(return f11 return)))))
   (should (equal (tagd-test--read '("Tags: ") [f9]) '("français")))
   (should (equal (car tagd-test--snaps) '("[français ×] Add a tag" . ""))))
+
+(ert-deftest tagd-test-read-newline ()
+  "C-j inserts a newline, a separator, instead of ending the minibuffer."
+  (should (equal (tagd-test--read '("Tags: ") "a" [?\C-j] "b" [?\C-j return])
+                 '("a" "b"))))
+
+(ert-deftest tagd-test-flash-clears ()
+  "The flashed chip goes back to its face after `tagd-flash-duration'."
+  (let ((tagd-flash-duration 0.05) (faces nil))
+    (setq tagd-test--hook
+          (lambda ()
+            (tagd-sync)
+            (let ((s (overlay-get tagd--chips-overlay 'before-string)))
+              (push (get-text-property 1 'face s) faces))
+            (with-timeout (10 (error "The flash did not clear"))
+              (while (eq (get-text-property
+                          1 'face (overlay-get tagd--chips-overlay 'before-string))
+                         'tagd-chip-flash)
+                (accept-process-output nil 0.02)))
+            (push (get-text-property 1 'face (overlay-get tagd--chips-overlay 'before-string))
+                  faces)))
+    (should (equal (tagd-test--read '("Tags: " ("red")) "RED," [f9 return]) '("red")))
+    (should (equal faces '(tagd-chip tagd-chip-flash)))))
+
+(ert-deftest tagd-test-sync-waits-for-composition ()
+  "An update arriving while a Quail preedit is shown waits until it is gone.
+The preedit is simulated by the overlay Quail shows it with."
+  (tagd-test--with-buffer nil
+    (insert "a,")
+    (setq-local quail-overlay (make-overlay (point-max) (point-max)))
+    (let ((inhibit-modification-hooks t)) (insert "k"))
+    (move-overlay quail-overlay (1- (point-max)) (point-max))
+    (tagd-sync)
+    (should (equal (tagd--field-tags field) '("a")))
+    (should (equal (buffer-string) "a,k"))
+    (let ((inhibit-modification-hooks t)) (delete-region (1- (point-max)) (point-max)))
+    (delete-overlay quail-overlay)
+    (tagd--retry-pending)
+    (should (equal (buffer-string) ""))
+    (insert "b,")
+    (should (equal (tagd-sync) '("a" "b")))
+    (should (equal (buffer-string) ""))))
 
 (ert-deftest tagd-test-restart ()
   "When tagd dies it is restarted and the reader's field re-opened."
