@@ -147,6 +147,9 @@ The region runs from START to the end of BUFFER."
 (defvar-local tagd--field nil
   "The `tagd--field' synced with this buffer.")
 
+(defvar tagd--quiet nil
+  "Non-nil while outcomes are taken without flashing or announcing.")
+
 (defvar tagd--applying nil
   "Non-nil while tagd's own edits are being applied to a buffer.")
 
@@ -185,7 +188,19 @@ The region runs from START to the end of BUFFER."
               ;; jsonrpc.el expects exactly this stderr buffer name.
               :stderr (get-buffer-create (format "*%s stderr*" name)))))))
     (setq tagd--connection conn)
-    (let* ((result
+    (condition-case err
+        (tagd--initialize conn)
+      (error
+       ;; A tagd that does not answer is not kept as the connection.
+       (setq tagd--connection nil)
+       (let ((tagd--stopping t)) (ignore-errors (jsonrpc-shutdown conn t)))
+       (signal (car err) (cdr err))))
+    (maphash (lambda (_id field) (tagd--reopen field)) tagd--fields)
+    conn))
+
+(defun tagd--initialize (conn)
+  "Send initialize and initialized on CONN; note the position encoding."
+  (let* ((result
             (jsonrpc-request
              conn :initialize
              (list :processId (emacs-pid)
@@ -196,9 +211,7 @@ The region runs from START to the end of BUFFER."
              :timeout tagd-request-timeout))
            (caps (plist-get result :capabilities)))
       (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
-    (jsonrpc-notify conn :initialized (make-hash-table))
-    (maphash (lambda (_id field) (tagd--reopen field)) tagd--fields)
-    conn))
+    (jsonrpc-notify conn :initialized (make-hash-table)))
 
 (defun tagd--connection ()
   "Return the live tagd connection, starting tagd if needed."
@@ -396,11 +409,14 @@ the field after every change.  Return the field."
   (if (not (buffer-live-p (tagd--field-buffer field)))
       (remhash (tagd--field-id field) tagd--fields)
     (setf (tagd--field-shadow field) (tagd--region-text field))
-    (tagd--take-state
-     field (jsonrpc-request tagd--connection :field/open
-                            (tagd--open-params field (tagd--field-tags field))
-                            :timeout tagd-request-timeout)
-     t)
+    ;; Text already committed but not yet deleted from the buffer comes
+    ;; back as duplicates: rebuilding the field announces nothing.
+    (let ((tagd--quiet t))
+      (tagd--take-state
+       field (jsonrpc-request tagd--connection :field/open
+                              (tagd--open-params field (tagd--field-tags field))
+                              :timeout tagd-request-timeout)
+       t))
     (tagd--render field)))
 
 (defun tagd--forget (field)
@@ -442,8 +458,9 @@ already taken, or FORCE is non-nil."
   "Flash the chips OUTCOME of FIELD duplicated; echo ANNOUNCEMENT if it dropped."
   (setf (tagd--field-outcome field) outcome)
   (let ((dropped (append (plist-get outcome :dropped) nil)))
-    (when (cl-find-if-not (lambda (d) (equal (plist-get d :reason) "empty"))
-                          dropped)
+    (when (and (not tagd--quiet)
+               (cl-find-if-not (lambda (d) (equal (plist-get d :reason) "empty"))
+                          dropped))
       (let ((dup (cl-find "duplicate" dropped
                           :key (lambda (d) (plist-get d :reason)) :test #'equal)))
         (when dup (tagd--flash field (plist-get dup :duplicateOf))))

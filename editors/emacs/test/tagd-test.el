@@ -121,6 +121,15 @@ The field is bound to `field'."
           (should (string-match-p "/\\.build/\\(debug\\|release\\)/tagd\\'" found))
         (should-error (tagd--program) :type 'user-error)))))
 
+(ert-deftest tagd-test-bad-program ()
+  "A program that is not tagd gives an error and leaves no connection behind."
+  (tagd-stop)
+  (let ((tagd-program (executable-find "false")))
+    (should-error (tagd--connection))
+    (should-not tagd--connection))
+  (should (tagd--connection))
+  (should (tagd--live-p)))
+
 ;;;; Positions
 
 (ert-deftest tagd-test-positions ()
@@ -350,21 +359,29 @@ The preedit is simulated by the overlay Quail shows it with."
     (should (equal (tagd-sync) '("a" "b")))
     (should (equal (buffer-string) ""))))
 
+(defun tagd-test--kill-tagd (sync)
+  "Kill tagd (after waiting for it if SYNC) and wait until it was restarted."
+  (when sync (tagd-sync))
+  (let ((old (jsonrpc--process tagd--connection)))
+    (signal-process old 'kill)
+    (with-timeout (10 (error "Timed out waiting for tagd to restart"))
+      (while (not (and (tagd--live-p)
+                       (not (eq old (jsonrpc--process tagd--connection)))))
+        (accept-process-output nil 0.05)))
+    (should-not (process-live-p old))))
+
 (ert-deftest tagd-test-restart ()
   "When tagd dies it is restarted and the reader's field re-opened."
-  (let (old)
-    (setq tagd-test--hook
-          (lambda ()
-            (tagd-sync)
-            (setq old (jsonrpc--process tagd--connection))
-            (signal-process old 'kill)
-            (with-timeout (10 (error "Timed out waiting for tagd to restart"))
-              (while (not (and (tagd--live-p)
-                               (not (eq old (jsonrpc--process tagd--connection)))))
-                (accept-process-output nil 0.05)))))
-    (should (equal (tagd-test--read '("Tags: " ("x")) "a,b" [f9] "c,RED,red," [return])
-                   '("x" "a" "bc" "RED")))
-    (should-not (process-live-p old))))
+  (setq tagd-test--hook (lambda () (tagd-test--kill-tagd t)))
+  (should (equal (tagd-test--read '("Tags: " ("x")) "a,b" [f9] "c,RED,red," [return])
+                 '("x" "a" "bc" "RED"))))
+
+(ert-deftest tagd-test-restart-unsynced ()
+  "tagd dies before its update for \"a,\" was read: nothing is lost or doubled."
+  (setq tagd-test--hook (lambda () (tagd-test--kill-tagd nil)))
+  (should (equal (tagd-test--read '("Tags: " ("x")) "a,b" [f9] "c,RED,red," [return])
+                 '("x" "a" "bc" "RED")))
+  (should-not (string-match-p "a is already a tag" (tagd-test--messages))))
 
 (provide 'tagd-test)
 ;;; tagd-test.el ends here
