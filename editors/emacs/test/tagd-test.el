@@ -262,6 +262,14 @@ The field is bound to `field'."
                  ;; The draft after a separator loses its leading spaces.
                  '("[one ×] [two ×] [three ×] [four ×] " . "two"))))
 
+(ert-deftest tagd-test-read-large-paste ()
+  "A paste of 1000 tags (with repeats) gives 1000 chips, in order."
+  (kill-new (mapconcat (lambda (i) (format "tag%d, TAG%d" i i)) (number-sequence 1 1000) ", "))
+  (let ((tags (tagd-test--read '("Tags: ") [?\C-y] "," [f11 return])))
+    (should (= (length tags) 1000))
+    (should (equal (nth 999 tags) "tag1000"))
+    (should (string-suffix-p "[tag1000 ×] Add a tag" (car (car tagd-test--snaps))))))
+
 (ert-deftest tagd-test-read-backspace-slow ()
   "DEL on an empty draft removes the last tag; on a draft it deletes a char."
   (should (equal (tagd-test--read '("Tags: " ("x")) "a,b," [f11 backspace f11]
