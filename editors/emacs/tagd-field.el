@@ -125,10 +125,9 @@ A chip narrowed to the available width is left out of the check."
                     (truncate-string-to-width tag room nil nil "…")
                   tag))
          (chip (tagd--chip field shown index)))
-    ;; The remove button names the whole tag, not the truncated one.
+    ;; The chip and its × name the whole tag, not the truncated one.
     (put-text-property 0 (length chip) 'tagd-chip tag chip)
     (let ((x (string-match "×" chip)))
-      (put-text-property x (1+ x) 'keymap (tagd--chip-map field tag) chip)
       (put-text-property x (1+ x) 'tagd-remove tag chip))
     (concat chip (make-string (max 0 (- width (string-width chip))) ?\s))))
 

@@ -316,23 +316,21 @@ the whole buffer, which covers this change."
     (_ (+ (length string)
           (cl-count-if (lambda (c) (> c #xFFFF)) string)))))
 
-(defun tagd--line-starts (text)
-  "Return the offsets where the lines of TEXT start.
+(defun tagd--line-starts (text &optional limit)
+  "Return the offsets where the lines of TEXT start, up to LIMIT.
 Lines end at LF, CR or CRLF, as in LSP."
-  (let ((starts (list 0)) (i 0) (n (length text)))
-    (while (< i n)
-      (let ((c (aref text i)))
-        (cond ((eq c ?\n) (push (1+ i) starts))
-              ((and (eq c ?\r)
-                    (not (and (< (1+ i) n) (eq (aref text (1+ i)) ?\n))))
-               (push (1+ i) starts))))
-      (setq i (1+ i)))
-    (nreverse starts)))
+  (save-match-data
+    (let ((starts (list 0)) (i 0) (limit (or limit (length text))))
+      (while (and (string-match "\r\n\\|[\r\n]" text i)
+                  (< (match-beginning 0) limit))
+        (setq i (match-end 0))
+        (push i starts))
+      (nreverse starts))))
 
 (defun tagd--position (text offset)
   "Return the LSP position of character OFFSET in TEXT, as a plist."
   (let ((line 0) (bol 0))
-    (cl-loop for start in (cdr (tagd--line-starts text))
+    (cl-loop for start in (cdr (tagd--line-starts text offset))
              while (<= start offset)
              do (setq line (1+ line) bol start))
     (list :line line :character (tagd--units (substring text bol offset)))))
@@ -495,7 +493,7 @@ already taken, or FORCE is non-nil."
     (when (and field (not tagd--applying) (not (tagd--field-closed field)))
       ;; An error here would make Emacs drop the hook: never signal.
       (condition-case-unless-debug err
-          (tagd--report-change field beg end old-len)
+          (save-match-data (tagd--report-change field beg end old-len))
         (error (message "tagd: could not report a change: %s"
                         (error-message-string err)))))))
 
@@ -658,24 +656,37 @@ With a non-empty draft, delete the character before point."
                  (tagd--take-state field state)
                  (tagd--render field))))
 
-(defun tagd--chip-map (field tag)
-  "Return the keymap of the remove button of TAG's chip in FIELD."
-  (let ((map (make-sparse-keymap))
-        (remove (lambda () (interactive) (tagd-remove-tag field tag))))
-    (define-key map [mouse-1] remove)
+(defun tagd-remove-chip (event)
+  "Remove the tag of the chip whose × EVENT clicked (or the one at point)."
+  (interactive (list last-nonmenu-event))
+  (let* ((posn (and (mouse-event-p event) (event-start event)))
+         (object (and posn (posn-string posn)))
+         (props (cond (object (text-properties-at (cdr object) (car object)))
+                      (posn (with-current-buffer (window-buffer (posn-window posn))
+                              (text-properties-at (posn-point posn))))
+                      (t (text-properties-at (point)))))
+         (tag (plist-get props 'tagd-remove))
+         (field (plist-get props 'tagd-field)))
+    (when (and tag field (not (tagd--field-closed field)))
+      (tagd-remove-tag field tag))))
+
+(defvar tagd-chip-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map [mouse-1] #'tagd-remove-chip)
     (define-key map [down-mouse-1] #'ignore)
-    (define-key map (kbd "RET") remove)
-    map))
+    (define-key map (kbd "RET") #'tagd-remove-chip)
+    map)
+  "Keymap of the × of a chip.")
 
 (defun tagd--chip (field tag index)
   "Return the chip string of TAG, at INDEX in FIELD: \"[TAG ×]\"."
   (let* ((face (if (eql index (tagd--field-flash field)) 'tagd-chip-flash 'tagd-chip))
          (remove (propertize "×" 'face (if (eq face 'tagd-chip) 'tagd-chip-remove face)
                              'mouse-face 'highlight
-                             'help-echo (format "mouse-1: remove %s" tag)
-                             'keymap (tagd--chip-map field tag)
-                             'tagd-remove tag)))
-    (concat (propertize (concat "[" tag " ") 'face face 'tagd-chip tag 'help-echo tag)
+                             'help-echo "mouse-1: remove this tag"
+                             'keymap tagd-chip-map
+                             'tagd-remove tag 'tagd-field field)))
+    (concat (propertize (concat "[" tag " ") 'face face 'tagd-chip tag)
             remove
             (propertize "]" 'face face 'tagd-chip tag))))
 

@@ -293,15 +293,20 @@ The field is bound to `field'."
   (should (zerop (hash-table-count tagd--fields))))
 
 (ert-deftest tagd-test-read-remove-chip ()
-  "The × of a chip removes its tag (its mouse-1 binding)."
+  "A click on the × of a chip removes its tag."
   (setq tagd-test--hook
         (lambda ()
           (tagd-sync)
           (let* ((s (overlay-get tagd--chips-overlay 'before-string))
                  (x (string-match "×" s (string-match "green" s)))
-                 (map (get-text-property x 'keymap s)))
+                 (map (get-text-property x 'keymap s))
+                 ;; A click on the × of the overlay string, as Emacs builds it.
+                 (event (list 'mouse-1
+                              (list (minibuffer-window) (point) '(0 . 0) 0 (cons s x)
+                                    (point) '(0 . 0) nil '(0 . 0) '(1 . 1)))))
             (should (equal (get-text-property x 'tagd-remove s) "green"))
-            (call-interactively (lookup-key map [mouse-1]))
+            (should (eq (lookup-key map [mouse-1]) #'tagd-remove-chip))
+            (tagd-remove-chip event)
             (tagd-sync))))
   (should (equal (tagd-test--read '("Tags: " ("red" "green" "blue")) [f9 f11 return])
                  '("red" "blue")))
