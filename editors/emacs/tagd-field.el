@@ -16,7 +16,7 @@
 ;; editable text synced with tagd (Protocol/sync.md).
 ;;
 ;; A chip is drawn as "[TAG ×]" plus one column of gap, so tagd
-;; measures it as the tag's display width plus `tagd-field-padding'
+;; measures it as the tag's display width plus `tagd-chip-padding'
 ;; (5) cells, with a spacing of 0 (rows are adjacent).  Where Emacs's
 ;; `string-width' and tagd's display width disagree (some emoji
 ;; sequences), the chips are laid out again from the widths Emacs
@@ -40,9 +40,6 @@ column (a terminal wraps a line that fills the window)."
   "Columns the draft needs at the end of the last line of chips."
   :type 'integer
   :group 'tagd)
-
-(defconst tagd-field-padding 5
-  "Cells a chip adds to its tag: \"[\", \" ×]\" and one column of gap.")
 
 (defvar-local tagd-field--on-done nil
   "Function called with the tags when the field is finished.")
@@ -81,102 +78,27 @@ empty draft removes the last.  \\`RET' on a chip (or a click on its
 
 (defun tagd-field--layout-params ()
   "Return the cell layout of this buffer's field (field/layout params)."
-  (list :width (tagd-field--width) :cells (list :padding tagd-field-padding)
-        :fieldHeight 1 :spacing 0 :fieldMinWidth tagd-field-min-width))
-
-(defun tagd-field--chip-width (tag)
-  "Return the columns Emacs draws TAG's chip in."
-  (+ (string-width tag) tagd-field-padding))
-
-(defun tagd-field--agrees-p (field frames)
-  "Return non-nil if FRAMES (tagd's cells) fit FIELD's chips as Emacs draws them.
-A chip narrowed to the available width is left out of the check."
-  (let ((width (plist-get (tagd--field-layout field) :width)))
-    (cl-loop for tag in (tagd--field-tags field)
-             for frame across frames
-             for w = (plist-get frame :width)
-             always (or (= w (tagd-field--chip-width tag))
-                        (and (numberp width) (= w width))))))
-
-(defun tagd-field--relayout (field)
-  "Lay FIELD's chips out again from the widths Emacs draws them in."
-  (let ((layout (tagd--field-layout field))
-        (state (tagd--field-state-version field)))
-    (tagd--async
-     :field/layout
-     (list :field (tagd--field-id field)
-           :width (plist-get layout :width)
-           :chipSizes (vconcat (mapcar (lambda (tag)
-                                         (list :width (tagd-field--chip-width tag)
-                                               :height 1))
-                                       (tagd--field-tags field)))
-           :fieldHeight 1 :spacing 0 :fieldMinWidth tagd-field-min-width)
-     (lambda (result)
-       (when (and (= state (tagd--field-state-version field))
-                  (not (tagd--field-closed field)))
-         (setf (tagd--field-frames field) (plist-get result :frames)
-               (tagd--field-size field) (list :measured t))
-         (tagd--render field))))))
-
-(defun tagd-field--chip-text (field tag index width)
-  "Return the chip of TAG at INDEX in FIELD, drawn in WIDTH columns."
-  (let* ((room (max 0 (- width tagd-field-padding)))
-         (shown (if (> (string-width tag) room)
-                    (truncate-string-to-width tag room nil nil "…")
-                  tag))
-         (chip (tagd--chip field shown index)))
-    ;; The chip and its × name the whole tag, not the truncated one.
-    (put-text-property 0 (length chip) 'tagd-chip tag chip)
-    (let ((x (string-match "×" chip)))
-      (put-text-property x (1+ x) 'tagd-remove tag chip))
-    (concat chip (make-string (max 0 (- width (string-width chip))) ?\s))))
+  (tagd--cell-layout (tagd-field--width) tagd-field-min-width))
 
 (defun tagd-field--render (field)
   "Draw FIELD's chips at the frames tagd laid them out at, then the draft."
-  (let* ((frames (tagd--field-frames field))
-         (tags (tagd--field-tags field))
-         (size (tagd--field-size field)))
-    (when (and frames (= (length frames) (1+ (length tags))))
-      (if (and (not (plist-get size :measured))
-               (not (tagd-field--agrees-p field frames)))
-          (tagd-field--relayout field)
-        (let* ((start (tagd--field-start field))
-               (draft-offset (and (>= (point) start) (- (point) start)))
-               (old-point (point))
-               (lines (make-vector (1+ (plist-get (aref frames (length tags)) :y)) nil)))
-          ;; Each line: a list of (x . text), filled left to right.
-          (cl-loop for tag in tags for i from 0
-                   for frame = (aref frames i)
-                   do (push (cons (plist-get frame :x)
-                                  (tagd-field--chip-text field tag i
-                                                         (plist-get frame :width)))
-                            (aref lines (plist-get frame :y))))
-          (let* ((field-frame (aref frames (length tags)))
-                 (text
-                  (mapconcat
-                   (lambda (items)
-                     (let ((col 0) (out ""))
-                       (dolist (item (nreverse items))
-                         (setq out (concat out (make-string (max 0 (- (car item) col)) ?\s)
-                                           (cdr item))
-                               col (+ (car item) (string-width (cdr item)))))
-                       out))
-                   lines "\n"))
-                 (last-col (string-width (car (last (split-string text "\n"))))))
-            (setq text (concat text (make-string (max 0 (- (plist-get field-frame :x) last-col))
-                                                 ?\s)))
-            (add-text-properties 0 (length text)
-                                 '(read-only "Chips are edited with RET or ×"
-                                             rear-nonsticky t front-sticky (read-only))
-                                 text)
-            (save-excursion
-              (delete-region (point-min) start)
-              (goto-char (point-min))
-              (insert text)
-              (set-marker start (point)))
-            (goto-char (if draft-offset (+ start draft-offset)
-                         (min old-point start)))))))
-    (tagd-field--update-placeholder field)))
+  (let ((text (tagd--layout-text field)))
+    (when text
+      (let* ((start (tagd--field-start field))
+             (draft-offset (and (>= (point) start) (- (point) start)))
+             (old-point (point)))
+        (add-text-properties 0 (length text)
+                             '(read-only "Chips are edited with RET or ×"
+                                         rear-nonsticky t front-sticky (read-only))
+                             text)
+        (save-excursion
+          (delete-region (point-min) start)
+          (goto-char (point-min))
+          (insert text)
+          (set-marker start (point)))
+        (goto-char (if draft-offset (+ start draft-offset)
+                     (min old-point start))))))
+  (tagd-field--update-placeholder field))
 
 (defun tagd-field--update-placeholder (field)
   "Show FIELD's prompt after the chips while the draft is empty."
@@ -191,25 +113,13 @@ A chip narrowed to the available width is left out of the check."
                                  'face 'tagd-placeholder 'cursor t)
                    ""))))
 
-(defun tagd-field--set-layout (field)
-  "Ask tagd for FIELD's cell layout at the current width and draw it.
-This also replaces the layout tagd pushes with later updates."
-  (let ((params (tagd-field--layout-params)))
-    (setf (tagd--field-layout field) params)
-    (tagd--async :field/layout (append (list :field (tagd--field-id field)) params)
-                 (lambda (result)
-                   (unless (tagd--field-closed field)
-                     (setf (tagd--field-frames field) (plist-get result :frames)
-                           (tagd--field-size field) nil)
-                     (tagd--render field))))))
-
 (defun tagd-field--resized (window)
   "Lay the field out again when WINDOW, showing it, changed size."
   (with-current-buffer (window-buffer window)
     (when (and tagd--field (not (tagd--field-closed tagd--field))
                (/= (tagd-field--width)
                    (plist-get (tagd--field-layout tagd--field) :width)))
-      (tagd-field--set-layout tagd--field))))
+      (tagd--set-layout tagd--field (tagd-field--layout-params)))))
 
 ;;;###autoload
 (defun tagd-field (&optional tags on-done options)
@@ -227,7 +137,7 @@ field options merged over `tagd-field-options'."
     (let ((field (tagd--open buffer (point-min) :tags tags :options options
                              :layout (tagd-field--layout-params)
                              :render #'tagd-field--render)))
-      (tagd-field--set-layout field))
+      (tagd--set-layout field (tagd-field--layout-params)))
     buffer))
 
 (defun tagd-field-return ()

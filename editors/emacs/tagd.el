@@ -690,6 +690,107 @@ With a non-empty draft, delete the character before point."
             remove
             (propertize "]" 'face face 'tagd-chip tag))))
 
+;;;; Chip layout (field/layout in terminal cells)
+
+(defconst tagd-chip-padding 5
+  "Cells a chip adds to its tag: \"[\", \" ×]\" and one column of gap.")
+
+(defun tagd--chip-width (tag)
+  "Return the columns Emacs draws TAG's chip in, its gap included."
+  (+ (string-width tag) tagd-chip-padding))
+
+(defun tagd--cell-layout (width min-width)
+  "Return field/layout params for chips in cells, WIDTH wide.
+MIN-WIDTH is the room the draft needs after the last chip."
+  (list :width width :cells (list :padding tagd-chip-padding)
+        :fieldHeight 1 :spacing 0 :fieldMinWidth min-width))
+
+(defun tagd--set-layout (field params)
+  "Ask tagd for FIELD's layout with PARAMS (from `tagd--cell-layout') and draw it.
+This also replaces the layout tagd pushes with later updates."
+  (setf (tagd--field-layout field) params)
+  (tagd--async :field/layout (append (list :field (tagd--field-id field)) params)
+               (lambda (result)
+                 (unless (tagd--field-closed field)
+                   (setf (tagd--field-frames field) (plist-get result :frames)
+                         (tagd--field-size field) nil)
+                   (tagd--render field)))))
+
+(defun tagd--agrees-p (field frames)
+  "Return non-nil if FRAMES (tagd's cells) fit FIELD's chips as Emacs draws them.
+A chip narrowed to the available width is left out of the check."
+  (let ((width (plist-get (tagd--field-layout field) :width)))
+    (cl-loop for tag in (tagd--field-tags field)
+             for frame across frames
+             for w = (plist-get frame :width)
+             always (or (= w (tagd--chip-width tag))
+                        (and (numberp width) (= w width))))))
+
+(defun tagd--relayout (field)
+  "Lay FIELD's chips out again from the widths Emacs draws them in."
+  (let ((layout (tagd--field-layout field))
+        (state (tagd--field-state-version field)))
+    (tagd--async
+     :field/layout
+     (list :field (tagd--field-id field)
+           :width (plist-get layout :width)
+           :chipSizes (vconcat (mapcar (lambda (tag)
+                                         (list :width (tagd--chip-width tag) :height 1))
+                                       (tagd--field-tags field)))
+           :fieldHeight 1 :spacing 0
+           :fieldMinWidth (plist-get layout :fieldMinWidth))
+     (lambda (result)
+       (when (and (= state (tagd--field-state-version field))
+                  (not (tagd--field-closed field)))
+         (setf (tagd--field-frames field) (plist-get result :frames)
+               (tagd--field-size field) (list :measured t))
+         (tagd--render field))))))
+
+(defun tagd--chip-text (field tag index width)
+  "Return the chip of TAG at INDEX in FIELD, drawn in WIDTH columns."
+  (let* ((room (max 0 (- width tagd-chip-padding)))
+         (shown (if (> (string-width tag) room)
+                    (truncate-string-to-width tag room nil nil "…")
+                  tag))
+         (chip (tagd--chip field shown index)))
+    ;; The chip and its × name the whole tag, not the truncated one.
+    (put-text-property 0 (length chip) 'tagd-chip tag chip)
+    (let ((x (string-match "×" chip)))
+      (put-text-property x (1+ x) 'tagd-remove tag chip))
+    (concat chip (make-string (max 0 (- width (string-width chip))) ?\s))))
+
+(defun tagd--layout-text (field &optional indent)
+  "Return FIELD's chips placed at the frames tagd laid out, as text.
+Lines after the first start with INDENT spaces; the text ends where
+the draft begins.  Return nil when there are no frames for the
+current tags yet, or when they are being laid out again because
+Emacs draws some chip at another width than tagd measured."
+  (let* ((frames (tagd--field-frames field))
+         (tags (tagd--field-tags field))
+         (indent (make-string (or indent 0) ?\s)))
+    (when (and frames (= (length frames) (1+ (length tags))))
+      (if (and (not (plist-get (tagd--field-size field) :measured))
+               (not (tagd--agrees-p field frames)))
+          (progn (tagd--relayout field) nil)
+        (let* ((field-frame (aref frames (length tags)))
+               (lines (make-vector (1+ (plist-get field-frame :y)) nil)))
+          ;; Each line: a list of (x . text).
+          (cl-loop for tag in tags for i from 0
+                   for frame = (aref frames i)
+                   do (push (cons (plist-get frame :x)
+                                  (tagd--chip-text field tag i (plist-get frame :width)))
+                            (aref lines (plist-get frame :y))))
+          (push (cons (plist-get field-frame :x) "") (aref lines (1- (length lines))))
+          (mapconcat
+           (lambda (items)
+             (let ((col 0) (out nil))
+               (dolist (item (nreverse items))
+                 (push (make-string (max 0 (- (car item) col)) ?\s) out)
+                 (push (cdr item) out)
+                 (setq col (+ (car item) (string-width (cdr item)))))
+               (apply #'concat (nreverse out))))
+           lines (concat "\n" indent)))))))
+
 ;;;; The minibuffer reader
 
 (defvar tagd-minibuffer-map
@@ -712,18 +813,41 @@ With a non-empty draft, delete the character before point."
 (defvar-local tagd--chips-overlay nil
   "Overlay showing the chips of the minibuffer reader.")
 
+(defun tagd--minibuffer-layout ()
+  "Return the cell layout of the reader's chips in this minibuffer.
+The chips use the columns after the prompt; later lines are
+indented under the first chip."
+  (let ((prompt (save-excursion (goto-char (minibuffer-prompt-end)) (current-column)))
+        (window (or (get-buffer-window (current-buffer) t) (minibuffer-window))))
+    (tagd--cell-layout (max 20 (- (window-width window) prompt 1)) 12)))
+
+(defun tagd--minibuffer-resized (_window)
+  "Lay the reader's chips out again if the minibuffer's width changed."
+  (let ((field tagd--field))
+    (when (and field (not (tagd--field-closed field)))
+      (let ((params (tagd--minibuffer-layout)))
+        (unless (equal (plist-get params :width)
+                       (plist-get (tagd--field-layout field) :width))
+          (tagd--set-layout field params))))))
+
 (defun tagd--render-minibuffer (field)
-  "Show FIELD's chips before the draft in the minibuffer."
+  "Show FIELD's chips before the draft in the minibuffer.
+They are placed by tagd's layout to the columns after the prompt;
+until its first answer they are drawn on one line."
   (let ((start (tagd--field-start field)))
     (unless (overlayp tagd--chips-overlay)
       (setq tagd--chips-overlay (make-overlay start start nil nil nil)))
     (move-overlay tagd--chips-overlay start start)
     (let* ((tags (tagd--field-tags field))
-           (chips (cl-loop for tag in tags for i from 0
-                           collect (tagd--chip field tag i)))
+           (prompt (save-excursion (goto-char start) (current-column)))
+           (placed (tagd--layout-text field prompt))
            (placeholder (plist-get (tagd--field-options field) :prompt)))
       (overlay-put tagd--chips-overlay 'before-string
-                   (if chips (concat (string-join chips " ") " ") ""))
+                   (or placed
+                       (mapconcat (lambda (chip) (concat chip " "))
+                                  (cl-loop for tag in tags for i from 0
+                                           collect (tagd--chip field tag i))
+                                  "")))
       (overlay-put tagd--chips-overlay 'after-string
                    (if (and tagd-show-placeholder (= start (point-max)))
                        (propertize (or placeholder "Add a tag")
@@ -760,13 +884,19 @@ removes it.  Return the list of tags."
           (minibuffer-with-setup-hook
               (lambda ()
                 (setq minibuffer (current-buffer))
-                (setq field (tagd--open (current-buffer) (minibuffer-prompt-end)
-                                        :tags initial-tags :options options
-                                        :render #'tagd--render-minibuffer)))
+                (let ((layout (tagd--minibuffer-layout)))
+                  (setq field (tagd--open (current-buffer) (minibuffer-prompt-end)
+                                          :tags initial-tags :options options
+                                          :layout layout
+                                          :render #'tagd--render-minibuffer))
+                  (tagd--set-layout field layout))
+                (add-hook 'window-size-change-functions #'tagd--minibuffer-resized
+                          nil t))
             (read-from-minibuffer prompt nil tagd-minibuffer-map))
           (tagd--field-tags field))
       (when (buffer-live-p minibuffer)
         (with-current-buffer minibuffer
+          (remove-hook 'window-size-change-functions #'tagd--minibuffer-resized t)
           (when (overlayp tagd--chips-overlay)
             (delete-overlay tagd--chips-overlay)
             (setq tagd--chips-overlay nil))))

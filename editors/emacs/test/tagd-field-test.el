@@ -78,7 +78,7 @@
     (should (equal (tagd-field-test--text) "[alpha ×] [beta ×] [gamma ×] Add a tag"))
     ;; 10 + 9 cells fit 22, gamma wraps, the draft (12) fits after it.
     (let ((tagd-field-width 22))
-      (tagd-field--set-layout tagd--field)
+      (tagd--set-layout tagd--field (tagd-field--layout-params))
       (tagd-field-test--settle)
       (should (equal (tagd-field-test--text)
                      "[alpha ×] [beta ×] \n[gamma ×] Add a tag")))))

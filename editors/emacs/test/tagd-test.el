@@ -239,6 +239,33 @@ The field is bound to `field'."
   (should (equal (nth 1 tagd-test--snaps) '("[x ×] [y ×] Add a tag" . "")))
   (should (equal (nth 0 tagd-test--snaps) '("[x ×] [y ×] " . "dr"))))
 
+(ert-deftest tagd-test-read-wrap ()
+  "Chips wrap by tagd's layout to the columns after the prompt, never split."
+  (let ((tags (mapcar (lambda (i) (format "tag%02d" i)) (number-sequence 1 12)))
+        (lines nil) (width nil))
+    (setq tagd-test--hook
+          (lambda ()
+            (tagd-sync)
+            (setq width (- (window-width (minibuffer-window)) 6 1)
+                  lines (split-string (substring-no-properties
+                                       (overlay-get tagd--chips-overlay 'before-string))
+                                      "\n"))))
+    (should (equal (tagd-test--read (list "Tags: " tags) [f9 return]) tags))
+    ;; Each chip is 10 cells ("[tag01 ×]" and a gap): (floor width 10) per line.
+    (let ((per-line (/ width 10)))
+      (should (= (length lines) (ceiling 12.0 per-line)))
+      (should (string-prefix-p "[tag01 ×] [tag02 ×]" (car lines)))
+      (dolist (line (cdr lines))
+        (should (string-prefix-p "      [tag" line)))
+      (should (= (cl-loop for line in lines sum (tagd-test--count line "\\[tag[0-9]+ ×\\]")) 12)))))
+
+(defun tagd-test--count (string regexp)
+  "Count the matches of REGEXP in STRING."
+  (let ((n 0) (i 0))
+    (while (string-match regexp string i)
+      (setq n (1+ n) i (match-end 0)))
+    n))
+
 (ert-deftest tagd-test-read-duplicate ()
   "A caseless duplicate is dropped, its chip flashes and the reason is echoed."
   (let ((faces nil))
