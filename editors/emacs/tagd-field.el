@@ -50,7 +50,9 @@ column (a terminal wraps a line that fills the window)."
 (defvar tagd-field-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'tagd-field-return)
-    (define-key map (kbd "DEL") #'tagd-delete-backward)
+    (define-key map (kbd "DEL") #'tagd-field-delete-backward)
+    (define-key map (kbd "C-d") #'tagd-field-delete-forward)
+    (define-key map (kbd "<deletechar>") #'tagd-field-delete-forward)
     (define-key map (kbd "C-c C-c") #'tagd-field-finish)
     (define-key map (kbd "C-c C-k") #'tagd-field-cancel)
     (define-key map (kbd "TAB") #'tagd-field-next-chip)
@@ -61,8 +63,8 @@ column (a terminal wraps a line that fills the window)."
 (define-derived-mode tagd-field-mode fundamental-mode "Tags"
   "Major mode of a tagd tag field buffer.
 Type tags after the chips; \\`,' or \\`RET' commits one, \\`DEL' on an
-empty draft removes the last.  \\`RET' on a chip (or a click on its
-×) removes it.  \\[tagd-field-finish] finishes, \\[tagd-field-cancel] cancels.
+empty draft removes the last.  \\`RET' or \\`C-d' on a chip, \\`DEL'
+after one, or a click on its × removes it.  \\[tagd-field-finish] finishes, \\[tagd-field-cancel] cancels.
 
 \\{tagd-field-mode-map}"
   (buffer-disable-undo)
@@ -147,6 +149,28 @@ field options merged over `tagd-field-options'."
     (if (and tag (< (point) (tagd--field-start tagd--field)))
         (tagd-remove-tag tagd--field tag)
       (tagd-submit tagd--field))))
+
+(defun tagd-field-delete-backward ()
+  "Backspace: in the chips, remove the chip before point; else as in the reader."
+  (interactive)
+  (if (>= (point) (tagd--field-start tagd--field))
+      (tagd-delete-backward)
+    (let ((tag (save-excursion
+                 (skip-chars-backward " \n")
+                 (and (> (point) (point-min))
+                      (get-text-property (1- (point)) 'tagd-chip)))))
+      (if tag
+          (tagd-remove-tag tagd--field tag)
+        (ding)))))
+
+(defun tagd-field-delete-forward ()
+  "On a chip, remove it; in the draft, delete the next character."
+  (interactive)
+  (let ((tag (and (< (point) (tagd--field-start tagd--field))
+                  (get-text-property (point) 'tagd-chip))))
+    (if tag
+        (tagd-remove-tag tagd--field tag)
+      (call-interactively #'delete-char))))
 
 (defun tagd-field-next-chip (&optional n)
   "Move to the start of the Nth next chip (the draft after the last)."

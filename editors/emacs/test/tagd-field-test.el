@@ -67,6 +67,17 @@
       (goto-char pos)
       (should-error (insert "x") :type 'text-read-only))))
 
+(ert-deftest tagd-field-test-chip-keys ()
+  "In the chips, C-d removes the chip at point and DEL the chip before it."
+  (tagd-field-test--with '("a" "b" "c" "d") 40
+    (goto-char (point-min))
+    (tagd-field-test--type [tab] [?\C-d])
+    (should (equal (tagd-field-tags) '("a" "c" "d")))
+    (goto-char (point-min))
+    (tagd-field-test--type [tab] [backspace])
+    (should (equal (tagd-field-tags) '("c" "d")))
+    (should (equal (tagd-field-test--text) "[c ×] [d ×] Add a tag"))))
+
 (ert-deftest tagd-field-test-narrow ()
   "A chip wider than the window is narrowed, its tag cut with an ellipsis."
   (tagd-field-test--with '("a-very-long-tag-name") 15
