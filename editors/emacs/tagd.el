@@ -44,8 +44,11 @@
   "Version of the tagd Emacs package.")
 
 (defconst tagd--directory
-  (file-name-directory (or load-file-name buffer-file-name default-directory))
-  "Directory this file was loaded from, used to find a repository build.")
+  (file-name-directory (or (locate-library "tagd.el" t)
+                           load-file-name buffer-file-name default-directory))
+  "Directory of tagd.el, used to find a repository build.
+The source's directory, not the compiled file's: the two differ
+when the package was compiled elsewhere.")
 
 ;;;; Options
 
