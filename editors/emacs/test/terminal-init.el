@@ -9,6 +9,12 @@
 
 ;;; Code:
 
+;; Before the package is loaded: a native-compiling Emacs would otherwise
+;; compile the .elc files in the background, then put a warning window
+;; on the screen under test (their sources are in another directory).
+(when (boundp 'native-comp-deferred-compilation)
+  (setq native-comp-deferred-compilation nil))
+
 (require 'tagd)
 (require 'tagd-org)
 (require 'tagd-field)
@@ -16,6 +22,8 @@
       initial-scratch-message nil
       make-backup-files nil
       auto-save-default nil
+      ;; No lock files: emacsen of successive tests write the same result file.
+      create-lockfiles nil
       ;; A failure shows its backtrace on the screen the test captures.
       debug-on-error t)
 
