@@ -90,6 +90,15 @@ command passes itself are merged over these."
   "Seconds a chip stays highlighted after a duplicate of it was dropped."
   :type 'number)
 
+(defcustom tagd-announce 'drops
+  "Which of tagd's announcements to show in the echo area.
+`drops': only when a candidate was dropped (a duplicate, too long,
+too many); `all': after every change that has one (\"Added red.\"),
+for screen readers that speak the echo area; nil: never."
+  :type '(choice (const :tag "Dropped candidates" drops)
+                 (const :tag "Every change" all)
+                 (const :tag "Never" nil)))
+
 (defcustom tagd-show-placeholder t
   "Whether an empty draft shows the field's prompt as a placeholder."
   :type 'boolean)
@@ -456,16 +465,18 @@ already taken, or FORCE is non-nil."
                         (plist-get state :announcement))))
 
 (defun tagd--note-outcome (field outcome announcement)
-  "Flash the chips OUTCOME of FIELD duplicated; echo ANNOUNCEMENT if it dropped."
+  "Flash the chips OUTCOME of FIELD duplicated; echo its ANNOUNCEMENT.
+Whether it is echoed follows `tagd-announce'."
   (setf (tagd--field-outcome field) outcome)
-  (let ((dropped (append (plist-get outcome :dropped) nil)))
-    (when (and (not tagd--quiet)
-               (cl-find-if-not (lambda (d) (equal (plist-get d :reason) "empty"))
-                          dropped))
-      (let ((dup (cl-find "duplicate" dropped
-                          :key (lambda (d) (plist-get d :reason)) :test #'equal)))
-        (when dup (tagd--flash field (plist-get dup :duplicateOf))))
-      (when announcement
+  (unless tagd--quiet
+    (let* ((dropped (cl-remove-if (lambda (d) (equal (plist-get d :reason) "empty"))
+                                  (append (plist-get outcome :dropped) nil)))
+           (dup (cl-find "duplicate" dropped
+                         :key (lambda (d) (plist-get d :reason)) :test #'equal)))
+      (when dup (tagd--flash field (plist-get dup :duplicateOf)))
+      (when (and announcement
+                 (or (eq tagd-announce 'all)
+                     (and (eq tagd-announce 'drops) dropped)))
         (message "%s" announcement)))))
 
 (defun tagd--flash (field index)

@@ -283,6 +283,18 @@ The field is bound to `field'."
     (should (equal faces '(tagd-chip-flash tagd-chip)))
     (should (string-match-p "RED is already a tag, as red\\." (tagd-test--messages)))))
 
+(ert-deftest tagd-test-announce ()
+  "`tagd-announce' chooses which announcements reach the echo area."
+  (let ((tagd-announce 'all))
+    (tagd-test--read '("Tags: ") "plum," [return])
+    (should (string-match-p "^Added plum\\.$" (tagd-test--messages))))
+  (let ((tagd-announce 'drops))
+    (tagd-test--read '("Tags: ") "pear," [return])
+    (should-not (string-match-p "^Added pear\\.$" (tagd-test--messages))))
+  (let ((tagd-announce nil))
+    (tagd-test--read '("Tags: ") "fig,FIG," [return])
+    (should-not (string-match-p "FIG is already" (tagd-test--messages)))))
+
 (ert-deftest tagd-test-read-paste ()
   "Yanking text with separators splits it into tags."
   (kill-new "one, two,three\nfour, two")
