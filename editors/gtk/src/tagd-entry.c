@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "tagd-entry.h"
 #include "tagd-enums.h"
 #include "tagd-private.h"
@@ -120,11 +122,97 @@ tagd_chip_flash (TagdChip *chip)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* TagdText: holds the GtkText and delegates GtkEditable to it, as GtkEntry does. GTK 4.8 gives
+ * the AT-SPI Text interface only to an editable whose delegate is a GtkText, so a bare GtkText
+ * (even with a role) would show in the tree with no readable text. */
+
+#define TAGD_TYPE_TEXT (tagd_text_get_type ())
+G_DECLARE_FINAL_TYPE (TagdText, tagd_text, TAGD, TEXT, GtkWidget)
+
+struct _TagdText {
+  GtkWidget  parent_instance;
+  GtkWidget *text;
+};
+
+static void tagd_text_editable_init (GtkEditableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TagdText, tagd_text, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_EDITABLE, tagd_text_editable_init))
+
+static GtkEditable *
+tagd_text_get_delegate (GtkEditable *editable)
+{
+  return GTK_EDITABLE (TAGD_TEXT (editable)->text);
+}
+
+static void
+tagd_text_editable_init (GtkEditableInterface *iface)
+{
+  iface->get_delegate = tagd_text_get_delegate;
+}
+
+static void
+tagd_text_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  if (!gtk_editable_delegate_set_property (object, prop_id, value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+tagd_text_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  if (!gtk_editable_delegate_get_property (object, prop_id, value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static gboolean
+tagd_text_grab_focus (GtkWidget *widget)
+{
+  return gtk_widget_grab_focus (TAGD_TEXT (widget)->text);
+}
+
+static void
+tagd_text_dispose (GObject *object)
+{
+  TagdText *self = TAGD_TEXT (object);
+  if (self->text != NULL)
+    gtk_editable_finish_delegate (GTK_EDITABLE (self));
+  g_clear_pointer (&self->text, gtk_widget_unparent);
+  G_OBJECT_CLASS (tagd_text_parent_class)->dispose (object);
+}
+
+static void
+tagd_text_class_init (TagdTextClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tagd_text_dispose;
+  object_class->set_property = tagd_text_set_property;
+  object_class->get_property = tagd_text_get_property;
+  gtk_editable_install_properties (object_class, 1);
+  widget_class->grab_focus = tagd_text_grab_focus;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tagd-text");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TEXT_BOX);
+}
+
+static void
+tagd_text_init (TagdText *self)
+{
+  self->text = gtk_text_new ();
+  gtk_widget_set_hexpand (self->text, TRUE);
+  gtk_widget_set_parent (self->text, GTK_WIDGET (self));
+  gtk_editable_init_delegate (GTK_EDITABLE (self));
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 struct _TagdEntry {
   GtkWidget        parent_instance;
 
-  GtkWidget       *text;
+  GtkWidget       *text_box;        /* TagdText: what layout places and AT-SPI reads */
+  GtkWidget       *text;            /* its GtkText */
   GtkEntryBuffer  *buffer;
   GPtrArray       *chips;           /* TagdChip*, in tag order; children of the entry */
   char           **tags;
@@ -307,7 +395,7 @@ rebuild_chips (TagdEntry *self)
         {
           chip = tagd_chip_new (self->tags[i]);
           g_object_ref_sink (chip);
-          gtk_widget_insert_before (GTK_WIDGET (chip), GTK_WIDGET (self), self->text);
+          gtk_widget_insert_before (GTK_WIDGET (chip), GTK_WIDGET (self), self->text_box);
           gtk_widget_set_child_visible (GTK_WIDGET (chip), FALSE);
           g_signal_connect (chip->button, "clicked", G_CALLBACK (chip_remove_clicked), self);
         }
@@ -363,7 +451,7 @@ set_announcement (TagdEntry *self, const char *sentence)
   self->announcement = g_strdup (sentence);
   /* GTK 4.8 has no gtk_accessible_announce() (4.14+): the sentence becomes the accessible
    * description of the focused text, which AT-SPI reports as a property change. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text),
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence, -1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOUNCEMENT]);
 }
@@ -824,7 +912,7 @@ static double
 text_height (TagdEntry *self)
 {
   int nat = 0;
-  gtk_widget_measure (self->text, GTK_ORIENTATION_VERTICAL, -1, NULL, &nat, NULL, NULL);
+  gtk_widget_measure (self->text_box, GTK_ORIENTATION_VERTICAL, -1, NULL, &nat, NULL, NULL);
   return nat;
 }
 
@@ -832,7 +920,7 @@ static double
 text_min_width (TagdEntry *self)
 {
   int min = 0;
-  gtk_widget_measure (self->text, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  gtk_widget_measure (self->text_box, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
   return MAX (min, 48);
 }
 
@@ -860,7 +948,12 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
 
   if (error != NULL)
     {
-      report_error ("field/layout", error);
+      /* tagd's tags moved on while this request was in flight (a field/didUpdate is on its
+       * way, and the entry asks again when it arrives): not an error of the widget's. */
+      if (strstr (error->message, "`chipSizes` has") != NULL)
+        g_debug ("tagd: stale field/layout: %s", error->message);
+      else
+        report_error ("field/layout", error);
       reply_free (r);
       return;
     }
@@ -948,7 +1041,7 @@ tagd_entry_measure (GtkWidget      *widget,
     {
       int text_nat = 0;
       double nat = 0;
-      gtk_widget_measure (self->text, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &text_nat, NULL, NULL);
+      gtk_widget_measure (self->text_box, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &text_nat, NULL, NULL);
       for (guint i = 0; i < self->chips->len; i++)
         {
           int w = 0;
@@ -1015,7 +1108,7 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
       a.height = height;
     }
   a.height = MAX (a.height, (int) text_height (self));
-  gtk_widget_size_allocate (self->text, &a, -1);
+  gtk_widget_size_allocate (self->text_box, &a, -1);
 }
 
 static GtkSizeRequestMode
@@ -1097,7 +1190,8 @@ tagd_entry_dispose (GObject *object)
         gtk_widget_unparent (self->chips->pdata[i]);
       g_clear_pointer (&self->chips, g_ptr_array_unref);
     }
-  g_clear_pointer (&self->text, gtk_widget_unparent);
+  self->text = NULL;
+  g_clear_pointer (&self->text_box, gtk_widget_unparent);
   G_OBJECT_CLASS (tagd_entry_parent_class)->dispose (object);
 }
 
@@ -1277,10 +1371,11 @@ tagd_entry_init (TagdEntry *self)
   self->layout_height = -1;
 
   gtk_widget_add_css_class (GTK_WIDGET (self), "tagd-entry");
-  /* GTK 4.8 leaves a GtkText without a role out of the AT-SPI tree: make it a text box. */
-  self->text = g_object_new (GTK_TYPE_TEXT, "accessible-role", GTK_ACCESSIBLE_ROLE_TEXT_BOX, NULL);
-  gtk_widget_set_hexpand (self->text, TRUE);
-  gtk_widget_set_parent (self->text, GTK_WIDGET (self));
+  /* GTK 4.8 leaves a bare GtkText out of the AT-SPI tree: a TagdText (role text box, the
+   * GtkText as its editable delegate) stands for it there. */
+  self->text_box = g_object_new (TAGD_TYPE_TEXT, NULL);
+  gtk_widget_set_parent (self->text_box, GTK_WIDGET (self));
+  self->text = TAGD_TEXT (self->text_box)->text;
   self->buffer = g_object_ref (gtk_text_get_buffer (GTK_TEXT (self->text)));
   g_signal_connect (self->buffer, "inserted-text", G_CALLBACK (on_inserted_text), self);
   g_signal_connect (self->buffer, "deleted-text", G_CALLBACK (on_deleted_text), self);
@@ -1413,7 +1508,7 @@ tagd_entry_set_prompt (TagdEntry *self, const char *prompt)
   g_free (self->prompt);
   self->prompt = g_strdup (prompt);
   gtk_text_set_placeholder_text (GTK_TEXT (self->text), prompt);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text),
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);

@@ -1,0 +1,583 @@
+#!/usr/bin/python3
+"""Real-window tests for the GTK widgets: the demo under Xvfb, real keystrokes and clicks
+(xdotool), results read back through AT-SPI and through the widgets' properties (the demo's
+app.dump action). Run inside a D-Bus session (run-tests uses dbus-run-session).
+
+Usage: realwindow.py --tagd PATH --demo PATH [--shots DIR] [-k NAME]
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BASE = ["vegan", "dinner", "weeknight"]
+WAIT = 20.0  # upper bound for anything to happen; never a time that must be met
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+def wait_for(predicate, what, timeout=WAIT):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = predicate()
+            if last:
+                return last
+        except Failure:
+            pass
+        except gi.repository.GLib.GError:
+            pass
+        time.sleep(0.05)
+    raise Failure("timed out waiting for " + what + (" (last: %r)" % (last,) if last is not None else ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# The X server
+
+
+class Display:
+    def __init__(self):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        number = b""
+        while not number.endswith(b"\n"):
+            c = os.read(r, 1)
+            if not c:
+                raise RuntimeError("Xvfb did not start")
+            number += c
+        os.close(r)
+        self.name = ":" + number.decode().strip()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# The demo application
+
+
+class Demo:
+    def __init__(self, args, env, tagd, slow=False, animations=True):
+        self.dir = tempfile.mkdtemp(prefix="tagd-gtk-test-")
+        self.env = dict(env)
+        self.env["XDG_CONFIG_HOME"] = os.path.join(self.dir, "config")
+        os.makedirs(os.path.join(self.env["XDG_CONFIG_HOME"], "gtk-4.0"))
+        with open(os.path.join(self.env["XDG_CONFIG_HOME"], "gtk-4.0", "settings.ini"), "w") as f:
+            f.write("[Settings]\ngtk-enable-animations=%s\n" % ("true" if animations else "false"))
+        program = tagd
+        if slow:
+            self.env["TAGD_REAL"] = tagd
+            program = os.path.join(HERE, "slow-tagd")
+        self.stderr_path = os.path.join(self.dir, "stderr.txt")
+        self.stderr = open(self.stderr_path, "w")
+        self.proc = subprocess.Popen([args.demo, "--tagd", program], env=self.env,
+                                     stdout=self.stderr, stderr=self.stderr)
+        self.app = wait_for(self._find_app, "the demo in the AT-SPI tree")
+        self.window = wait_for(self._find_window, "the demo's X window")
+        wait_for(lambda: self.dump()["entry"]["tags"] == BASE and self.node("text", "Add a tag"),
+                 "the field with its three tags")
+
+    def _find_app(self):
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is not None and app.get_process_id() == self.proc.pid:
+                return app
+        return None
+
+    def _find_window(self):
+        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(self.proc.pid), "--name", "Tags"],
+                             env=self.env, capture_output=True, text=True).stdout.split()
+        return out[0] if out else None
+
+    def dump(self):
+        path = os.path.join(self.dir, "dump.json")
+        if os.path.exists(path):
+            os.unlink(path)
+        subprocess.run(["gdbus", "call", "--session", "--dest", "org.tagd.Demo",
+                        "--object-path", "/org/tagd/Demo", "--method", "org.gtk.Actions.Activate",
+                        "dump", "[<'%s'>]" % path, "{}"],
+                       env=self.env, check=True, capture_output=True)
+        with open(path) as f:
+            return json.load(f)
+
+    # AT-SPI
+
+    def nodes(self, role=None, name=None):
+        found = []
+
+        def walk(node):
+            try:
+                r, n = node.get_role_name(), node.get_name()
+            except gi.repository.GLib.GError:
+                return
+            if (role is None or r == role) and (name is None or n == name):
+                found.append(node)
+            for i in range(node.get_child_count()):
+                child = node.get_child_at_index(i)
+                if child is not None:
+                    walk(child)
+
+        self.app.clear_cache()
+        walk(self.app)
+        return found
+
+    def node(self, role, name):
+        n = self.nodes(role, name)
+        return n[0] if n else None
+
+    def has_state(self, node, state):
+        return node.get_state_set().contains(state)
+
+    def text_of(self, node):
+        t = node.get_text_iface() if hasattr(node, "get_text_iface") else node
+        return Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node))
+
+    def chips(self):
+        """The tags as assistive technology sees them: the Remove buttons, in order."""
+        return [n.get_name()[len("Remove "):] for n in self.nodes("push button")
+                if n.get_name().startswith("Remove ")]
+
+    def window_offset(self):
+        """AT-SPI window coordinates are relative to the window without its CSD shadow."""
+        frame = self.node("frame", "Tags").get_extents(Atspi.CoordType.WINDOW)
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", self.window], env=self.env,
+                             capture_output=True, text=True).stdout
+        values = dict(line.split("=") for line in geo.split())
+        return ((int(values["WIDTH"]) - frame.width) // 2 + int(values["X"]),
+                (int(values["HEIGHT"]) - frame.height) // 2 + int(values["Y"]))
+
+    def click(self, node):
+        e = node.get_extents(Atspi.CoordType.WINDOW)
+        ox, oy = self.window_offset()
+        self.xdotool("mousemove", str(ox + e.x + e.width // 2), str(oy + e.y + e.height // 2),
+                     "click", "1")
+
+    # input
+
+    def xdotool(self, *args):
+        subprocess.run(["xdotool"] + list(args), env=self.env, check=True)
+
+    def focus(self):
+        self.xdotool("windowfocus", "--sync", self.window)
+
+    def type(self, text, delay=0):
+        self.focus()
+        self.xdotool("type", "--delay", str(delay), text)
+
+    def key(self, *keys, delay=0):
+        self.focus()
+        self.xdotool("key", "--delay", str(delay), *keys)
+
+    def screenshot(self, path):
+        subprocess.run(["import", "-window", self.window, path], env=self.env, check=True)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.stderr.close()
+        with open(self.stderr_path) as f:
+            return f.read()
+
+
+def settle(demo, want_tags, want_draft):
+    """Waits until the widget's tags property and its text show the expected state."""
+    def done():
+        d = demo.dump()
+        return d if d["entry"]["tags"] == want_tags and d["entry"]["draft"] == want_draft else None
+    try:
+        return wait_for(done, "tags %r and draft %r" % (want_tags, want_draft))
+    except Failure:
+        d = demo.dump()
+        raise Failure("expected tags %r, draft %r; have tags %r, draft %r" %
+                      (want_tags, want_draft, d["entry"]["tags"], d["entry"]["draft"]))
+
+
+def check_atspi_matches(demo, want_tags, want_draft):
+    text = demo.node("text", "Add a tag")
+    check(text is not None, "the field's text is in the AT-SPI tree, named by the prompt")
+    wait_for(lambda: demo.chips() == want_tags, "AT-SPI Remove buttons %r" % (want_tags,))
+    try:
+        wait_for(lambda: demo.text_of(demo.node("text", "Add a tag")) == want_draft,
+                 "AT-SPI text %r" % (want_draft,))
+    except Failure as e:
+        raise Failure("%s; AT-SPI text is %r" % (e, demo.text_of(demo.node("text", "Add a tag"))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests. Each starts its own demo; every one fails if GTK or the library printed a warning.
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+@test
+def starts_on_recipe_page_with_focus_in_field(ctx):
+    demo = ctx.demo()
+    d = demo.dump()
+    check(d["page"] == "recipe", "the Recipe tags page is shown first")
+    check(d["suggestions"] == ["spicy", "gluten-free", "30 minutes", "one pot"], "all four suggestions shown")
+    text = demo.node("text", "Add a tag")
+    check(text is not None, "a text named by the prompt")
+    # Keyboard focus is in the field: keys typed straight away land in its text.
+    demo.type("k")
+    settle(demo, BASE, "k")
+    wait_for(lambda: demo.text_of(demo.node("text", "Add a tag")) == "k", "the key in the field's text")
+    check(demo.chips() == BASE, "AT-SPI shows a Remove button per tag: %r" % demo.chips())
+    for tag in BASE:
+        check(demo.node("panel", tag) is not None, "a chip named %r" % tag)
+    tab = demo.node("page tab", "Recipe tags")
+    check(tab is not None and demo.has_state(tab, Atspi.StateType.PRESSED), "the Recipe tags tab is selected")
+    check(text is not None, "text present")
+
+
+@test
+def typing_commas_and_return_commit(ctx):
+    demo = ctx.demo()
+    demo.type("spicy,fresh herbs")
+    settle(demo, BASE + ["spicy"], "fresh herbs")
+    demo.key("Return")
+    d = settle(demo, BASE + ["spicy", "fresh herbs"], "")
+    check_atspi_matches(demo, BASE + ["spicy", "fresh herbs"], "")
+    check(d["suggestions"] == ["gluten-free", "30 minutes", "one pot"], "the spicy suggestion is gone: %r" % d["suggestions"])
+    check(demo.node("push button", "Add spicy") is None or
+          not demo.has_state(demo.node("push button", "Add spicy"), Atspi.StateType.VISIBLE),
+          "no visible Add spicy button in the AT-SPI tree")
+
+
+@test
+def duplicate_is_dropped_and_announced(ctx):
+    demo = ctx.demo()
+    demo.type("VEGAN,")
+    d = settle(demo, BASE, "")
+    want = "VEGAN is already a tag, as vegan."
+    check(d["entry"]["announcement"] == want, "announcement property: %r" % d["entry"]["announcement"])
+    wait_for(lambda: demo.node("text", "Add a tag").get_description() == want,
+             "the announcement as the text's accessible description")
+    check(demo.chips() == BASE, "no second vegan chip")
+
+
+@test
+def backspace_left_and_delete_remove_tags(ctx):
+    demo = ctx.demo()
+    demo.type("ab")
+    settle(demo, BASE, "ab")
+    demo.key("BackSpace", "BackSpace")  # edits the text: no tag removed
+    settle(demo, BASE, "")
+    demo.key("BackSpace")  # on the empty text: removes the last tag
+    settle(demo, ["vegan", "dinner"], "")
+    demo.key("Left", "Left")  # selects dinner, then vegan
+    wait_for(lambda: demo.has_state(demo.node("panel", "vegan"), Atspi.StateType.FOCUSED),
+             "the vegan chip selected (focused)")
+    demo.key("Delete")
+    settle(demo, ["dinner"], "")
+    check_atspi_matches(demo, ["dinner"], "")
+    demo.key("Right")  # past the last chip: back to the text
+    demo.type("x,")
+    settle(demo, ["dinner", "x"], "")
+
+
+@test
+def clicking_remove_button_removes_that_tag(ctx):
+    demo = ctx.demo()
+    demo.click(demo.node("push button", "Remove dinner"))
+    settle(demo, ["vegan", "weeknight"], "")
+    check_atspi_matches(demo, ["vegan", "weeknight"], "")
+
+
+@test
+def suggestion_button_adds_tag_and_disappears(ctx):
+    demo = ctx.demo()
+    demo.click(demo.node("push button", "Add gluten-free"))
+    d = settle(demo, BASE + ["gluten-free"], "")
+    check("gluten-free" not in d["suggestions"], "the gluten-free suggestion is hidden")
+    wait_for(lambda: demo.chips() == BASE + ["gluten-free"], "a gluten-free chip")
+
+
+@test
+def paste_splits_into_tags(ctx):
+    demo = ctx.demo()
+    owner = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "clipboard-owner.py"),
+                              "lunch, quick,Vegan, soup"], env=demo.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        check(owner.stdout.readline().strip() == "ready", "the clipboard owner started")
+        demo.key("ctrl+v")
+        d = settle(demo, BASE + ["lunch", "quick"], "soup")
+        check("Vegan is already a tag" in d["entry"]["announcement"], "the pasted duplicate is announced: %r" % d["entry"]["announcement"])
+    finally:
+        owner.terminate()
+        owner.wait()
+
+
+@test
+def fast_bursts_with_slow_tagd_lose_nothing(ctx):
+    demo = ctx.demo(slow=True)
+    # Full speed, while each reply is held back: the slow-typing result must come out.
+    demo.type("alpha,beta,gamma,ALPHA,delta")
+    demo.key(*(["BackSpace"] * 6))  # five delete "delta"; the sixth, on an empty draft, removes gamma
+    demo.type("omega")
+    want = BASE + ["alpha", "beta"]
+    settle(demo, want, "omega")
+    check_atspi_matches(demo, want, "omega")
+    demo.type(",one,two,")
+    demo.key("BackSpace")  # the draft is empty: removes two, even if "two," is still in the box
+    demo.type("three")
+    demo.key("Return")
+    want = want + ["omega", "one", "three"]
+    settle(demo, want, "")
+    check_atspi_matches(demo, want, "")
+    d = demo.dump()
+    check(len(set(t.lower() for t in d["entry"]["tags"])) == len(d["entry"]["tags"]), "no tag twice")
+
+
+@test
+def tagd_restart_keeps_tags_and_draft(ctx):
+    demo = ctx.demo()
+    demo.type("soup,half")
+    settle(demo, BASE + ["soup"], "half")
+    first = demo.dump()["tagdPid"]
+    check(first > 0, "a tagd child is running")
+    os.kill(first, signal.SIGKILL)
+    demo.type(" baked")  # typed while tagd is dead or restarting
+    wait_for(lambda: demo.dump()["restarts"] >= 1 and demo.dump()["tagdPid"] not in (0, first),
+             "a new tagd child")
+    settle(demo, BASE + ["soup"], "half baked")
+    demo.key("Return")
+    settle(demo, BASE + ["soup", "half baked"], "")
+    check_atspi_matches(demo, BASE + ["soup", "half baked"], "")
+    # The cloud was re-opened too: it still answers toggles.
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests", "the interests page")
+    wait_for(lambda: demo.node("push button", "Rust").get_extents(Atspi.CoordType.WINDOW).width > 0,
+             "the cloud laid out")
+    demo.click(demo.node("push button", "Rust"))
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Rust"], "Rust selected after the restart")
+
+
+@test
+def layout_wraps_at_two_widths(ctx):
+    demo = ctx.demo()
+    demo.type("spicy,")
+    settle(demo, BASE + ["spicy"], "")
+
+    def rows():
+        ys = set()
+        for tag in BASE + ["spicy"]:
+            ys.add(demo.node("panel", tag).get_extents(Atspi.CoordType.WINDOW).y)
+        return ys
+
+    def text_box():
+        return demo.node("text", "Add a tag").get_extents(Atspi.CoordType.WINDOW)
+
+    wide = wait_for(lambda: demo.dump()["entry"]["width"] > 450 and len(rows()) == 1 and rows(),
+                    "one row of chips at the default width")
+    wide_height = demo.dump()["entry"]["height"]
+    wide_width = demo.dump()["entry"]["width"]
+    check(text_box().y == min(wide), "the text shares the chips' line")
+    demo.xdotool("windowsize", demo.window, "300", "420")
+    try:
+        narrow = wait_for(lambda: demo.dump()["entry"]["width"] < wide_width - 100 and len(rows()) >= 2 and rows(),
+                          "chips wrapped onto more lines in a narrow window")
+    except Failure as e:
+        raise Failure("%s: entry %r, rows %r" % (e, demo.dump()["entry"], rows()))
+    check(demo.dump()["entry"]["height"] > wide_height, "the entry grew taller when narrow")
+    check(text_box().y >= max(narrow), "the text is on the last line")
+    demo.xdotool("windowsize", demo.window, "700", "420")
+    wait_for(lambda: len(rows()) == 1, "back to one line when wide again")
+    wait_for(lambda: demo.dump()["entry"]["height"] == wide_height, "the entry's height back")
+
+
+@test
+def cloud_selection_and_accessibility(ctx):
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests", "the interests page")
+    titles = ["SwiftUI", "Swift", "Rust", "Go", "Python", "Kotlin", "TypeScript", "Haskell", "Elixir", "Zig"]
+    buttons = [demo.node("push button", t) for t in titles]
+    check(all(b is not None for b in buttons), "a button per cloud tag, named by its title")
+    check(demo.has_state(buttons[0], Atspi.StateType.PRESSED), "SwiftUI is pressed (selected)")
+    check(not any(demo.has_state(b, Atspi.StateType.PRESSED) for b in buttons[1:]), "the others are not")
+    wait_for(lambda: demo.node("push button", "Go").get_extents(Atspi.CoordType.WINDOW).width > 0, "laid out")
+    demo.click(demo.node("push button", "Go"))
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Go"], "Go selected")
+    wait_for(lambda: demo.has_state(demo.node("push button", "Go"), Atspi.StateType.PRESSED), "Go pressed in AT-SPI")
+    demo.click(demo.node("push button", "SwiftUI"))
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["Go"], "SwiftUI unselected")
+    wait_for(lambda: not demo.has_state(demo.node("push button", "SwiftUI"), Atspi.StateType.PRESSED),
+             "SwiftUI not pressed in AT-SPI")
+
+
+def groups_of(d):
+    return d["cloud"]["groups"]
+
+
+@test
+def tight_spacing_animates_and_merges_groups(ctx):
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    loose = wait_for(lambda: len(groups_of(demo.dump())) == 10 and groups_of(demo.dump()),
+                     "the cloud laid out")
+    check(len(set(loose)) == 10, "at spacing 18 no two tags merge: %r" % loose)
+    swift = demo.node("push button", "Swift").get_extents(Atspi.CoordType.WINDOW).x
+    demo.click(demo.node("check box", "Tight spacing"))
+    seen = []
+
+    def watch():
+        d = demo.dump()
+        x = demo.node("push button", "Swift").get_extents(Atspi.CoordType.WINDOW).x
+        seen.append((d["cloud"]["animating"], x))
+        return not d["cloud"]["animating"] and d["cloud"]["spacing"] == 3 and len(seen) > 1
+    wait_for(watch, "the animation to end")
+    tight = groups_of(demo.dump())
+    end_x = demo.node("push button", "Swift").get_extents(Atspi.CoordType.WINDOW).x
+    check(any(a for a, _ in seen), "the cloud reported an animation running")
+    check(end_x < swift, "Swift moved left (%d -> %d)" % (swift, end_x))
+    check(len(set(tight)) < 10, "at spacing 3 neighbours merge: %r" % tight)
+    check(tight[0] == tight[1], "SwiftUI and Swift, 3 px apart on one line, are one shape: %r" % tight)
+    if ctx.shots:
+        demo.screenshot(os.path.join(ctx.shots, "interests-tight.png"))
+    demo.click(demo.node("check box", "Tight spacing"))
+    wait_for(lambda: len(set(groups_of(demo.dump()))) == 10 and not demo.dump()["cloud"]["animating"],
+             "loose again: ten separate shapes")
+
+
+@test
+def no_animation_when_animations_are_off(ctx):
+    demo = ctx.demo(animations=False)
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: len(groups_of(demo.dump())) == 10, "the cloud laid out")
+    demo.click(demo.node("check box", "Tight spacing"))
+    samples = []
+
+    def watch():
+        d = demo.dump()
+        samples.append(d["cloud"]["animating"])
+        return d["cloud"]["spacing"] == 3 and len(set(groups_of(d))) < 10
+    wait_for(watch, "the tight layout")
+    check(not any(samples), "no animation ran with gtk-enable-animations off")
+
+
+@test
+def screenshots_of_both_pages(ctx):
+    demo = ctx.demo()
+    demo.type("spicy,")
+    settle(demo, BASE + ["spicy"], "")
+    demo.type("one p")
+    settle(demo, BASE + ["spicy"], "one p")
+    out = ctx.shots or demo.dir
+    recipe = os.path.join(out, "recipe-tags.png")
+    demo.screenshot(recipe)
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
+    demo.click(demo.node("push button", "Rust"))
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Rust"], "Rust selected")
+    time.sleep(0.5)  # let the stack's crossfade finish before the picture; not a timing assertion
+    interests = os.path.join(out, "pick-your-interests.png")
+    demo.screenshot(interests)
+    for path in (recipe, interests):
+        colours = subprocess.run(["identify", "-format", "%k", path], capture_output=True, text=True).stdout
+        check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class Context:
+    def __init__(self, args, env):
+        self.args = args
+        self.env = env
+        self.shots = args.shots
+        self.demos = []
+
+    def demo(self, **kw):
+        d = Demo(self.args, self.env, self.args.tagd, **kw)
+        self.demos.append(d)
+        return d
+
+
+def bad_lines(stderr):
+    return [line for line in stderr.splitlines()
+            if "WARNING" in line or "CRITICAL" in line or "ERROR" in line]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tagd", required=True)
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--shots")
+    parser.add_argument("-k")
+    args = parser.parse_args()
+    if args.shots:
+        os.makedirs(args.shots, exist_ok=True)
+
+    display = Display()
+    env = dict(os.environ)
+    env.update({"DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo",
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "GTK_THEME": "Adwaita"})
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("NO_AT_BRIDGE", None)
+    os.environ["DISPLAY"] = display.name
+    passed = failed = 0
+    try:
+        for fn in TESTS:
+            if args.k and args.k not in fn.__name__:
+                continue
+            ctx = Context(args, env)
+            error = None
+            try:
+                fn(ctx)
+            except Failure as e:
+                error = str(e)
+            except Exception:
+                error = traceback.format_exc()
+            for d in ctx.demos:
+                lines = bad_lines(d.stop())
+                if lines and error is None:
+                    error = "warnings on the console:\n    " + "\n    ".join(lines[:10])
+            if error is None:
+                passed += 1
+                print("ok    %s" % fn.__name__, flush=True)
+            else:
+                failed += 1
+                print("FAIL  %s: %s" % (fn.__name__, error), flush=True)
+    finally:
+        display.stop()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
