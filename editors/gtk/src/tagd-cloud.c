@@ -177,6 +177,8 @@ rebuild_buttons (TagdCloud *self)
   for (guint i = 0; i < n; i++)
     {
       GtkWidget *b = gtk_toggle_button_new_with_label (self->titles[i]);
+      gtk_widget_add_css_class (b, "flat");
+      gtk_widget_add_css_class (b, "tagd-cloud-tag");
       g_object_set_data_full (G_OBJECT (b), "tagd-title", g_strdup (self->titles[i]), g_free);
       gtk_widget_set_child_visible (b, FALSE);
       gtk_widget_set_parent (b, GTK_WIDGET (self));
@@ -484,7 +486,8 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
        * where tags are closer than the merge distance, and fill as one shape. */
       for (guint g = 0; g < self->n_groups; g++)
         {
-          gtk_snapshot_push_opacity (snapshot, 0.32);
+          int prev = -1;
+          gtk_snapshot_push_opacity (snapshot, 0.4);
           for (guint i = 0; i < self->buttons->len; i++)
             {
               graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
@@ -498,6 +501,30 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
               gtk_snapshot_push_rounded_clip (snapshot, &rr);
               gtk_snapshot_append_color (snapshot, &c, &r);
               gtk_snapshot_pop (snapshot);
+              /* Between two neighbours of one group on one line, blend one tint into the
+               * other across the bridge, so the shape has no seam. */
+              if (prev >= 0)
+                {
+                  graphene_rect_t a = g_array_index (self->frames, graphene_rect_t, prev);
+                  graphene_rect_t bridge;
+                  float x0 = a.origin.x + a.size.width - a.size.height / 2;
+                  float x1 = r.origin.x + grow + r.size.height / 2 - grow;
+                  float top = MAX (a.origin.y - grow, r.origin.y);
+                  float bottom = MIN (a.origin.y + a.size.height + grow, r.origin.y + r.size.height);
+                  if (x1 > x0 && bottom > top && fabsf (a.origin.y - (r.origin.y + (float) grow)) < 1)
+                    {
+                      GskColorStop stops[2];
+                      tint_color (self, prev, &stops[0].color);
+                      stops[0].offset = 0;
+                      stops[1].color = c;
+                      stops[1].offset = 1;
+                      graphene_rect_init (&bridge, x0, top, x1 - x0, bottom - top);
+                      gtk_snapshot_append_linear_gradient (snapshot, &bridge,
+                                                           &GRAPHENE_POINT_INIT (x0, top),
+                                                           &GRAPHENE_POINT_INIT (x1, top), stops, 2);
+                    }
+                }
+              prev = (int) i;
             }
           gtk_snapshot_pop (snapshot);
         }
@@ -513,7 +540,7 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           if (!gtk_toggle_button_get_active (self->buttons->pdata[i]))
             continue;
           tint_color (self, i, &c);
-          c.alpha = 0.75;
+          c.alpha = 0.6;
           gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2);
           gtk_snapshot_push_rounded_clip (snapshot, &rr);
           gtk_snapshot_append_color (snapshot, &c, &r);

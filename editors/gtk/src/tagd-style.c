@@ -19,9 +19,13 @@ static const char css[] =
   "tagd-chip.selected, tagd-chip:focus { background-color: @theme_selected_bg_color;"
   "  color: @theme_selected_fg_color; }\n"
   "tagd-chip.flash { background-color: alpha(@warning_color, 0.45); }\n"
-  "tagd-cloud > button { border-radius: 9999px; padding: 4px 14px; background: none;"
-  "  box-shadow: none; }\n"
-  "tagd-cloud > button:checked { font-weight: bold; }\n";
+  "tagd-cloud > button.tagd-cloud-tag.flat, tagd-cloud > button.tagd-cloud-tag.flat:hover,"
+  "tagd-cloud > button.tagd-cloud-tag.flat:active, tagd-cloud > button.tagd-cloud-tag.flat:checked,"
+  "tagd-cloud > button.tagd-cloud-tag.flat:checked:hover, tagd-cloud > button.tagd-cloud-tag.flat:checked:active {"
+  "  border-radius: 9999px; padding: 4px 14px; background-image: none;"
+  "  background-color: transparent; border-color: transparent; box-shadow: none; }\n"
+  "tagd-cloud > button.tagd-cloud-tag.flat:hover { background-color: alpha(currentColor, 0.07); }\n"
+  "tagd-cloud > button.tagd-cloud-tag.flat:checked { font-weight: bold; }\n";
 
 void
 _tagd_style_ensure (void)
