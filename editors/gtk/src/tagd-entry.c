@@ -570,8 +570,12 @@ send_change (TagdEntry *self, GVariant *changes, gint64 applied)
 {
   GVariantBuilder b;
 
-  if (self->field == NULL)
-    return;
+  /* Before field/open is sent, the open carries the whole text at this version. */
+  if (self->field == NULL || self->open_source != 0)
+    {
+      g_variant_unref (g_variant_ref_sink (changes));
+      return;
+    }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (self->version));

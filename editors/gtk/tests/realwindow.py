@@ -512,6 +512,35 @@ def screenshots_of_both_pages(ctx):
         check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
 
 
+@test
+def python_example_uses_the_gir(ctx):
+    build = os.path.dirname(ctx.args.demo)
+    env = dict(ctx.env)
+    env.update({"GI_TYPELIB_PATH": build, "LD_LIBRARY_PATH": build, "TAGD": ctx.args.tagd})
+    log = tempfile.NamedTemporaryFile("w+", prefix="tagd-py-", suffix=".txt")
+    proc = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "..", "examples", "entry.py")],
+                            env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    try:
+        def window():
+            out = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(proc.pid),
+                                  "--name", "Python tags"], env=env, capture_output=True, text=True).stdout.split()
+            return out[0] if out else None
+        win = wait_for(window, "the Python example's window")
+        subprocess.run(["xdotool", "windowfocus", "--sync", win], env=env, check=True)
+        subprocess.run(["xdotool", "type", "--delay", "0", "red,Python,green,"], env=env, check=True)
+
+        def lines():
+            log.seek(0)
+            return log.read()
+        wait_for(lambda: "tags: python, red, green" in lines(), "the tags printed by the Python app")
+        check("dropped: Python duplicate 0" in lines(), "tag-dropped reached Python: %r" % lines())
+    finally:
+        proc.terminate()
+        proc.wait()
+    bad = bad_lines(lines())
+    check(not bad, "warnings from the Python app: %r" % bad)
+
+
 # ---------------------------------------------------------------------------------------------
 
 
