@@ -262,7 +262,7 @@ on_activate (GApplication *app, gpointer data)
 
   demo.window = gtk_application_window_new (GTK_APPLICATION (app));
   gtk_window_set_title (GTK_WINDOW (demo.window), "Tags");
-  gtk_window_set_default_size (GTK_WINDOW (demo.window), 560, 400);
+  gtk_window_set_default_size (GTK_WINDOW (demo.window), 560, -1);
 
   demo.stack = gtk_stack_new ();
   gtk_stack_set_transition_type (GTK_STACK (demo.stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);

@@ -38,6 +38,6 @@ _tagd_style_ensure (void)
   provider = gtk_css_provider_new ();
   gtk_css_provider_load_from_data (provider, css, -1);
   gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_THEME + 1);
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 1);
   g_object_set_data_full (G_OBJECT (display), "tagd-style", provider, g_object_unref);
 }

@@ -330,7 +330,7 @@ def suggestion_button_adds_tag_and_disappears(ctx):
 def paste_splits_into_tags(ctx):
     demo = ctx.demo()
     owner = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "clipboard-owner.py"),
-                              "lunch, quick,Vegan, soup"], env=demo.env,
+                              "lunch, quick\nVegan\n soup"], env=demo.env,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         check(owner.stdout.readline().strip() == "ready", "the clipboard owner started")
@@ -390,32 +390,33 @@ def tagd_restart_keeps_tags_and_draft(ctx):
 @test
 def layout_wraps_at_two_widths(ctx):
     demo = ctx.demo()
-    demo.type("spicy,")
-    settle(demo, BASE + ["spicy"], "")
+    tags = BASE + ["spicy", "gluten free"]
+    demo.xdotool("windowsize", demo.window, "800", "420")
+    demo.type("spicy,gluten free,")
+    settle(demo, tags, "")
 
     def rows():
-        ys = set()
-        for tag in BASE + ["spicy"]:
-            ys.add(demo.node("panel", tag).get_extents(Atspi.CoordType.WINDOW).y)
-        return ys
+        return sorted(set(demo.node("panel", t).get_extents(Atspi.CoordType.WINDOW).y for t in tags))
 
     def text_box():
         return demo.node("text", "Add a tag").get_extents(Atspi.CoordType.WINDOW)
 
-    wide = wait_for(lambda: demo.dump()["entry"]["width"] > 450 and len(rows()) == 1 and rows(),
-                    "one row of chips at the default width")
+    wide = wait_for(lambda: demo.dump()["entry"]["width"] > 700 and len(rows()) == 1 and rows(),
+                    "one row of chips 800 px wide")
     wide_height = demo.dump()["entry"]["height"]
     wide_width = demo.dump()["entry"]["width"]
-    check(text_box().y == min(wide), "the text shares the chips' line")
-    demo.xdotool("windowsize", demo.window, "300", "420")
+    check(text_box().y == wide[0], "the text shares the chips' line")
+    check(text_box().x > demo.node("panel", "gluten free").get_extents(Atspi.CoordType.WINDOW).x,
+          "the text comes after the last chip")
+    demo.xdotool("windowsize", demo.window, "380", "420")
     try:
-        narrow = wait_for(lambda: demo.dump()["entry"]["width"] < wide_width - 100 and len(rows()) >= 2 and rows(),
+        narrow = wait_for(lambda: demo.dump()["entry"]["width"] < wide_width - 300 and len(rows()) >= 2 and rows(),
                           "chips wrapped onto more lines in a narrow window")
     except Failure as e:
         raise Failure("%s: entry %r, rows %r" % (e, demo.dump()["entry"], rows()))
     check(demo.dump()["entry"]["height"] > wide_height, "the entry grew taller when narrow")
-    check(text_box().y >= max(narrow), "the text is on the last line")
-    demo.xdotool("windowsize", demo.window, "700", "420")
+    check(text_box().y >= narrow[-1], "the text is on the last line")
+    demo.xdotool("windowsize", demo.window, "800", "420")
     wait_for(lambda: len(rows()) == 1, "back to one line when wide again")
     wait_for(lambda: demo.dump()["entry"]["height"] == wide_height, "the entry's height back")
 
@@ -534,6 +535,10 @@ def python_example_uses_the_gir(ctx):
             return log.read()
         wait_for(lambda: "tags: python, red, green" in lines(), "the tags printed by the Python app")
         check("dropped: Python duplicate 0" in lines(), "tag-dropped reached Python: %r" % lines())
+        # The example sets max-tags to 5: the sixth candidate is refused.
+        subprocess.run(["xdotool", "type", "--delay", "0", "x,y,z,"], env=env, check=True)
+        wait_for(lambda: "tags: python, red, green, x, y" in lines(), "two more tags")
+        wait_for(lambda: "dropped: z tooMany -1" in lines(), "z refused as one too many")
     finally:
         proc.terminate()
         proc.wait()
