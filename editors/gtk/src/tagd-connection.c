@@ -32,6 +32,7 @@ struct _TagdConnection {
   guint           restarts;
   guint           quick_deaths; /* children that died before answering initialize */
   guint           respawn_source;
+  gboolean        gave_up;      /* tagd cannot be started: stop trying (and warning) */
   GHashTable     *sessions;     /* id -> Session */
   guint           next_session;
 };
@@ -174,6 +175,8 @@ on_child_exit (GObject *source, GAsyncResult *res, gpointer data)
       g_clear_object (&self->client);
       g_clear_object (&self->proc);
       if (self->quick_deaths > 8)
+        self->gave_up = TRUE;
+      if (self->gave_up)
         g_warning ("tagd keeps dying before it answers initialize; giving up (program: %s)",
                    self->program ? self->program : "(found automatically)");
       else
@@ -211,6 +214,7 @@ spawn (TagdConnection *self)
   if (self->proc == NULL)
     {
       g_warning ("tagd: cannot start %s: %s", program, error->message);
+      self->gave_up = TRUE;
       return;
     }
   stream = g_simple_io_stream_new (g_subprocess_get_stdout_pipe (self->proc),
@@ -240,7 +244,7 @@ spawn (TagdConnection *self)
 static void
 ensure_started (TagdConnection *self)
 {
-  if (self->proc == NULL && self->respawn_source == 0)
+  if (self->proc == NULL && self->respawn_source == 0 && !self->gave_up)
     spawn (self);
 }
 
@@ -542,6 +546,7 @@ tagd_connection_set_program (TagdConnection *self, const char *program)
   g_return_if_fail (TAGD_IS_CONNECTION (self));
   if (g_strcmp0 (self->program, program) == 0)
     return;
+  self->gave_up = FALSE;
   g_free (self->program);
   self->program = g_strdup (program);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRAM]);

@@ -265,6 +265,7 @@ static void send_open (TagdEntry *self);
 static void request_layout (TagdEntry *self);
 static void select_chip (TagdEntry *self, int index);
 static void chip_remove_clicked (GtkButton *button, gpointer data);
+static void chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data);
 
 /* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
 
@@ -323,6 +324,7 @@ typedef struct {
   TagdEntry *self;
   char      *field;
   gboolean   add_tags;
+  gboolean   remove_tag;
   guint      serial;
   GPtrArray *chips;
 } Reply;
@@ -398,6 +400,11 @@ rebuild_chips (TagdEntry *self)
           gtk_widget_insert_before (GTK_WIDGET (chip), GTK_WIDGET (self), self->text_box);
           gtk_widget_set_child_visible (GTK_WIDGET (chip), FALSE);
           g_signal_connect (chip->button, "clicked", G_CALLBACK (chip_remove_clicked), self);
+          {
+            GtkGesture *click = gtk_gesture_click_new ();
+            g_signal_connect (click, "pressed", G_CALLBACK (chip_pressed), self);
+            gtk_widget_add_controller (GTK_WIDGET (chip), GTK_EVENT_CONTROLLER (click));
+          }
         }
       g_ptr_array_add (self->chips, chip);
     }
@@ -509,7 +516,10 @@ on_state_reply (GVariant *result, const GError *error, gpointer data)
   Reply *r = data;
   TagdEntry *self = r->self;
 
-  if (error != NULL)
+  if (error != NULL && r->remove_tag && strstr (error->message, "-32602") != NULL)
+    /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
+    g_debug ("tagd: field/removeTag: %s", error->message);
+  else if (error != NULL)
     report_error ("request", error);
   else if (g_strcmp0 (r->field, self->field) == 0 && result != NULL)
     {
@@ -562,6 +572,7 @@ call_state (TagdEntry *self, const char *method, GVariant *params, gboolean add_
 {
   Reply *r = reply_new (self);
   r->add_tags = add_tags;
+  r->remove_tag = g_str_equal (method, "field/removeTag");
   _tagd_connection_call (self->conn, method, params, on_state_reply, r);
 }
 
@@ -795,6 +806,21 @@ chip_remove_clicked (GtkButton *button, gpointer data)
   GtkWidget *chip = gtk_widget_get_parent (GTK_WIDGET (button));
   tagd_entry_remove_tag (self, TAGD_CHIP (chip)->tag);
   gtk_widget_grab_focus (self->text);
+}
+
+/* A click on a chip (not on its ×) selects it, as Left does from the text. */
+static void
+chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
+{
+  TagdEntry *self = TAGD_ENTRY (data);
+  GtkWidget *chip = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  guint index;
+
+  if (gtk_widget_pick (chip, x, y, GTK_PICK_DEFAULT) != chip &&
+      gtk_widget_pick (chip, x, y, GTK_PICK_DEFAULT) != TAGD_CHIP (chip)->label)
+    return;
+  if (g_ptr_array_find (self->chips, chip, &index))
+    select_chip (self, (int) index);
 }
 
 static gboolean

@@ -315,6 +315,12 @@ def clicking_remove_button_removes_that_tag(ctx):
     demo.click(demo.node("push button", "Remove dinner"))
     settle(demo, ["vegan", "weeknight"], "")
     check_atspi_matches(demo, ["vegan", "weeknight"], "")
+    # A click on a chip's label selects the chip; Delete then removes it.
+    demo.click(demo.node("label", "vegan"))
+    wait_for(lambda: demo.has_state(demo.node("panel", "vegan"), Atspi.StateType.FOCUSED), "vegan selected")
+    demo.key("Delete")
+    settle(demo, ["weeknight"], "")
+    check_atspi_matches(demo, ["weeknight"], "")
 
 
 @test
