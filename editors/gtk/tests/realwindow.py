@@ -519,37 +519,66 @@ def screenshots_of_both_pages(ctx):
         check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
 
 
+class Example:
+    """One of examples/: a small app of its own, typed into, its printed tags read back."""
+
+    def __init__(self, ctx, argv, title):
+        build = os.path.dirname(ctx.args.demo)
+        self.env = dict(ctx.env)
+        self.env.update({"GI_TYPELIB_PATH": build, "LD_LIBRARY_PATH": build, "TAGD": ctx.args.tagd})
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="tagd-example-", suffix=".txt")
+        self.proc = subprocess.Popen(argv, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+
+        def window():
+            out = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(self.proc.pid),
+                                  "--name", title], env=self.env, capture_output=True, text=True).stdout.split()
+            return out[0] if out else None
+        self.window = wait_for(window, "the %s window" % title)
+
+    def type(self, text):
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, check=True)
+        subprocess.run(["xdotool", "type", "--delay", "0", text], env=self.env, check=True)
+
+    def key(self, name):
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, check=True)
+        subprocess.run(["xdotool", "key", name], env=self.env, check=True)
+
+    def output(self):
+        self.log.seek(0)
+        return self.log.read()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+        bad = bad_lines(self.output())
+        check(not bad, "warnings from the example: %r" % bad)
+
+
 @test
 def python_example_uses_the_gir(ctx):
-    build = os.path.dirname(ctx.args.demo)
-    env = dict(ctx.env)
-    env.update({"GI_TYPELIB_PATH": build, "LD_LIBRARY_PATH": build, "TAGD": ctx.args.tagd})
-    log = tempfile.NamedTemporaryFile("w+", prefix="tagd-py-", suffix=".txt")
-    proc = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "..", "examples", "entry.py")],
-                            env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    app = Example(ctx, ["/usr/bin/python3", os.path.join(HERE, "..", "examples", "entry.py")], "Python tags")
     try:
-        def window():
-            out = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(proc.pid),
-                                  "--name", "Python tags"], env=env, capture_output=True, text=True).stdout.split()
-            return out[0] if out else None
-        win = wait_for(window, "the Python example's window")
-        subprocess.run(["xdotool", "windowfocus", "--sync", win], env=env, check=True)
-        subprocess.run(["xdotool", "type", "--delay", "0", "red,Python,green,"], env=env, check=True)
-
-        def lines():
-            log.seek(0)
-            return log.read()
-        wait_for(lambda: "tags: python, red, green" in lines(), "the tags printed by the Python app")
-        check("dropped: Python duplicate 0" in lines(), "tag-dropped reached Python: %r" % lines())
+        app.type("red,Python,green,")
+        wait_for(lambda: "tags: python, red, green" in app.output(), "the tags printed by the Python app")
+        check("dropped: Python duplicate 0" in app.output(), "tag-dropped reached Python: %r" % app.output())
         # The example sets max-tags to 5: the sixth candidate is refused.
-        subprocess.run(["xdotool", "type", "--delay", "0", "x,y,z,"], env=env, check=True)
-        wait_for(lambda: "tags: python, red, green, x, y" in lines(), "two more tags")
-        wait_for(lambda: "dropped: z tooMany -1" in lines(), "z refused as one too many")
+        app.type("x,y,z,")
+        wait_for(lambda: "tags: python, red, green, x, y" in app.output(), "two more tags")
+        wait_for(lambda: "dropped: z tooMany -1" in app.output(), "z refused as one too many")
     finally:
-        proc.terminate()
-        proc.wait()
-    bad = bad_lines(lines())
-    check(not bad, "warnings from the Python app: %r" % bad)
+        app.stop()
+
+
+@test
+def c_example_lowercases(ctx):
+    app = Example(ctx, [os.path.join(os.path.dirname(ctx.args.demo), "example-entry")], "C tags")
+    try:
+        app.type("Hello,WORLD")
+        wait_for(lambda: "tags: c, hello" in app.output(), "the tags printed by the C app")
+        app.key("Return")
+        wait_for(lambda: "tags: c, hello, world" in app.output(), "Return commits, lowercased")
+    finally:
+        app.stop()
 
 
 # ---------------------------------------------------------------------------------------------
