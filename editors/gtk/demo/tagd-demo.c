@@ -29,6 +29,12 @@ typedef struct {
 } Demo;
 
 static Demo demo;
+
+/* What the user saw of the last spacing animation: how many ran, and the x of the second tag
+ * ("Swift") at every frame painted while one ran. The tests read these through app.dump. */
+static guint animation_runs;
+static GArray *animation_xs;
+static gulong after_paint_id;
 static char *tagd_program;
 
 /* Caseless comparison for hiding a suggestion once it is a tag (tagd decides for real). */
@@ -59,6 +65,34 @@ on_suggestion_clicked (GtkButton *button, gpointer data)
   const char *tags[] = { data, NULL };
   tagd_entry_add_tags (demo.entry, tags);
   gtk_widget_grab_focus (GTK_WIDGET (demo.entry));
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, gpointer data)
+{
+  GtkWidget *second = gtk_widget_get_next_sibling (gtk_widget_get_first_child (GTK_WIDGET (demo.cloud)));
+  graphene_rect_t bounds;
+
+  if (second != NULL && gtk_widget_compute_bounds (second, GTK_WIDGET (demo.cloud), &bounds))
+    {
+      double x = bounds.origin.x;
+      g_array_append_val (animation_xs, x);
+    }
+  if (!tagd_cloud_get_animating (demo.cloud))
+    g_clear_signal_handler (&after_paint_id, clock);
+}
+
+static void
+on_animating_changed (GObject *cloud, GParamSpec *pspec, gpointer data)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (cloud));
+
+  if (!tagd_cloud_get_animating (demo.cloud) || clock == NULL)
+    return;
+  animation_runs++;
+  g_array_set_size (animation_xs, 0);
+  if (after_paint_id == 0)
+    after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
 }
 
 static void
@@ -155,6 +189,8 @@ interests_page (void)
   gtk_widget_set_margin_top (GTK_WIDGET (demo.cloud), 12);
   gtk_widget_set_margin_bottom (GTK_WIDGET (demo.cloud), 12);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.cloud));
+  animation_xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_signal_connect (demo.cloud, "notify::animating", G_CALLBACK (on_animating_changed), NULL);
 
   label = gtk_label_new ("Tight spacing");
   gtk_widget_set_hexpand (label, TRUE);
@@ -232,6 +268,13 @@ on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
     json_builder_add_int_value (b, groups[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "animationRuns");
+  json_builder_add_int_value (b, animation_runs);
+  json_builder_set_member_name (b, "animationXs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < animation_xs->len; i++)
+    json_builder_add_double_value (b, g_array_index (animation_xs, double, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "tagdPid");
