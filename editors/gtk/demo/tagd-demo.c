@@ -2,7 +2,8 @@
  *
  * Options: --tagd PATH (the tagd executable). The application exports the action
  * `app.dump` (a file name): it writes the widgets' state, read through their properties, to
- * that file as JSON, so the real-window tests can read the `tags` property from outside.
+ * that file as JSON, so the real-window tests can read the `tags` property from outside; and
+ * `app.set-entry` (a property name and a value) to set the entry's properties.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -159,6 +160,8 @@ recipe_page (void)
       g_signal_connect (b, "clicked", G_CALLBACK (on_suggestion_clicked), (gpointer) suggested[i]);
       demo.suggestion_buttons[i] = b;
       gtk_flow_box_append (GTK_FLOW_BOX (row), b);
+      /* Tab goes straight to the buttons, not to the flow box children around them. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (b), FALSE);
       /* Hide the flow box child with its button. */
       g_object_bind_property (b, "visible", gtk_widget_get_parent (b), "visible", G_BINDING_SYNC_CREATE);
     }
@@ -290,6 +293,20 @@ on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
   g_file_set_contents (g_variant_get_string (parameter, NULL), text, -1, NULL);
 }
 
+/* app.set-entry (name, value): sets a property of the entry, as application code would. */
+static void
+on_set_entry (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  const char *name;
+  g_autoptr (GVariant) value = NULL;
+  GValue gvalue = G_VALUE_INIT;
+
+  g_variant_get (parameter, "(&sv)", &name, &value);
+  g_dbus_gvariant_to_gvalue (value, &gvalue);
+  g_object_set_property (G_OBJECT (demo.entry), name, &gvalue);
+  g_value_unset (&gvalue);
+}
+
 static void
 on_activate (GApplication *app, gpointer data)
 {
@@ -336,6 +353,10 @@ main (int argc, char *argv[])
 
   g_application_add_main_option_entries (G_APPLICATION (app), options);
   g_signal_connect (dump, "activate", G_CALLBACK (on_dump), NULL);
+  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (dump));
+  g_object_unref (dump);
+  dump = g_simple_action_new ("set-entry", G_VARIANT_TYPE ("(sv)"));
+  g_signal_connect (dump, "activate", G_CALLBACK (on_set_entry), NULL);
   g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (dump));
   g_object_unref (dump);
   g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);

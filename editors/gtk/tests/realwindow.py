@@ -124,6 +124,13 @@ class Demo:
         with open(path) as f:
             return json.load(f)
 
+    def set_entry(self, name, value):
+        """Sets a property of the entry through the demo's app.set-entry action."""
+        subprocess.run(["gdbus", "call", "--session", "--dest", "org.tagd.Demo",
+                        "--object-path", "/org/tagd/Demo", "--method", "org.gtk.Actions.Activate",
+                        "set-entry", "[<('%s', <%s>)>]" % (name, value), "{}"],
+                       env=self.env, check=True, capture_output=True)
+
     # AT-SPI
 
     def nodes(self, role=None, name=None):
@@ -254,6 +261,17 @@ def starts_on_recipe_page_with_focus_in_field(ctx):
     demo.type("k")
     settle(demo, BASE, "k")
     wait_for(lambda: demo.text_of(demo.node("text", "Add a tag")) == "k", "the key in the field's text")
+    # Tab leaves the entry in one step (chips are not Tab stops); Shift+Tab comes back.
+    demo.key("Tab")
+    try:
+        wait_for(lambda: demo.has_state(demo.node("push button", "Add spicy"), Atspi.StateType.FOCUSED),
+                 "focus on the first suggestion after one Tab")
+    except Failure as e:
+        raise Failure("%s; focused: %r" % (e, [(n.get_role_name(), n.get_name()) for n in demo.nodes()
+                                               if demo.has_state(n, Atspi.StateType.FOCUSED)]))
+    demo.key("shift+Tab")
+    demo.type("z")  # like a GtkEntry, focus by keyboard selects the text, so z replaces k
+    settle(demo, BASE, "z")
     check(demo.chips() == BASE, "AT-SPI shows a Remove button per tag: %r" % demo.chips())
     for tag in BASE:
         check(demo.node("panel", tag) is not None, "a chip named %r" % tag)
@@ -306,6 +324,35 @@ def backspace_left_and_delete_remove_tags(ctx):
     demo.key("Right")  # past the last chip: back to the text
     demo.type("x,")
     settle(demo, ["dinner", "x"], "")
+
+
+@test
+def tags_property_and_options(ctx):
+    demo = ctx.demo()
+    demo.type("half")
+    settle(demo, BASE, "half")
+    demo.set_entry("tags", "['a', 'B', 'b', 'c']")  # tagd drops the caseless duplicate
+    settle(demo, ["a", "B", "c"], "half")
+    check_atspi_matches(demo, ["a", "B", "c"], "half")
+    demo.key("ctrl+a", "BackSpace")
+    settle(demo, ["a", "B", "c"], "")
+    demo.set_entry("separators", "[';']")
+    demo.type("x;y,")
+    settle(demo, ["a", "B", "c", "x"], "y,")
+    demo.key("BackSpace", "BackSpace")
+    demo.set_entry("case-sensitive", "true")
+    demo.type("b;")
+    settle(demo, ["a", "B", "c", "x", "b"], "")
+    demo.set_entry("max-tag-length", "int32 4")
+    demo.type("long;longer;")
+    d = settle(demo, ["a", "B", "c", "x", "b", "long"], "")
+    check("longer" in d["entry"]["announcement"], "the too-long tag is announced: %r" % d["entry"]["announcement"])
+    demo.set_entry("max-tags", "int32 7")
+    demo.type("s7;s8;")
+    d = settle(demo, ["a", "B", "c", "x", "b", "long", "s7"], "")
+    check("s8" in d["entry"]["announcement"], "the eighth tag is refused: %r" % d["entry"]["announcement"])
+    demo.set_entry("prompt", "'Add an ingredient'")
+    wait_for(lambda: demo.node("text", "Add an ingredient"), "the text renamed after the new prompt")
 
 
 @test
