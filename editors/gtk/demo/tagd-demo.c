@@ -1,6 +1,6 @@
 /* tagd-demo: both seed demos in one window, "Recipe tags" and "Pick your interests".
  *
- * Options: --tagd PATH (the tagd executable). The application exports the action
+ * Options: --tagd PATH (the tagd executable), --rtl (right-to-left layout). The application exports the action
  * `app.dump` (a file name): it writes the widgets' state, read through their properties, to
  * that file as JSON, so the real-window tests can read the `tags` property from outside; and
  * `app.set-entry` (a property name and a value) to set the entry's properties.
@@ -37,6 +37,7 @@ static guint animation_runs;
 static GArray *animation_xs;
 static gulong after_paint_id;
 static char *tagd_program;
+static gboolean rtl;
 
 /* Caseless comparison for hiding a suggestion once it is a tag (tagd decides for real). */
 static gboolean
@@ -319,6 +320,8 @@ on_activate (GApplication *app, gpointer data)
     }
   if (tagd_program != NULL)
     tagd_connection_set_program (tagd_connection_get_default (), tagd_program);
+  if (rtl)
+    gtk_widget_set_default_direction (GTK_TEXT_DIR_RTL);
 
   demo.window = gtk_application_window_new (GTK_APPLICATION (app));
   gtk_window_set_title (GTK_WINDOW (demo.window), "Tags");
@@ -348,6 +351,7 @@ main (int argc, char *argv[])
   GSimpleAction *dump = g_simple_action_new ("dump", G_VARIANT_TYPE_STRING);
   const GOptionEntry options[] = {
     { "tagd", 0, 0, G_OPTION_ARG_FILENAME, &tagd_program, "The tagd executable", "PATH" },
+    { "rtl", 0, 0, G_OPTION_ARG_NONE, &rtl, "Lay the window out right to left", NULL },
     { NULL }
   };
 

@@ -410,6 +410,16 @@ animations_enabled (TagdCloud *self)
   return enabled;
 }
 
+/* Frame @i of the applied layout, mirrored in right-to-left layouts (tagd flows left to right). */
+static graphene_rect_t
+frame_at (TagdCloud *self, guint i)
+{
+  graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
+  if (gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL)
+    r.origin.x = gtk_widget_get_width (GTK_WIDGET (self)) - r.origin.x - r.size.width;
+  return r;
+}
+
 static void
 tagd_cloud_measure (GtkWidget      *widget,
                     GtkOrientation  orientation,
@@ -450,14 +460,14 @@ tagd_cloud_size_allocate (GtkWidget *widget, int width, int height, int baseline
     {
       GtkWidget *b = self->buttons->pdata[i];
       GtkAllocation a;
-      graphene_rect_t *f;
+      graphene_rect_t frame, *f = &frame;
 
       if (!have)
         {
           gtk_widget_set_child_visible (b, FALSE);
           continue;
         }
-      f = &g_array_index (self->frames, graphene_rect_t, i);
+      frame = frame_at (self, i);
       a.x = (int) round (f->origin.x);
       a.y = (int) round (f->origin.y);
       a.width = (int) round (f->size.width);
@@ -490,7 +500,7 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           gtk_snapshot_push_opacity (snapshot, 0.4);
           for (guint i = 0; i < self->buttons->len; i++)
             {
-              graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
+              graphene_rect_t r = frame_at (self, i);
               GskRoundedRect rr;
               GdkRGBA c;
               if (self->group_of[i] != (int) g)
@@ -505,18 +515,22 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                * other across the bridge, so the shape has no seam. */
               if (prev >= 0)
                 {
-                  graphene_rect_t a = g_array_index (self->frames, graphene_rect_t, prev);
-                  graphene_rect_t bridge;
-                  float x0 = a.origin.x + a.size.width - a.size.height / 2;
-                  float x1 = r.origin.x + grow + r.size.height / 2 - grow;
-                  float top = MAX (a.origin.y - grow, r.origin.y);
-                  float bottom = MIN (a.origin.y + a.size.height + grow, r.origin.y + r.size.height);
-                  if (x1 > x0 && bottom > top && fabsf (a.origin.y - (r.origin.y + (float) grow)) < 1)
+                  /* l and rt: the two tags' own frames, left one first (either order in RTL). */
+                  graphene_rect_t p = frame_at (self, prev), q = frame_at (self, i), bridge;
+                  gboolean prev_left = p.origin.x <= q.origin.x;
+                  graphene_rect_t l = prev_left ? p : q, rt = prev_left ? q : p;
+                  float x0 = l.origin.x + l.size.width - l.size.height / 2;
+                  float x1 = rt.origin.x + rt.size.height / 2;
+                  float top = MIN (l.origin.y, rt.origin.y) - grow;
+                  float bottom = MAX (l.origin.y + l.size.height, rt.origin.y + rt.size.height) + grow;
+                  if (x1 > x0 && fabsf (l.origin.y - rt.origin.y) < 1)
                     {
                       GskColorStop stops[2];
-                      tint_color (self, prev, &stops[0].color);
+                      GdkRGBA pc;
+                      tint_color (self, prev, &pc);
+                      stops[0].color = prev_left ? pc : c;
                       stops[0].offset = 0;
-                      stops[1].color = c;
+                      stops[1].color = prev_left ? c : pc;
                       stops[1].offset = 1;
                       graphene_rect_init (&bridge, x0, top, x1 - x0, bottom - top);
                       gtk_snapshot_append_linear_gradient (snapshot, &bridge,
@@ -531,7 +545,7 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       /* Selected tags: a stronger tint of their own, with a light edge (the glass). */
       for (guint i = 0; i < self->buttons->len; i++)
         {
-          graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
+          graphene_rect_t r = frame_at (self, i);
           GskRoundedRect rr;
           GdkRGBA c, edge = { 1, 1, 1, 0.55 };
           float widths[4] = { 1, 1, 1, 1 };

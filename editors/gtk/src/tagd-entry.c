@@ -832,6 +832,16 @@ on_key_pressed (GtkEventControllerKey *controller,
 {
   GdkModifierType mods = state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK | GDK_SUPER_MASK);
 
+  /* Chips come before the text in reading order: in right-to-left layouts they are on its
+   * right, so the arrow that goes "back" is Right. */
+  if (gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL)
+    {
+      if (keyval == GDK_KEY_Left || keyval == GDK_KEY_KP_Left)
+        keyval = GDK_KEY_Right;
+      else if (keyval == GDK_KEY_Right || keyval == GDK_KEY_KP_Right)
+        keyval = GDK_KEY_Left;
+    }
+
   if (self->selected >= 0 && self->selected < (int) self->chips->len)
     {
       int i = self->selected;
@@ -1096,6 +1106,8 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
   TagdEntry *self = TAGD_ENTRY (widget);
   GtkAllocation a;
   int text_min = (int) text_min_width (self);
+  /* tagd's frames flow left to right; right-to-left locales get them mirrored. */
+  gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
 
   if (self->layout_width != width)
     request_layout (self);
@@ -1115,6 +1127,8 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
       a.y = (int) round (chip->frame.origin.y);
       a.width = MAX ((int) round (chip->frame.size.width), min_w);
       a.height = (int) round (chip->frame.size.height);
+      if (rtl)
+        a.x = width - a.x - a.width;
       gtk_widget_set_child_visible (GTK_WIDGET (chip), TRUE);
       gtk_widget_size_allocate (GTK_WIDGET (chip), &a, -1);
     }
@@ -1138,6 +1152,8 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
       a.height = height;
     }
   a.height = MAX (a.height, (int) text_height (self));
+  if (rtl)
+    a.x = width - a.x - a.width;
   gtk_widget_size_allocate (self->text_box, &a, -1);
 }
 

@@ -80,7 +80,7 @@ class Display:
 
 
 class Demo:
-    def __init__(self, args, env, tagd, slow=False, animations=True):
+    def __init__(self, args, env, tagd, slow=False, animations=True, extra=()):
         self.dir = tempfile.mkdtemp(prefix="tagd-gtk-test-")
         self.env = dict(env)
         self.env["XDG_CONFIG_HOME"] = os.path.join(self.dir, "config")
@@ -93,7 +93,7 @@ class Demo:
             program = os.path.join(HERE, "slow-tagd")
         self.stderr_path = os.path.join(self.dir, "stderr.txt")
         self.stderr = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([args.demo, "--tagd", program], env=self.env,
+        self.proc = subprocess.Popen([args.demo, "--tagd", program] + list(extra), env=self.env,
                                      stdout=self.stderr, stderr=self.stderr)
         self.app = wait_for(self._find_app, "the demo in the AT-SPI tree")
         self.window = wait_for(self._find_window, "the demo's X window")
@@ -471,6 +471,27 @@ def layout_wraps_at_two_widths(ctx):
     demo.xdotool("windowsize", demo.window, "800", "420")
     wait_for(lambda: len(rows()) == 1, "back to one line when wide again")
     wait_for(lambda: demo.dump()["entry"]["height"] == wide_height, "the entry's height back")
+
+
+@test
+def right_to_left_mirrors_layout_and_arrows(ctx):
+    demo = ctx.demo(extra=["--rtl"])
+
+    def x(role, name):
+        return demo.node(role, name).get_extents(Atspi.CoordType.WINDOW).x
+    wait_for(lambda: x("panel", "vegan") > x("panel", "dinner") > x("panel", "weeknight") > x("text", "Add a tag"),
+             "chips flowing right to left, the text on their left")
+    demo.key("Right")  # towards the chips: selects the last one
+    wait_for(lambda: demo.has_state(demo.node("panel", "weeknight"), Atspi.StateType.FOCUSED), "weeknight selected")
+    demo.key("Delete")
+    settle(demo, ["vegan", "dinner"], "")
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: x("push button", "SwiftUI") > x("push button", "Swift") > 0, "the cloud mirrored")
+    demo.click(demo.node("check box", "Tight spacing"))
+    wait_for(lambda: demo.dump()["cloud"]["spacing"] == 3 and not demo.dump()["cloud"]["animating"], "tight")
+    if ctx.shots:
+        time.sleep(0.3)  # the switch's own slide; a picture, not an assertion
+        demo.screenshot(os.path.join(ctx.shots, "rtl-interests-tight.png"))
 
 
 @test
