@@ -259,6 +259,31 @@ fail_later (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* jsonrpc-glib 3.42 reads an error's code as an int32 ("i"), but a JSON integer arrives as
+ * int64 ("x"), so it gives up and puts the printed error object in a G_IO_ERROR_FAILED message:
+ * "{'code': <int64 -32602>, 'message': <'...'>}". Turn that back into code and message
+ * (TAGD_ERROR domain, the JSON-RPC code as the error code). */
+static GError *
+protocol_error (GError *error)
+{
+  g_autoptr (GVariant) v = NULL;
+  const char *message = NULL;
+  double code;
+  GError *out;
+
+  if (error == NULL || error->message[0] != '{')
+    return error;
+  v = g_variant_parse (G_VARIANT_TYPE_VARDICT, error->message, NULL, NULL, NULL);
+  if (v == NULL)
+    return error;
+  code = _tagd_variant_number (v, "code", 0);
+  if (code == 0 || !g_variant_lookup (v, "message", "&s", &message))
+    return error;
+  out = g_error_new (TAGD_ERROR, (int) code, "%s (%d)", message, (int) code);
+  g_error_free (error);
+  return out;
+}
+
 static void
 on_reply (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -267,6 +292,7 @@ on_reply (GObject *source, GAsyncResult *res, gpointer data)
   g_autoptr (GError) error = NULL;
 
   jsonrpc_client_call_finish (JSONRPC_CLIENT (source), res, &reply, &error);
+  error = protocol_error (error);
   if (call->generation != call->self->generation)
     {
       g_clear_error (&error);

@@ -17,7 +17,6 @@
  */
 #include "config.h"
 
-#include <string.h>
 
 #include "tagd-entry.h"
 #include "tagd-enums.h"
@@ -40,6 +39,7 @@ struct _TagdChip {
   gboolean         has_frame;
   graphene_rect_t  frame;
   guint            flash_source;
+  gboolean         removing;   /* field/removeTag sent: hidden until tagd answers */
 };
 
 G_DEFINE_FINAL_TYPE (TagdChip, tagd_chip, GTK_TYPE_WIDGET)
@@ -231,6 +231,7 @@ struct _TagdEntry {
   gint64           state_version;   /* the newest FieldState version applied */
   GString         *mirror;          /* the buffer as last reported (UTF-8) */
   gboolean         applying;        /* applying tagd's edits: not user changes */
+  guint            rebuilds;        /* how often the chip list changed */
   guint            open_source;
 
   /* layout */
@@ -265,6 +266,8 @@ static void send_open (TagdEntry *self);
 static void request_layout (TagdEntry *self);
 static void select_chip (TagdEntry *self, int index);
 static void chip_remove_clicked (GtkButton *button, gpointer data);
+static int nearest_chip (TagdEntry *self, int from, int step);
+static void remove_chip (TagdEntry *self, TagdChip *chip);
 static void chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data);
 
 /* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
@@ -325,7 +328,9 @@ typedef struct {
   char      *field;
   gboolean   add_tags;
   gboolean   remove_tag;
+  TagdChip  *chip;          /* for field/removeTag: the chip being removed */
   guint      serial;
+  guint      rebuilds;      /* chip list generation when the request was sent */
   GPtrArray *chips;
 } Reply;
 
@@ -345,6 +350,7 @@ reply_free (Reply *r)
   g_free (r->field);
   if (r->chips)
     g_ptr_array_unref (r->chips);
+  g_clear_object (&r->chip);
   g_free (r);
 }
 
@@ -377,7 +383,10 @@ rebuild_chips (TagdEntry *self)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
   gboolean chip_had_focus = FALSE;
+  TagdChip *was_selected = self->selected >= 0 && self->selected < (int) old->len ? old->pdata[self->selected] : NULL;
+  int old_selected = self->selected;
 
+  self->rebuilds++;
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
   /* Reuse a chip for a tag that is still there (it keeps its frame until the new layout). */
   for (guint i = 0; i < n; i++)
@@ -421,12 +430,14 @@ rebuild_chips (TagdEntry *self)
   g_ptr_array_set_free_func (old, NULL);
   g_ptr_array_free (old, TRUE);
 
-  if (self->selected >= 0)
+  if (old_selected >= 0)
     {
-      if (self->chips->len == 0)
-        select_chip (self, -1);
+      guint index;
+      /* The selected chip keeps the selection if it is still there; else the nearest one. */
+      if (was_selected != NULL && g_ptr_array_find (self->chips, was_selected, &index))
+        select_chip (self, (int) index);
       else
-        select_chip (self, MIN (self->selected, (int) self->chips->len - 1));
+        select_chip (self, nearest_chip (self, MIN (old_selected, (int) self->chips->len - 1), -1));
     }
   else if (chip_had_focus)
     gtk_widget_grab_focus (self->text);
@@ -516,7 +527,14 @@ on_state_reply (GVariant *result, const GError *error, gpointer data)
   Reply *r = data;
   TagdEntry *self = r->self;
 
-  if (error != NULL && r->remove_tag && strstr (error->message, "-32602") != NULL)
+  if (r->chip != NULL && r->chip->removing)
+    {
+      /* Answered: tagd's tags now decide. If the chip is still a child, its tag is still
+       * there (the removal failed), so it shows again. */
+      r->chip->removing = FALSE;
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
+  if (error != NULL && r->remove_tag && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
     /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
     g_debug ("tagd: field/removeTag: %s", error->message);
   else if (error != NULL)
@@ -781,6 +799,37 @@ on_deleted_text (GtkEntryBuffer *buffer, guint position, guint n_chars, TagdEntr
 
 /* ---- chips: selection, removal */
 
+/* The nearest chip to @from that is not being removed, looking in direction @step first (-1
+ * or +1) and then the other way; -1 if none. */
+static int
+nearest_chip (TagdEntry *self, int from, int step)
+{
+  int n = (int) self->chips->len;
+  for (int i = from; i >= 0 && i < n; i += step)
+    if (!TAGD_CHIP (self->chips->pdata[i])->removing)
+      return i;
+  for (int i = from - step; i >= 0 && i < n; i -= step)
+    if (!TAGD_CHIP (self->chips->pdata[i])->removing)
+      return i;
+  return -1;
+}
+
+static void
+remove_chip (TagdEntry *self, TagdChip *chip)
+{
+  Reply *r = reply_new (self);
+
+  /* Hidden at once, so that a second Delete, typed before tagd answers, removes the next
+   * chip as it would for a slow typist, not the same tag again. */
+  chip->removing = TRUE;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  r->remove_tag = TRUE;
+  r->chip = g_object_ref (chip);
+  _tagd_connection_call (self->conn, "field/removeTag",
+                         g_variant_new_parsed ("{'field': <%s>, 'tag': <%s>}", self->field, chip->tag),
+                         on_state_reply, r);
+}
+
 static void
 select_chip (TagdEntry *self, int index)
 {
@@ -804,8 +853,9 @@ chip_remove_clicked (GtkButton *button, gpointer data)
 {
   TagdEntry *self = TAGD_ENTRY (data);
   GtkWidget *chip = gtk_widget_get_parent (GTK_WIDGET (button));
-  tagd_entry_remove_tag (self, TAGD_CHIP (chip)->tag);
-  gtk_widget_grab_focus (self->text);
+  if (!TAGD_CHIP (chip)->removing)
+    remove_chip (self, TAGD_CHIP (chip));
+  select_chip (self, -1);
 }
 
 /* A click on a chip (not on its ×) selects it, as Left does from the text. */
@@ -849,20 +899,27 @@ on_key_pressed (GtkEventControllerKey *controller,
         {
         case GDK_KEY_Left:
         case GDK_KEY_KP_Left:
-          select_chip (self, MAX (i - 1, 0));
-          return TRUE;
+          {
+            int prev = i > 0 ? nearest_chip (self, i - 1, -1) : -1;
+            if (prev >= 0 && prev < i)
+              select_chip (self, prev);
+            return TRUE;
+          }
         case GDK_KEY_Right:
         case GDK_KEY_KP_Right:
-          if (i + 1 < (int) self->chips->len)
-            select_chip (self, i + 1);
-          else
-            {
-              select_chip (self, -1);
-              gtk_editable_set_position (GTK_EDITABLE (self->text), 0);
-            }
-          return TRUE;
+          {
+            int next = nearest_chip (self, i + 1, +1);
+            if (next > i)
+              select_chip (self, next);
+            else
+              {
+                select_chip (self, -1);
+                gtk_editable_set_position (GTK_EDITABLE (self->text), 0);
+              }
+            return TRUE;
+          }
         case GDK_KEY_Home:
-          select_chip (self, 0);
+          select_chip (self, nearest_chip (self, 0, +1));
           return TRUE;
         case GDK_KEY_End:
         case GDK_KEY_Escape:
@@ -872,15 +929,11 @@ on_key_pressed (GtkEventControllerKey *controller,
         case GDK_KEY_KP_Delete:
         case GDK_KEY_BackSpace:
           {
-            TagdChip *chip = self->chips->pdata[i];
-            /* Keep a chip selected where the removed one was (the next, else the previous). */
-            tagd_entry_remove_tag (self, chip->tag);
-            if (self->chips->len <= 1)
-              select_chip (self, -1);
-            else if (keyval == GDK_KEY_BackSpace && i > 0)
-              self->selected = i - 1;
-            else if (i + 1 >= (int) self->chips->len)
-              self->selected = i - 1;
+            /* The selection moves to the next chip (Delete) or the previous one (Backspace),
+             * else the other way, else back to the text. */
+            int step = keyval == GDK_KEY_BackSpace ? -1 : +1;
+            remove_chip (self, self->chips->pdata[i]);
+            select_chip (self, nearest_chip (self, i + step, step));
             return TRUE;
           }
         default:
@@ -988,9 +1041,11 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
 
   if (error != NULL)
     {
-      /* tagd's tags moved on while this request was in flight (a field/didUpdate is on its
-       * way, and the entry asks again when it arrives): not an error of the widget's. */
-      if (strstr (error->message, "`chipSizes` has") != NULL)
+      /* tagd's tags moved on while this request was in flight: the field/didUpdate (or
+       * field/open reply) saying so came before this reply, since tagd answers in order, and
+       * rebuilt the chips, which sent a new request; or the session was re-opened under a new
+       * id. Not an error of the widget's. */
+      if (r->rebuilds != self->rebuilds || g_strcmp0 (r->field, self->field) != 0)
         g_debug ("tagd: stale field/layout: %s", error->message);
       else
         report_error ("field/layout", error);
@@ -1059,6 +1114,7 @@ request_layout (TagdEntry *self)
   g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (CHIP_SPACING));
   g_variant_builder_add (&b, "{sv}", "fieldMinWidth", g_variant_new_double (text_min_width (self)));
   r = reply_new (self);
+  r->rebuilds = self->rebuilds;
   r->serial = ++self->layout_serial;
   r->chips = g_ptr_array_new_full (self->chips->len, g_object_unref);
   for (guint i = 0; i < self->chips->len; i++)
@@ -1117,7 +1173,7 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
       TagdChip *chip = self->chips->pdata[i];
       int min_w = 0;
 
-      if (!chip->has_frame)
+      if (!chip->has_frame || chip->removing)
         {
           gtk_widget_set_child_visible (GTK_WIDGET (chip), FALSE);
           continue;
@@ -1521,6 +1577,16 @@ tagd_entry_remove_tag (TagdEntry *self, const char *tag)
 {
   g_return_if_fail (TAGD_IS_ENTRY (self));
   g_return_if_fail (tag != NULL);
+  for (guint i = 0; i < self->chips->len; i++)
+    {
+      TagdChip *chip = self->chips->pdata[i];
+      if (g_str_equal (chip->tag, tag))
+        {
+          if (!chip->removing)
+            remove_chip (self, chip);
+          return;
+        }
+    }
   call_state (self, "field/removeTag",
               g_variant_new_parsed ("{'field': <%s>, 'tag': <%s>}", self->field, tag), FALSE);
 }

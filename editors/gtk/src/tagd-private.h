@@ -14,6 +14,8 @@ GQuark tagd_error_quark (void);
 enum {
   /* The tagd child that the call was sent to has gone; the session is re-opened. */
   TAGD_ERROR_RESTARTED = 1,
+  /* Errors tagd answered carry their JSON-RPC code (negative) in this domain. */
+  TAGD_ERROR_INVALID_PARAMS = -32602,
 };
 
 /* A session (field or cloud) registered with the connection. */

@@ -413,6 +413,14 @@ def fast_bursts_with_slow_tagd_lose_nothing(ctx):
     check_atspi_matches(demo, want, "")
     d = demo.dump()
     check(len(set(t.lower() for t in d["entry"]["tags"])) == len(d["entry"]["tags"]), "no tag twice")
+    # Chips too, as a slow typist would see them: Left, Left selects "one"; Delete removes it
+    # and selects the next chip, "three"; Delete removes that and selects the previous one,
+    # "omega"; Backspace removes "omega".
+    demo.key("Left", "Left", "Delete", "Delete")
+    settle(demo, BASE + ["alpha", "beta", "omega"], "")
+    demo.key("BackSpace")
+    settle(demo, BASE + ["alpha", "beta"], "")
+    check_atspi_matches(demo, BASE + ["alpha", "beta"], "")
 
 
 @test
