@@ -601,7 +601,12 @@ class Example:
             out = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(self.proc.pid),
                                   "--name", title], env=self.env, capture_output=True, text=True).stdout.split()
             return out[0] if out else None
-        self.window = wait_for(window, "the %s window" % title)
+        try:
+            self.window = wait_for(window, "the %s window" % title)
+        except Failure as e:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure("%s; exit status %r, output %r" % (e, self.proc.returncode, self.output()))
 
     def type(self, text):
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window], env=self.env, check=True)
@@ -680,38 +685,37 @@ def main():
     if args.shots:
         os.makedirs(args.shots, exist_ok=True)
 
-    display = Display()
-    env = dict(os.environ)
-    env.update({"DISPLAY": display.name, "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo",
-                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "GTK_THEME": "Adwaita"})
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("NO_AT_BRIDGE", None)
-    os.environ["DISPLAY"] = display.name
+    base = dict(os.environ)
+    base.update({"GDK_BACKEND": "x11", "GSK_RENDERER": "cairo", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                 "GTK_THEME": "Adwaita"})
+    base.pop("WAYLAND_DISPLAY", None)
+    base.pop("NO_AT_BRIDGE", None)
     passed = failed = 0
-    try:
-        for fn in TESTS:
-            if args.k and args.k not in fn.__name__:
-                continue
-            ctx = Context(args, env)
-            error = None
-            try:
-                fn(ctx)
-            except Failure as e:
-                error = str(e)
-            except Exception:
-                error = traceback.format_exc()
-            for d in ctx.demos:
-                lines = bad_lines(d.stop())
-                if lines and error is None:
-                    error = "warnings on the console:\n    " + "\n    ".join(lines[:10])
-            if error is None:
-                passed += 1
-                print("ok    %s" % fn.__name__, flush=True)
-            else:
-                failed += 1
-                print("FAIL  %s: %s" % (fn.__name__, error), flush=True)
-    finally:
+    for fn in TESTS:
+        if args.k and args.k not in fn.__name__:
+            continue
+        # A fresh X server for each test: nothing one test leaves behind reaches the next.
+        display = Display()
+        env = dict(base, DISPLAY=display.name)
+        ctx = Context(args, env)
+        error = None
+        try:
+            fn(ctx)
+        except Failure as e:
+            error = str(e)
+        except Exception:
+            error = traceback.format_exc()
+        for d in ctx.demos:
+            lines = bad_lines(d.stop())
+            if lines and error is None:
+                error = "warnings on the console:\n    " + "\n    ".join(lines[:10])
         display.stop()
+        if error is None:
+            passed += 1
+            print("ok    %s" % fn.__name__, flush=True)
+        else:
+            failed += 1
+            print("FAIL  %s: %s" % (fn.__name__, error), flush=True)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
