@@ -520,6 +520,10 @@ def cloud_selection_and_accessibility(ctx):
     wait_for(lambda: demo.dump()["cloud"]["selection"] == ["Go"], "SwiftUI unselected")
     wait_for(lambda: not demo.has_state(demo.node("push button", "SwiftUI"), Atspi.StateType.PRESSED),
              "SwiftUI not pressed in AT-SPI")
+    # Keyboard: the clicked tag has focus; Tab moves to the next tag and Space toggles it.
+    demo.key("Tab", "space")
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["Swift", "Go"], "Swift selected from the keyboard")
+    wait_for(lambda: demo.has_state(demo.node("push button", "Swift"), Atspi.StateType.PRESSED), "Swift pressed")
 
 
 def groups_of(d):
