@@ -388,19 +388,19 @@ rebuild_chips (TagdEntry *self)
 
   self->rebuilds++;
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
-  /* Reuse a chip for a tag that is still there (it keeps its frame until the new layout). */
+  /* Reuse a chip for a tag that is still there (it keeps its frame until the new layout).
+   * Tags are unique, so a table of the old chips by tag finds them. */
+  g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint j = 0; j < old->len; j++)
+    g_hash_table_insert (by_tag, TAGD_CHIP (old->pdata[j])->tag, GUINT_TO_POINTER (j + 1));
   for (guint i = 0; i < n; i++)
     {
       TagdChip *chip = NULL;
-      for (guint j = 0; j < old->len; j++)
+      guint j = GPOINTER_TO_UINT (g_hash_table_lookup (by_tag, self->tags[i]));
+      if (j > 0 && old->pdata[j - 1] != NULL)
         {
-          TagdChip *c = old->pdata[j];
-          if (c != NULL && g_strcmp0 (c->tag, self->tags[i]) == 0)
-            {
-              chip = c;
-              old->pdata[j] = NULL;
-              break;
-            }
+          chip = old->pdata[j - 1];
+          old->pdata[j - 1] = NULL;
         }
       if (chip == NULL)
         {
