@@ -26,6 +26,7 @@ def on_activate(app):
     entry = Tagd.Entry(prompt="Add a tag", tags=["python"], max_tags=5)
     entry.connect("tags-changed", on_tags_changed)
     entry.connect("tag-dropped", on_dropped)
+    entry.add_tags(["gtk"])  # as a suggestion button would
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, margin_top=18, margin_bottom=18,
                   margin_start=18, margin_end=18)
     box.append(entry)

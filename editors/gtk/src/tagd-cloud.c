@@ -160,6 +160,8 @@ on_toggled (GtkToggleButton *button, TagdCloud *self)
 
   if (self->syncing || self->cloud == NULL)
     return;
+  if (self->open_source != 0)
+    send_open (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   _tagd_connection_call (self->conn, "cloud/toggle",
                          g_variant_new_parsed ("{'cloud': <%s>, 'title': <%s>}", self->cloud, title),

@@ -585,10 +585,21 @@ field_params (TagdEntry *self)
   return g_variant_new_parsed ("{'field': <%s>}", self->field);
 }
 
+/* A request made before the idle field/open ran (right after construction) opens first. */
+static void
+ensure_open (TagdEntry *self)
+{
+  if (self->open_source != 0)
+    send_open (self);
+}
+
 static void
 call_state (TagdEntry *self, const char *method, GVariant *params, gboolean add_tags)
 {
-  Reply *r = reply_new (self);
+  Reply *r;
+
+  ensure_open (self);
+  r = reply_new (self);
   r->add_tags = add_tags;
   r->remove_tag = g_str_equal (method, "field/removeTag");
   _tagd_connection_call (self->conn, method, params, on_state_reply, r);
@@ -817,7 +828,10 @@ nearest_chip (TagdEntry *self, int from, int step)
 static void
 remove_chip (TagdEntry *self, TagdChip *chip)
 {
-  Reply *r = reply_new (self);
+  Reply *r;
+
+  ensure_open (self);
+  r = reply_new (self);
 
   /* Hidden at once, so that a second Delete, typed before tagd answers, removes the next
    * chip as it would for a slow typist, not the same tag again. */
