@@ -290,6 +290,12 @@ def starts_on_recipe_page_with_focus_in_field(ctx):
     check(demo.chips() == BASE, "AT-SPI shows a Remove button per tag: %r" % demo.chips())
     for tag in BASE:
         check(demo.node("panel", tag) is not None, "a chip named %r" % tag)
+    # The entry and the cloud (both created at start) share one tagd child.
+    children = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", str(demo.proc.pid)],
+                              capture_output=True, text=True).stdout.split("\n")
+    tagds = [line for line in children if line.strip()]
+    check(len(tagds) == 1 and int(tagds[0].split()[0]) == d["tagdPid"],
+          "exactly one child process, the tagd both widgets use: %r" % tagds)
     tab = demo.node("page tab", "Recipe tags")
     check(tab is not None and demo.has_state(tab, Atspi.StateType.PRESSED), "the Recipe tags tab is selected")
     check(text is not None, "text present")
