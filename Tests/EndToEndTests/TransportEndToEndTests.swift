@@ -165,10 +165,11 @@ import Glibc
           .contentLength
         )
       )
-      let answered = child.waitFor {
+      let answered = child.waitFor(seconds: 60) {
         splitFrames($0, framing: .contentLength).last?.contains("\(marker)") ?? false
       }
       #expect(answered, "no answer after \(name)")
+      guard answered else { break }
       let replies = splitFrames(child.stdout, framing: .contentLength)
       let codes = replies[seen..<(replies.count - 1)].flatMap(errorCodes)
       seen = replies.count
