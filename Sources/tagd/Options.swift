@@ -6,7 +6,7 @@ import TagTerminal
 ///
 /// Every flag is declared once, in `Options.serveFlags` or `Options.tryFlags`: parsing, `--help`
 /// and the README's flag table (checked by a test) all come from those tables, and each default
-/// shown is read from the config types (`ServerConfig`, `FrameLimits`, the values below).
+/// shown is read from the config types (`ServerConfig`, the values below).
 struct Options {
   /// What to run.
   enum Command: Equatable {
@@ -20,7 +20,6 @@ struct Options {
   var command = Command.serve
   var framing: Framing?
   var config = ServerConfig()
-  var frameLimits = FrameLimits()
   var logLevel = Options.defaultLogLevel
   var logFile: String?
   var clientProcessID: Int32?
@@ -163,7 +162,6 @@ extension Options {
   /// The flags of `tagd` (serving), in the order `--help` and the README list them.
   static let serveFlags: [Flag] = {
     let config = ServerConfig()
-    let frames = FrameLimits()
     return [
       Flag(
         name: "--stdio",
@@ -183,16 +181,13 @@ extension Options {
       .number(
         "--max-message-bytes",
         "largest message body; bigger ones are skipped with an error",
-        default: byteText(frames.maxMessageBytes)
-      ) { options, n in
-        options.frameLimits.maxMessageBytes = n
-        options.config.maxMessageBytes = n
-      },
+        default: byteText(config.maxMessageBytes)
+      ) { $0.config.maxMessageBytes = $1 },
       .number(
         "--max-header-bytes",
         "largest Content-Length header block",
-        default: byteText(frames.maxHeaderBytes)
-      ) { $0.frameLimits.maxHeaderBytes = $1 },
+        default: byteText(config.maxHeaderBytes)
+      ) { $0.config.maxHeaderBytes = $1 },
       .number("--max-depth", "deepest JSON nesting", default: "\(config.maxDepth)") {
         $0.config.maxDepth = $1
       },

@@ -32,7 +32,6 @@ private func refusal(_ arguments: [String]) -> String? {
     #expect(options.command == .serve)
     #expect(options.framing == nil)
     #expect(options.config == ServerConfig())
-    #expect(options.frameLimits == FrameLimits())
     #expect(options.logLevel == .error)
     #expect(options.logFile == nil)
     #expect(options.clientProcessID == nil)
@@ -45,7 +44,6 @@ private func refusal(_ arguments: [String]) -> String? {
         "--max-sessions=3", "--max-tags=4", "--max-tag-length=5", "--max-field-bytes=600",
       ])
     )
-    #expect(options.frameLimits == FrameLimits(maxMessageBytes: 1000, maxHeaderBytes: 200))
     #expect(
       options.config
         == ServerConfig(
@@ -54,6 +52,7 @@ private func refusal(_ arguments: [String]) -> String? {
           maxTags: 4,
           maxTagLength: 5,
           maxMessageBytes: 1000,
+          maxHeaderBytes: 200,
           maxFieldBytes: 600
         )
     )
@@ -144,8 +143,8 @@ private func refusal(_ arguments: [String]) -> String? {
     #expect(shown["--max-tags"] == "\(config.maxTags)")
     #expect(shown["--max-tag-length"] == "\(config.maxTagLength)")
     #expect(shown["--max-field-bytes"] == byteText(config.maxFieldBytes))
-    #expect(shown["--max-message-bytes"] == byteText(FrameLimits().maxMessageBytes))
-    #expect(shown["--max-header-bytes"] == byteText(FrameLimits().maxHeaderBytes))
+    #expect(shown["--max-message-bytes"] == byteText(config.maxMessageBytes))
+    #expect(shown["--max-header-bytes"] == byteText(config.maxHeaderBytes))
     #expect(byteText(64 << 20) == "64 MiB" && byteText(64 << 10) == "64 KiB")
     #expect(byteText(1000) == "1000" && byteText((1 << 20) + 1024) == "1025 KiB")
   }
