@@ -30,17 +30,13 @@ struct Options {
 
   /// Parses arguments (without the program name).
   init(arguments: [String]) throws(UsageError) {
-    var flags = Options.serveFlags
-    var rest = arguments[...]
-    if rest.first == "try" {
-      command = .tryField
-      flags = Options.tryFlags
-      rest = rest.dropFirst()
-    }
-    for argument in rest {
+    let isTry = arguments.first == "try"
+    if isTry { command = .tryField }
+    let flags = isTry ? Options.tryFlags : Options.serveFlags
+    for argument in arguments.dropFirst(isTry ? 1 : 0) {
       let (name, value) = Options.split(argument)
       guard let flag = flags.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
-        let context = command == .serve ? "" : " for tagd try"
+        let context = isTry ? " for tagd try" : ""
         throw UsageError("unknown option \"\(argument)\"\(context) (see tagd --help)")
       }
       try flag.apply(to: &self, value: value)

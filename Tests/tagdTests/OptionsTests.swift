@@ -95,6 +95,8 @@ private func refusal(_ arguments: [String]) -> String? {
 
   @Test(arguments: [
     (["--frobnicate"], #"unknown option "--frobnicate" (see tagd --help)"#),
+    (["--help", "--frobnicate"], #"unknown option "--frobnicate" (see tagd --help)"#),
+    (["try", "-h", "--bogus"], #"unknown option "--bogus" for tagd try (see tagd --help)"#),
     (["try", "--max-depth=3"], #"unknown option "--max-depth=3" for tagd try (see tagd --help)"#),
     (["--columns=3"], #"unknown option "--columns=3" (see tagd --help)"#),
     (["--max-depth"], "--max-depth needs a value: --max-depth=N"),
