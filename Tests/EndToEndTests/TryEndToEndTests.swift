@@ -29,19 +29,19 @@ import Testing
   @Test func typingAndReturnAddTags() throws {
     let (lines, status) = try run("red\rgreen\rblu")
     #expect(status == 0)
-    #expect(lines == ["[red ×] [green ×] blu", "", "added: green"])
+    #expect(lines == ["[red ×] [green ×] blu", "", "Added green."])
   }
 
   @Test func pasteWithSeparatorsIsOneChange() throws {
     let (lines, _) = try run(Self.paste("red, green,blue"))
     // One field/change: both tags are announced together, the rest stays as the draft.
-    #expect(lines == ["[red ×] [green ×] blue", "", "added: red, green"])
+    #expect(lines == ["[red ×] [green ×] blue", "", "Added red and green."])
   }
 
   @Test func duplicatesAreAnnounced() throws {
     let (lines, _) = try run("red\r" + Self.paste("RED,green,"))
     #expect(
-      lines == ["[red ×] [green ×] Add a tag", "", "added: green; dropped: RED duplicates red"]
+      lines == ["[red ×] [green ×] Add a tag", "", "Added green. RED is already a tag, as red."]
     )
   }
 
@@ -52,18 +52,18 @@ import Testing
 
   @Test func backspaceOnEmptyDraftRemovesTheLastTag() throws {
     let (lines, _) = try run("red,green,x" + Self.backspace + Self.backspace)
-    #expect(lines == ["[red ×] Add a tag", "", "removed: green"])
+    #expect(lines == ["[red ×] Add a tag", "", "Removed green."])
   }
 
   @Test func arrowsSelectAndXRemovesTheSelectedChip() throws {
     let (lines, _) = try run("red,green,blue," + Self.left + Self.left + "x")
     // After the removal the selection stays on the chip now at that index.
-    #expect(lines == ["[red ×] <blue ×> Add a tag", "", "removed: green"])
+    #expect(lines == ["[red ×] <blue ×> Add a tag", "", "Removed green."])
   }
 
   @Test func deleteRemovesTheSelectedChip() throws {
     let (lines, _) = try run("red,green,blue," + Self.left + Self.left + Self.left + Self.delete)
-    #expect(lines == ["<green ×> [blue ×] Add a tag", "", "removed: red"])
+    #expect(lines == ["<green ×> [blue ×] Add a tag", "", "Removed red."])
   }
 
   @Test func narrowWidthWrapsChips() throws {
@@ -76,31 +76,31 @@ import Testing
         "",
         "Add a tag",
         "",
-        "added: alpha, beta,…",
+        "Added alpha, beta, …",
       ]
     )
   }
 
   @Test func tooWideChipIsShortenedAndTheDraftScrolls() throws {
     let (lines, _) = try run("abcdefghijkl,0123456789abcdef", columns: 12)
-    #expect(lines == ["[abcdefg… ×]", "", "56789abcdef", "", "added: abcd…"])
+    #expect(lines == ["[abcdefg… ×]", "", "56789abcdef", "", "Added abcde…"])
   }
 
   @Test func wideCharactersTakeTwoCells() throws {
     let (lines, _) = try run("東京,ok,", columns: 30)
-    #expect(lines == ["[東京 ×] [ok ×] Add a tag", "", "added: 東京, ok"])
+    #expect(lines == ["[東京 ×] [ok ×] Add a tag", "", "Added 東京 and ok."])
   }
 
   @Test func escapeTwiceQuitsAndIgnoresTheRest() throws {
     let (lines, status) = try run("red," + Self.escape + Self.escape + "more")
     #expect(status == 0)
-    #expect(lines == ["[red ×] Add a tag", "", "added: red"])
+    #expect(lines == ["[red ×] Add a tag", "", "Added red."])
   }
 
   @Test func controlDQuits() throws {
     let (lines, status) = try run("red,\u{4}green,")
     #expect(status == 0)
-    #expect(lines == ["[red ×] Add a tag", "", "added: red"])
+    #expect(lines == ["[red ×] Add a tag", "", "Added red."])
   }
 
   @Test func unknownOptionIsAUsageError() throws {

@@ -5,7 +5,8 @@
 ///
 /// ```swift
 /// Announcement.text(for: outcome, tags: field.tags)
-/// // "Added red and green. RED is already a tag."
+/// // after pasting "red, green,RED," into an empty field:
+/// // "Added red and green. RED is already a tag, as red."
 /// ```
 public enum Announcement {
   /// The announcement for `outcome`, given the field's tags after it; nil when nothing happened
