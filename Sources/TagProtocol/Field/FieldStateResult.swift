@@ -105,6 +105,12 @@ extension FieldOutcome: JSONWritable {
         w.string("tooMany")
         w.key("limit")
         w.integer(limit)
+      case .pattern:
+        w.string("pattern")
+      case .notAllowed:
+        w.string("notAllowed")
+      case .denied:
+        w.string("denied")
       }
       w.endObject()
     }
