@@ -15,6 +15,7 @@ extension FieldSession {
     case .draftChanged(let text): 6 * text.utf8.count
     case .tagsAdded(let tags): tags.reduce(0) { $0 + 6 * $1.utf8.count }
     case .tagReplaced(_, let text): 6 * text.utf8.count
+    case .draftComposing(let text): text.utf8.count
     // These may commit the draft (edit commits a non-empty draft first, blur may commit it).
     case .submitted, .deletedBackward, .tagEdited, .blurred: 6 * field.draft.utf8.count
     // Undo and redo only return to states that were within the limit when they were made.

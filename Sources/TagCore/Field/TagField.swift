@@ -2,7 +2,8 @@
 /// history — and the rules that change it.
 ///
 /// A pure value: `apply(_:)` takes an event and returns what happened. The draft never holds a
-/// separator after an event has been applied.
+/// separator after an event has been applied, except while an input method composes
+/// (``FieldEvent/draftComposing(_:)``).
 ///
 /// ```swift
 /// var field = TagField()
@@ -106,6 +107,7 @@ public struct TagField: Hashable, Sendable {
   ///   it, less its leading U+0020 spaces (other whitespace stays), becomes the draft. The new
   ///   draft is therefore always a suffix of the text given, which lets a front end keep its caret
   ///   by counting from the end. Newline separators: LF, CR and a CRLF pair each end one piece.
+  /// - ``FieldEvent/draftComposing(_:)``: the text becomes the draft as it is, rule or not.
   /// - ``FieldEvent/submitted``: the draft is one candidate, as if a separator were typed after it
   ///   (an empty or blank draft reports an ``DropReason/empty`` drop); the draft empties.
   /// - ``FieldEvent/deletedBackward``: with a selected chip, removes it. Otherwise, with an empty
@@ -142,7 +144,10 @@ public struct TagField: Hashable, Sendable {
     // Compared by bytes: a draft respelled in a canonically equivalent form did change.
     if log.isEmpty && draft.utf8.elementsEqual(draftBefore.utf8) {
       // Nothing to undo; any event but a draft change ends a run of typing.
-      if case .draftChanged = event {} else { history.seal() }
+      switch event {
+      case .draftChanged, .draftComposing: break
+      default: history.seal()
+      }
       return outcome
     }
     let step = HistoryStep(
@@ -217,6 +222,10 @@ public struct TagField: Hashable, Sendable {
       selected = nil
       // A separator that committed nothing (a dropped candidate) only edited the draft.
       return log.isEmpty ? .typing : .add
+    case .draftComposing(let text):
+      if !text.utf8.elementsEqual(draft.utf8) { selected = nil }
+      draft = text
+      return .typing
     case .submitted:
       commitDraft(into: &outcome)
       return .add
@@ -544,6 +553,10 @@ public struct TagField: Hashable, Sendable {
 public enum FieldEvent: Hashable, Sendable {
   /// The box now holds this whole text (typing, paste, any edit).
   case draftChanged(String)
+  /// The box holds this whole text while an input method composes: it becomes the draft as it
+  /// is and nothing is committed, so this draft may hold a separator until the next
+  /// ``draftChanged(_:)``.
+  case draftComposing(String)
   /// Return: the draft is committed as if a separator were typed after it.
   case submitted
   /// Backspace at the start of the box: acts on the selected chip, or by ``FieldRules/backspace``
