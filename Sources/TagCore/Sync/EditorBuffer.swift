@@ -174,8 +174,9 @@ public struct EditorBuffer: Hashable, Sendable {
     return outcome
   }
 
-  /// The edits that turn the client's buffer at ``version`` into the draft: each maximal run of
-  /// consumed and inserted cells becomes one edit replacing the run's consumed text with its
+  /// The edits that turn the client's buffer at ``version`` into the draft.
+  ///
+  /// Each maximal run of consumed and inserted cells becomes one edit replacing the run's consumed text with its
   /// inserted text. Listed from last to first, so applying them one by one in order is correct.
   public func pendingEdits(encoding: PositionEncoding) -> [TextEdit] {
     var runs: [(start: Int, consumed: Int, text: String.UnicodeScalarView)] = []
