@@ -26,15 +26,19 @@ struct Options {
     tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout
 
     Usage: tagd [options]
-           tagd try [--columns=N] [--script]
+           tagd try [--columns=N] [--script] [--suggestions=A,B,…]
 
     tagd try                       An interactive tag field in this terminal, driving a tagd
                                    child over the protocol: type or paste tags, ',' or Return
                                    adds, Backspace, ←/→ select a chip, Delete or x removes it,
-                                   Ctrl-D or Esc Esc quits.
+                                   Alt-←/Alt-→ moves it, Return edits it, Ctrl-Z/Ctrl-Y undo
+                                   and redo, Ctrl-D or Esc Esc quits.
       --columns=N                  Lay the field out N cells wide (default: the terminal width).
       --script                     Read keystrokes from stdin (implied when it is not a
                                    terminal); at EOF print the final screen as plain text.
+      --suggestions=A,B,…          Offer these tags as ranked suggestions under the field
+                                   (↓/↑ pick one, Tab or Return takes it; Tab alone takes the
+                                   first).
 
     Options:
       --stdio                      Accepted and ignored (stdio is the only transport).
@@ -109,6 +113,10 @@ struct Options {
       case "--help", "-h": command = .help
       case "--script": tryOptions.script = true
       case "--columns": tryOptions.columns = try Options.number(value, name, max: 10_000)
+      case "--suggestions":
+        tryOptions.suggestions = try Options.require(value, name).split(separator: ",").map(
+          String.init
+        )
       default:
         throw UsageError("unknown option \"\(argument)\" for tagd try (see tagd --help)")
       }
