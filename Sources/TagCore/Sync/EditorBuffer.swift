@@ -104,7 +104,7 @@ public struct EditorBuffer: Hashable, Sendable {
         realize(start, end, edit.newText)
       } else if isBackspaceOverConsumedText(edit, start: start, end: end) {
         replace(start, end, with: "")
-        outcome.merge(backspaceOnDraft(&field))
+        outcome.merge(backspaceOnDraft(&field, composing: composing))
         continue
       } else {
         replace(start, end, with: edit.newText)
@@ -145,11 +145,16 @@ public struct EditorBuffer: Hashable, Sendable {
     return end == visible && String(removed).count == 1
   }
 
-  /// Backspace as a slow typist would have pressed it, on the draft with the caret at its end.
-  private mutating func backspaceOnDraft(_ field: inout TagField) -> FieldOutcome {
+  /// Backspace as a slow typist would have pressed it, on the draft with the caret at its end
+  /// (while `composing`, without running the rule on what is left).
+  private mutating func backspaceOnDraft(
+    _ field: inout TagField,
+    composing: Bool = false
+  ) -> FieldOutcome {
     let outcome: FieldOutcome
     if field.selected == nil, !field.draft.isEmpty {
-      outcome = field.apply(.draftChanged(String(field.draft.dropLast())))
+      let shorter = String(field.draft.dropLast())
+      outcome = field.apply(composing ? .draftComposing(shorter) : .draftChanged(shorter))
     } else {
       outcome = field.apply(.deletedBackward)
     }
