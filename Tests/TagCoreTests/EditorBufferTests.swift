@@ -299,12 +299,21 @@ import Testing
     var field = TagField()
     var buffer = EditorBuffer(text: "", version: 0)
     _ = try buffer.clientChanged(
-      version: 1, edits: [insert("x,", at: 0)], encoding: .utf16, field: &field)
+      version: 1,
+      edits: [insert("x,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
     _ = buffer.apply(.tagReplaced(at: 0, with: "a,b"), to: &field)
     _ = buffer.apply(.tagEdited(at: 0), to: &field)
     #expect(field.tags.isEmpty && field.draft == "a,b")
     _ = try buffer.clientChanged(
-      version: 2, edits: [delete(1, 2)], encoding: .utf16, composing: true, field: &field)
+      version: 2,
+      edits: [delete(1, 2)],
+      encoding: .utf16,
+      composing: true,
+      field: &field
+    )
     #expect(field.tags.isEmpty)
     #expect(field.draft == "a,")
   }
