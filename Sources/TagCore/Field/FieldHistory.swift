@@ -63,6 +63,16 @@ struct FieldHistory: Hashable, Sendable {
     typingOpen = step.action == .typing
   }
 
+  /// Merges typing into the open typing step, if there is one (the common keystroke, with no
+  /// step to build); false when a new step is needed.
+  mutating func extendTyping(draft: String, selected: Int?) -> Bool {
+    guard typingOpen, let last = undo.indices.last else { return false }
+    redo.removeAll()
+    undo[last].draftAfter = draft
+    undo[last].selectedAfter = selected
+    return true
+  }
+
   /// Ends a run of typing: the next typing starts a new step.
   mutating func seal() { typingOpen = false }
 

@@ -77,6 +77,10 @@ public struct TagField: Hashable, Sendable {
   private var history: FieldHistory
   /// The tag-list changes of the event being applied (empty between events).
   private var log: [TagChange] = []
+  /// The run of tags the event being applied has appended so far, not yet in `log` (where it
+  /// starts, or -1): a paste appends to this one array instead of touching `log` per tag.
+  private var appendStart = -1
+  private var appended: [String] = []
 
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
@@ -141,13 +145,17 @@ public struct TagField: Hashable, Sendable {
     let selectedBefore = selected
     var outcome = FieldOutcome()
     let action = perform(event, into: &outcome)
+    flushAppended()
     // Compared by bytes: a draft respelled in a canonically equivalent form did change.
-    if log.isEmpty && draft.utf8.elementsEqual(draftBefore.utf8) {
+    if log.isEmpty && FieldText.sameBytes(draft, draftBefore) {
       // Nothing to undo; any event but a draft change ends a run of typing.
       switch event {
       case .draftChanged, .draftComposing: break
       default: history.seal()
       }
+      return outcome
+    }
+    if action == .typing, history.extendTyping(draft: draft, selected: selected) {
       return outcome
     }
     let step = HistoryStep(
@@ -210,7 +218,7 @@ public struct TagField: Hashable, Sendable {
     switch event {
     case .draftChanged(let text):
       guard let split = FieldText.split(text, separators: rules.separators) else {
-        if !text.utf8.elementsEqual(draft.utf8) { selected = nil }
+        if !FieldText.sameBytes(text, draft) { selected = nil }
         draft = text
         return .typing
       }
@@ -221,9 +229,9 @@ public struct TagField: Hashable, Sendable {
       draft = split.draft
       selected = nil
       // A separator that committed nothing (a dropped candidate) only edited the draft.
-      return log.isEmpty ? .typing : .add
+      return log.isEmpty && appendStart < 0 ? .typing : .add
     case .draftComposing(let text):
-      if !text.utf8.elementsEqual(draft.utf8) { selected = nil }
+      if !FieldText.sameBytes(text, draft) { selected = nil }
       draft = text
       return .typing
     case .submitted:
@@ -333,7 +341,8 @@ public struct TagField: Hashable, Sendable {
     }
     let old = tags[index]
     // The same spelling changes nothing (a respelling such as `red` → `Red` does change it).
-    guard !candidate.unicodeScalars.elementsEqual(old.unicodeScalars) else { return }
+    guard !FieldText.sameBytes(candidate, old) else { return }
+    flushAppended()
     log.append(TagChange(kind: .replace, index: index, tags: [old, candidate]))
     replaceRaw(at: index, with: candidate, key: key)
     outcome.replaced.append(ReplacedTag(index: index, old: old, new: candidate))
@@ -444,6 +453,15 @@ public struct TagField: Hashable, Sendable {
     keys.reserveCapacity(keys.count + room)
     indexByKey.reserveCapacity(indexByKey.count + room)
     outcome.added.reserveCapacity(room)
+    appended.reserveCapacity(appended.count + room)
+  }
+
+  /// Moves the run of appended tags into `log`.
+  private mutating func flushAppended() {
+    guard appendStart >= 0 else { return }
+    log.append(TagChange(kind: .insert, index: appendStart, tags: appended))
+    appendStart = -1
+    appended = []
   }
 
   /// Runs one candidate through the checks in order and appends it if it passes.
@@ -463,13 +481,8 @@ public struct TagField: Hashable, Sendable {
       return
     }
     // Consecutive appends are one logged insertion, so a paste logs one change.
-    if let last = log.indices.last, log[last].kind == .insert,
-      log[last].index + log[last].tags.count == tags.count
-    {
-      log[last].tags.append(candidate)
-    } else {
-      log.append(TagChange(kind: .insert, index: tags.count, tags: [candidate]))
-    }
+    if appendStart < 0 { appendStart = tags.count }
+    appended.append(candidate)
     indexByKey[key] = tags.count
     tags.append(candidate)
     tagBytes += candidate.utf8.count
@@ -481,6 +494,7 @@ public struct TagField: Hashable, Sendable {
 
   /// Removes the tag at a valid `index`, logging it and keeping the selection on its tag.
   private mutating func removeLogged(at index: Int) -> RemovedTag {
+    flushAppended()
     log.append(TagChange(kind: .remove, index: index, tags: [tags[index]]))
     if let current = selected {
       selected = current == index ? nil : current > index ? current - 1 : current
@@ -492,6 +506,7 @@ public struct TagField: Hashable, Sendable {
 
   /// Moves the tag at valid `from` to valid `to`, logging it and keeping the selection on its tag.
   private mutating func moveLogged(from: Int, to: Int) -> MovedTag {
+    flushAppended()
     log.append(TagChange(kind: .move, index: from, tags: [tags[from]], target: to))
     if let current = selected {
       if current == from {
@@ -677,6 +692,18 @@ enum FieldText {
       draftStart = scalars.index(after: draftStart)
     }
     return (pieces, String(scalars[draftStart...]))
+  }
+
+  /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (a.utf8, b.utf8)
+    guard x.count == y.count else { return false }
+    if let equal = x.withContiguousStorageIfAvailable({ p in
+      y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
+    }), let equal {
+      return equal
+    }
+    return x.elementsEqual(y)
   }
 
   /// `text` without the whitespace and newline characters at either end.
