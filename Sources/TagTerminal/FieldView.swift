@@ -39,6 +39,10 @@ struct FieldView {
   var selection: Int?
   /// The last `announcement` tagd sent, word for word: what a screen reader would say.
   var status = ""
+  /// The suggestions for the draft, best first, with their matched ranges (in characters).
+  var suggestions: [(text: String, matches: [Range<Int>])] = []
+  /// The suggestion picked with the arrow keys, if any.
+  var highlighted: Int?
 
   /// Takes a FieldState reply: tags, draft, prompt, and tagd's announcement of its outcome (kept
   /// until the next reply that has one).
@@ -50,6 +54,33 @@ struct FieldView {
       selection = tags.isEmpty ? nil : tags.count - 1
     }
     if let announcement = state["announcement"]?.stringValue { status = announcement }
+  }
+
+  /// Takes a `field/suggest` reply; `matches` count UTF-32 code points (what `tagd try`
+  /// negotiates), turned into character offsets here.
+  mutating func apply(suggestions reply: JSONValue) {
+    suggestions = (reply["items"]?.arrayValue ?? []).compactMap { item in
+      guard let text = item["text"]?.stringValue else { return nil }
+      let scalars = Array(text.unicodeScalars)
+      // Character offset of each scalar offset.
+      var characterAt = [Int](repeating: 0, count: scalars.count + 1)
+      var scalar = 0
+      for (number, character) in text.enumerated() {
+        for _ in character.unicodeScalars {
+          characterAt[scalar] = number
+          scalar += 1
+        }
+      }
+      characterAt[scalars.count] = text.count
+      let matches: [Range<Int>] = (item["matches"]?.arrayValue ?? []).compactMap { match in
+        guard let start = match["start"]?.int64Value, let end = match["end"]?.int64Value,
+          start >= 0, start <= end, Int(end) <= scalars.count
+        else { return nil }
+        return characterAt[Int(start)]..<characterAt[Int(end)]
+      }
+      return (text, matches)
+    }
+    if let index = highlighted, index >= suggestions.count { highlighted = nil }
   }
 
   /// Takes a `field/layout` reply: one frame per chip, then the text field's.

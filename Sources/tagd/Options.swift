@@ -250,6 +250,14 @@ extension Options {
       action: .toggle { $0.tryOptions.script = true }
     ),
     Flag(
+      name: "--suggestions",
+      summary: "offer these tags as ranked suggestions under the field (↓/↑ pick one, Tab or "
+        + "Return takes it; Tab alone takes the first)",
+      action: .value(placeholder: "A,B,…") { options, value throws(UsageError) in
+        options.tryOptions.suggestions = value.split(separator: ",").map(String.init)
+      }
+    ),
+    Flag(
       name: "--help",
       aliases: ["-h"],
       summary: "print this help and exit",
