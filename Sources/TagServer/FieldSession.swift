@@ -17,6 +17,8 @@ struct FieldSession: Sendable {
   var cellLayout: CellLayout?
   /// The tags and chip frames of the last `field/layout` that asked for motion.
   var lastLayout: (tags: [String], frames: [Frame])?
+  /// The indexed vocabulary for `field/suggest`.
+  var suggestions: SuggestionIndex?
 
   init(id: String, options: FieldOptions, config: ServerConfig) {
     var rules = options.rules
@@ -25,30 +27,47 @@ struct FieldSession: Sendable {
     self.id = id
     self.field = TagField(rules: rules)
     self.prompt = options.prompt
+    self.suggestions = options.suggestions.map(SuggestionIndex.init)
   }
 
-  /// Applies an event, bumping the version when tags or draft changed.
+  /// Applies an event (through the editor buffer when the field is synced), moving the version
+  /// when tags or draft changed.
   mutating func apply(_ event: FieldEvent) -> FieldOutcome {
-    let before = (field.tags.count, field.draft)
+    let before = mark
     let outcome: FieldOutcome
     if buffer != nil {
       outcome = buffer?.apply(event, to: &field) ?? FieldOutcome()
     } else {
       outcome = field.apply(event)
     }
-    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count
-      || before.1 != field.draft
-    {
-      version += 1
-    }
+    noteChange(outcome, since: before)
     return outcome
   }
 
-  /// Counts a change made outside ``apply(_:)`` (a buffer change) when tags or draft moved.
-  mutating func noteChange(_ outcome: FieldOutcome, draftBefore: String, tagCountBefore: Int) {
-    if !outcome.isEmpty || draftBefore != field.draft || tagCountBefore != field.tags.count {
+  /// What the version is compared against: the tag count, draft and selection before a change.
+  var mark: (tagCount: Int, draft: String, selected: Int?) {
+    (field.tags.count, field.draft, field.selected)
+  }
+
+  /// The one place the version moves: when a change added, removed, moved or replaced tags, or
+  /// changed the draft or the selection.
+  mutating func noteChange(
+    _ outcome: FieldOutcome,
+    since before: (tagCount: Int, draft: String, selected: Int?)
+  ) {
+    if !outcome.added.isEmpty || !outcome.removed.isEmpty || !outcome.inserted.isEmpty
+      || !outcome.moved.isEmpty || !outcome.replaced.isEmpty || before.tagCount != field.tags.count
+      || !before.draft.utf8.elementsEqual(field.draft.utf8) || before.selected != field.selected
+    {
       version += 1
     }
+  }
+
+  /// The one place that decides whether a change is pushed as `field/didUpdate`: for a synced
+  /// field, when something happened or the buffer still holds committed text to delete.
+  func needsUpdate(after outcome: FieldOutcome) -> Bool {
+    guard let buffer else { return false }
+    return !outcome.isEmpty || buffer.hasConsumedText
   }
 
   func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {
@@ -58,7 +77,8 @@ struct FieldSession: Sendable {
       tags: field.tags,
       text: field.draft,
       prompt: prompt,
-      outcome: outcome
+      outcome: outcome,
+      selected: field.selected
     )
   }
 }
