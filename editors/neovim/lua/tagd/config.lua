@@ -26,7 +26,15 @@ M.defaults = {
     remove = { "<C-x>" }, -- insert and normal: remove the selected chip (or the one before the cursor)
     prev_chip = { "<S-Tab>", "<Left>" }, -- normal: select the chip to the left (from column 0)
     next_chip = { "<Tab>", "<Right>" }, -- normal: select the chip to the right / back to the draft
+    -- Need a tagd with the SPEC §6 methods; otherwise the key does what it always does.
+    complete = { "<Tab>" }, -- insert: open the completion menu (field/suggest), then the next item
+    undo = { "u" }, -- normal: field/undo (one step per user action: a paste of many tags is one)
+    redo = { "<C-r>" }, -- normal: field/redo
+    move_left = { "<M-Left>" }, -- normal: move the selected chip one place left (field/moveTag)
+    move_right = { "<M-Right>" }, -- normal: ... right
   },
+  -- At most this many items in Insert-mode completion (CTRL-X CTRL-O, field/suggest).
+  suggest_limit = 50,
   -- Milliseconds a chip stays highlighted (TagdChipFlash) when a duplicate of it was dropped.
   flash_ms = 800,
   -- Restart policy when tagd exits unexpectedly: at most this many restarts per minute.

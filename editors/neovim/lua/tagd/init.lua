@@ -142,6 +142,17 @@ function M.submit(name, cb)
   return f ~= nil and sync.request(f, "field/submit", nil, cb)
 end
 
+-- Replace the field's vocabulary for Insert-mode completion (field/setSuggestions).
+function M.set_suggestions(name, list, cb)
+  local f = field.get(name or "default")
+  local d = daemon.get()
+  if not (f and f.on_server and d and d.running) then
+    return false
+  end
+  f.options = vim.tbl_extend("force", f.options or {}, { suggestions = list }) -- kept for a restart
+  return d:request("field/setSuggestions", { field = f.name, suggestions = list }, cb)
+end
+
 -- Any tagd request (Protocol/README.md), e.g. request("field/state", {field = "x"}, cb).
 -- A FieldState answer is not applied to the field: use the functions above to change fields.
 -- Returns false when tagd is not running.

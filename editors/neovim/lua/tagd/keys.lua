@@ -3,6 +3,7 @@
 -- typeahead, i.e. before the keys typed just ahead of it are in the buffer. A callback runs when
 -- the key is executed, so it sees the buffer the user sees.
 local config = require("tagd.config")
+local daemon = require("tagd.daemon")
 local field = require("tagd.field")
 local sync = require("tagd.sync")
 
@@ -54,12 +55,64 @@ end
 function M.map(f)
   local keys = config.options.keys
   local buf = f.buf
-  -- Rule 4: Return submits.
+  -- Rule 4: Return submits. With the completion menu open it takes the item shown and submits it.
+  vim.keymap.set({ "i", "n" }, "<Plug>(tagd-submit)", function()
+    sync.request(f, "field/submit")
+  end, { buffer = buf, desc = "tagd: submit the draft" })
   each(keys.submit, function(k)
     vim.keymap.set({ "i", "n" }, k, function()
-      sync.request(f, "field/submit")
+      if vim.fn.pumvisible() == 1 then
+        vim.api.nvim_feedkeys(termcodes("<C-y><Plug>(tagd-submit)"), "m", false)
+      else
+        sync.request(f, "field/submit")
+      end
     end, { buffer = buf, desc = "tagd: submit the draft" })
   end)
+  local function supported(method)
+    local d = daemon.get()
+    return d and d.running and d:supports(method)
+  end
+  -- Insert mode: <Tab> opens the completion menu (field/suggest), then moves through it.
+  each(keys.complete, function(k)
+    vim.keymap.set("i", k, function()
+      if vim.fn.pumvisible() == 1 then
+        vim.api.nvim_feedkeys(termcodes("<C-n>"), "n", false)
+      elseif supported("field/suggest") then
+        vim.api.nvim_feedkeys(termcodes("<C-x><C-o>"), "n", false)
+      else
+        fallthrough(k)
+      end
+    end, { buffer = buf, desc = "tagd: complete from the suggestions" })
+  end)
+  -- SPEC §6: undo/redo by tagd (one step per user action), moving the selected chip.
+  for key, method in pairs({ undo = "field/undo", redo = "field/redo" }) do
+    each(keys[key], function(k)
+      vim.keymap.set("n", k, function()
+        if not supported(method) then
+          return fallthrough(k)
+        end
+        f.selected = nil
+        sync.request(f, method)
+      end, { buffer = buf, desc = "tagd: " .. key })
+    end)
+  end
+  for key, delta in pairs({ move_left = -1, move_right = 1 }) do
+    each(keys[key], function(k)
+      vim.keymap.set("n", k, function()
+        local to = f.selected and f.selected + delta
+        if not (to and to >= 1 and to <= #f.tags and supported("field/moveTag")) then
+          return fallthrough(k)
+        end
+        local from = f.selected
+        sync.request(f, "field/moveTag", { from = from - 1, to = to - 1 }, function(err)
+          if not err then
+            f.selected = to
+            field.redraw(f)
+          end
+        end)
+      end, { buffer = buf, desc = "tagd: move the selected chip" })
+    end)
+  end
   -- Rule 3: Backspace on an empty buffer is field/deleteBackward; otherwise an ordinary Backspace
   -- (even over committed text tagd has not removed yet: tagd reads that as deleteBackward).
   local bs = termcodes("<BS>")
@@ -78,6 +131,8 @@ function M.map(f)
       if idx then
         f.selected = nil
         sync.request(f, "field/removeTag", { index = idx - 1 })
+      else
+        fallthrough(k) -- e.g. Insert mode's CTRL-X CTRL-O completion inside the draft
       end
     end, { buffer = buf, desc = "tagd: remove the selected tag" })
   end)

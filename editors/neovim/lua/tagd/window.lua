@@ -22,6 +22,7 @@ function M.make_buffer(f)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].swapfile = false
   vim.bo[buf].filetype = "tagd"
+  vim.bo[buf].omnifunc = require("tagd.complete").omnifunc_name
   vim.b[buf].tagd_field = f.name
   vim.api.nvim_buf_attach(buf, false, {
     on_lines = function()
