@@ -52,10 +52,15 @@ function T.start(opts)
   if rc ~= 0 then
     error("tmux new-session failed", 2)
   end
-  -- Ready when Neovim has drawn its first screen (the ruler/empty-buffer tildes).
-  self:wait(function(s)
+  -- Ready when Neovim has drawn its first screen (the ruler/empty-buffer tildes). A Neovim that
+  -- does not start still has its tmux server stopped.
+  local ok, err = pcall(self.wait, self, function(s)
     return s:find("~", 1, true) ~= nil or s:find("All", 1, true) ~= nil
   end, "nvim started")
+  if not ok then
+    self:stop()
+    error(err, 2)
+  end
   return self
 end
 
