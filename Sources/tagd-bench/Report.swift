@@ -65,6 +65,24 @@ enum Report {
     }
     out += """
 
+      ## Instructions (callgrind)
+
+      `tagd-bench --instructions` (this table alone, a minute or so): each workload runs under
+      `valgrind --tool=callgrind` twice, once with start-up and set-up only and once with the
+      measured messages after them; the difference divided by the items is the cost per item.
+      Instruction counts barely move on a shared machine, so builds are compared by these.
+      The sync path types the same keystrokes as `field/didChange` notifications (one per
+      keystroke, plus the client's `applied` report after each commit).
+
+
+      """
+    if let rows = results.instructions {
+      out += instructionTable(rows)
+    } else {
+      out += "(valgrind was not installed for this run.)\n"
+    }
+    out += """
+
       ## Cost against size
 
       Round trip (request written → reply read, including both pipe transfers and the client's
@@ -113,5 +131,23 @@ enum Report {
       return "\n## Profile\n\n(to be written by hand)\n"
     }
     return lines[(index + 1)...].joined(separator: "\n")
+  }
+}
+
+extension Report {
+  /// The instruction-count table (Markdown), one row per workload.
+  static func instructionTable(_ rows: [Instructions.Row]) -> String {
+    var out = """
+      | workload | instructions per item | goal | pass | base Ir | full Ir |
+      |---|---|---|---|---|---|
+
+      """
+    for row in rows {
+      let goal = row.workload.goal.map { "≤ \(Format.count($0))" } ?? "—"
+      let pass = row.workload.goal.map { row.perItem <= Double($0) ? "yes" : "**no**" } ?? "—"
+      out +=
+        "| \(row.workload.name) | \(Format.count(Int(row.perItem.rounded()))) per \(row.workload.unit) | \(goal) | \(pass) | \(Format.count(row.base)) | \(Format.count(row.full)) |\n"
+    }
+    return out
   }
 }

@@ -8,6 +8,8 @@ struct Results {
   var scale: [ScaleRow]
   var memory: (tagd: [MemoryRun], floorIdlePeak: [Int])
   var decoders: [DecoderTiming]
+  /// Callgrind counts per item, when valgrind is installed.
+  var instructions: [Instructions.Row]?
   var pipelinedCount: Int
   var openFieldCount: Int
   var seconds: Double

@@ -9,6 +9,8 @@ import Glibc
 //   .build/release/tagd-bench --output PATH                  write the report elsewhere
 //   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
+//   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
+//                         instruction counts per item under callgrind (start-up subtracted)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--responder" { Responder.run() }
@@ -50,21 +52,47 @@ if arguments.first == "--emit-typing", arguments.count == 2, let count = Int(arg
 
 var quick = false
 var output: String?
+var instructionsOnly = false
+var tagdPath: String?
+var callgrindDirectory: String?
 while let argument = arguments.first {
   arguments.removeFirst()
   switch argument {
   case "--quick": quick = true
+  case "--instructions": instructionsOnly = true
+  case "--tagd", "--callgrind-dir":
+    guard let path = arguments.first else { fail("\(argument) needs a path") }
+    if argument == "--tagd" { tagdPath = path } else { callgrindDirectory = path }
+    arguments.removeFirst()
   case "--output":
     guard let path = arguments.first else { fail("--output needs a path") }
     output = path
     arguments.removeFirst()
-  default: fail("unknown argument \(argument); try --quick, --output PATH")
+  default: fail("unknown argument \(argument); try --quick, --output PATH, --instructions")
   }
 }
 
-let tagd = directory + "/tagd"
+let tagd = tagdPath ?? directory + "/tagd"
 guard access(tagd, X_OK) == 0 else {
   fail("no tagd at \(tagd); run `swift build -c release` first")
+}
+
+if instructionsOnly {
+  guard let valgrind = Instructions.valgrind() else {
+    fail("--instructions needs valgrind on PATH")
+  }
+  do throws(BenchError) {
+    let rows = try Instructions.measure(
+      tagd: tagd,
+      valgrind: valgrind,
+      quick: quick,
+      keep: callgrindDirectory
+    ) { writeText($0 + "\n", to: STDERR_FILENO) }
+    writeText(Report.instructionTable(rows), to: STDOUT_FILENO)
+    exit(0)
+  } catch {
+    fail(error.description)
+  }
 }
 let bench = Bench(tagd: tagd, bench: executable, quick: quick) { line in
   writeText(line + "\n", to: STDERR_FILENO)
@@ -89,6 +117,18 @@ do throws(BenchError) {
   let memory = try bench.measureMemory()
   bench.progress("JSON decoders…")
   let decoders = try JSONComparison.measure(iterations: quick ? 20_000 : 200_000, runs: bench.runs)
+  var instructions: [Instructions.Row]?
+  if let valgrind = Instructions.valgrind() {
+    instructions = try Instructions.measure(
+      tagd: tagd,
+      valgrind: valgrind,
+      quick: quick,
+      keep: callgrindDirectory,
+      progress: bench.progress
+    )
+  } else {
+    bench.progress("no valgrind on PATH: no instruction counts")
+  }
   let results = Results(
     start: start,
     throughput: throughput,
@@ -96,6 +136,7 @@ do throws(BenchError) {
     scale: scale,
     memory: memory,
     decoders: decoders,
+    instructions: instructions,
     pipelinedCount: bench.pipelinedCount,
     openFieldCount: bench.openFieldCount,
     seconds: Clock.seconds() - began
