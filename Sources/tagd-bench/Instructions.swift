@@ -158,14 +158,7 @@ enum Instructions {
   }
 
   /// The first `valgrind` on `PATH`, if any.
-  static func valgrind() -> String? {
-    guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
-    for directory in path.split(separator: ":") {
-      let candidate = String(directory) + "/valgrind"
-      if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
-  }
+  static func valgrind() -> String? { onPath("valgrind") }
 
   /// Measures every workload against `tagd`; keeps callgrind's files in `keep` when given.
   static func measure(

@@ -31,6 +31,13 @@ enum Report {
       start-up includes loading Foundation (the bench links it for the decoder comparison), so
       its start figure is not a floor for tagd's.
 
+      The **peer** is `bench/peer/field-peer.js`, a small Node.js server (no packages) with the
+      same framing and the same `field/change` rule, written as one would in plain Node
+      (`JSON.parse`, `JSON.stringify`, one write per read). Before anything is measured the
+      bench checks that its replies to the typing workload are byte-identical to tagd's; it is
+      then measured in the same rounds as tagd and the floor, and the table gives tagd's
+      throughput and latency as a ratio to it.
+
       Server CPU is `/proc/PID/schedstat` (nanoseconds on CPU) over the timed window; peak RSS is
       `VmHWM` from `/proc/PID/status`, read before the child exits. The machine is shared with
       other engineers compiling Swift, so wall-clock figures are noisy; CPU figures less so.

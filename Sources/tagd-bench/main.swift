@@ -94,7 +94,20 @@ if instructionsOnly {
     fail(error.description)
   }
 }
-let bench = Bench(tagd: tagd, bench: executable, quick: quick) { line in
+/// The first executable `name` on `PATH`.
+func onPath(_ name: String) -> String? {
+  guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+  for directory in path.split(separator: ":") {
+    let candidate = String(directory) + "/" + name
+    if access(candidate, X_OK) == 0 { return candidate }
+  }
+  return nil
+}
+let peerScript = (Procfs.packageRoot(from: directory) ?? ".") + "/bench/peer/field-peer.js"
+let peer = onPath("node").flatMap { node in
+  access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
+}
+let bench = Bench(tagd: tagd, bench: executable, peer: peer, quick: quick) { line in
   writeText(line + "\n", to: STDERR_FILENO)
 }
 
@@ -102,6 +115,12 @@ do throws(BenchError) {
   let began = Clock.seconds()
   bench.progress("start-up…")
   let start = try bench.measureStart()
+  if peer == nil {
+    bench.progress("no node on PATH or no bench/peer/field-peer.js: no Node.js peer")
+  } else {
+    bench.progress("Node.js peer: checking its replies equal tagd's…")
+    try bench.checkPeerParity()
+  }
   bench.progress("pipelined field/change…")
   let throughput = try bench.measureThroughput()
   bench.progress("round trips…")
