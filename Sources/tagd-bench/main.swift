@@ -50,6 +50,14 @@ if arguments.first == "--emit-typing", arguments.count == 2, let count = Int(arg
   exit(0)
 }
 
+// `--decode-loop INDEX N`: runs decoder INDEX of the JSON comparison N times (for callgrind:
+// the per-message instructions of one decoder are the difference of two counts).
+if arguments.first == "--decode-loop", arguments.count == 3, let index = Int(arguments[1]),
+  let count = Int(arguments[2])
+{
+  exit(JSONComparison.loop(decoder: index, count: count) == 0 ? 1 : 0)
+}
+
 var quick = false
 var output: String?
 var instructionsOnly = false
