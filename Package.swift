@@ -76,10 +76,14 @@ let package = Package(
       ]
     ),
 
+    // MARK: Spawn — the one spawner: a child over pipes (tagd try, tests, the benchmark)
+    .target(name: "Spawn"),
+
     // MARK: TagTestSupport — transcript reading and JSON comparison shared by the test targets
     .target(
       name: "TagTestSupport",
       dependencies: [
+        "Spawn",
         "JSONRPC",
         "TagCore",
       ]
@@ -89,6 +93,7 @@ let package = Package(
     .target(
       name: "TagTerminal",
       dependencies: [
+        "Spawn",
         "JSONRPC",
         "TagCore",
       ]
@@ -115,7 +120,7 @@ let package = Package(
     // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
     .executableTarget(
       name: "tagd-bench",
-      dependencies: ["JSONRPC"]
+      dependencies: ["Spawn", "JSONRPC"]
     ),
     // MARK: TagFuzz — libFuzzer harness over the whole input path; built with the fuzzer runtime
     // only by Tests/Fuzz/run, a plain build replays inputs (see Tests/Fuzz/README.md)

@@ -40,57 +40,49 @@ struct FuzzInput {
 
   /// Runs the input; traps (a finding) when the server breaks an invariant.
   func run() {
-    let frameLimits =
-      smallLimits ? FrameLimits(maxMessageBytes: 300, maxHeaderBytes: 64) : FrameLimits()
     let config =
       smallLimits
-      ? ServerConfig(maxDepth: 8, maxSessions: 3, maxTags: 5, maxTagLength: 8, maxMessageBytes: 300)
+      ? ServerConfig(
+        maxDepth: 8,
+        maxSessions: 3,
+        maxTags: 5,
+        maxTagLength: 8,
+        maxMessageBytes: 300,
+        maxHeaderBytes: 64
+      )
       : ServerConfig()
-    var decoder = FrameDecoder(framing: framing, limits: frameLimits)
-    var server = Server(config: config)
-    var outbox = Outbox(framing: framing ?? .contentLength)
+    var connection = Connection(config: config, framing: framing)
+    var outbox = Outbox()
     if sendsInitialize {
       var first: [UInt8] = []
       FrameEncoder.append(Self.initialize, as: framing ?? .contentLength, to: &first)
-      decoder.feed(first)
-      guard drain(&decoder, &server, &outbox) else { return }
+      first.withUnsafeBytes { connection.receive($0, into: &outbox) }
+      guard drained(&outbox, connection) else { return }
     }
     var offset = stream.startIndex
     while offset < stream.endIndex {
       let end = offset + min(chunkSize, stream.endIndex - offset)
-      stream[offset..<end].withUnsafeBytes { decoder.feed($0) }
+      stream[offset..<end].withUnsafeBytes { connection.receive($0, into: &outbox) }
       offset = end
-      guard drain(&decoder, &server, &outbox) else { return }
+      guard drained(&outbox, connection) else { return }
     }
-    if let error = decoder.finish() { server.handle(.frameError(error), into: &outbox) }
-    server.handle(.inputClosed, into: &outbox)
-    check(outbox)
+    connection.inputClosed(into: &outbox)
+    check(outbox, framing: connection.framing)
   }
 
-  /// Handles every complete frame, like `StdioLoop`; false once the server asks to exit.
-  private func drain(
-    _ decoder: inout FrameDecoder,
-    _ server: inout Server,
-    _ outbox: inout Outbox
-  ) -> Bool {
-    while let event = decoder.next() {
-      if let detected = decoder.framing { outbox.framing = detected }
-      switch event {
-      case .message(let body): server.handle(.message(body), into: &outbox)
-      case .error(let error): server.handle(.frameError(error), into: &outbox)
-      }
-      if outbox.exitCode != nil { break }
-    }
-    check(outbox)
+  /// Checks and empties what the connection wrote, as `StdioLoop` performs it; false once the
+  /// server asked to exit.
+  private func drained(_ outbox: inout Outbox, _ connection: Connection) -> Bool {
+    check(outbox, framing: connection.framing)
     let exiting = outbox.exitCode != nil
     outbox.clear()
     return !exiting
   }
 
   /// The output invariant: only whole frames, each a JSON object or array.
-  private func check(_ outbox: Outbox) {
-    var replies = FrameDecoder(framing: outbox.framing)
-    replies.feed(outbox.bytes)
+  private func check(_ outbox: Outbox, framing: Framing) {
+    var replies = FrameDecoder(framing: framing)
+    replies.feed(outbox.wire)
     while let event = replies.next() {
       guard case .message(let body) = event else {
         fatalError("the server wrote a broken frame: \(event)")

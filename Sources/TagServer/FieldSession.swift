@@ -27,28 +27,37 @@ struct FieldSession: Sendable {
     self.prompt = options.prompt
   }
 
-  /// Applies an event, bumping the version when tags or draft changed.
+  /// Applies an event (through the editor buffer when the field is synced), moving the version
+  /// when tags or draft changed.
   mutating func apply(_ event: FieldEvent) -> FieldOutcome {
-    let before = (field.tags.count, field.draft)
+    let before = mark
     let outcome: FieldOutcome
     if buffer != nil {
       outcome = buffer?.apply(event, to: &field) ?? FieldOutcome()
     } else {
       outcome = field.apply(event)
     }
-    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.0 != field.tags.count
-      || before.1 != field.draft
-    {
-      version += 1
-    }
+    noteChange(outcome, since: before)
     return outcome
   }
 
-  /// Counts a change made outside ``apply(_:)`` (a buffer change) when tags or draft moved.
-  mutating func noteChange(_ outcome: FieldOutcome, draftBefore: String, tagCountBefore: Int) {
-    if !outcome.isEmpty || draftBefore != field.draft || tagCountBefore != field.tags.count {
+  /// What the version is compared against: the tag count and the draft before a change.
+  var mark: (tagCount: Int, draft: String) { (field.tags.count, field.draft) }
+
+  /// The one place the version moves: when a change added or removed tags or changed the draft.
+  mutating func noteChange(_ outcome: FieldOutcome, since before: (tagCount: Int, draft: String)) {
+    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.tagCount != field.tags.count
+      || before.draft != field.draft
+    {
       version += 1
     }
+  }
+
+  /// The one place that decides whether a change is pushed as `field/didUpdate`: for a synced
+  /// field, when something happened or the buffer still holds committed text to delete.
+  func needsUpdate(after outcome: FieldOutcome) -> Bool {
+    guard let buffer else { return false }
+    return !outcome.isEmpty || buffer.hasConsumedText
   }
 
   func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {

@@ -1,14 +1,17 @@
-public import JSONRPC
+import JSONRPC
 
-/// What handling an event asks the executable to do.
+/// What handling an event asks for: messages to send, a process to watch, logs, an exit.
 ///
-/// Bytes to write, a process to watch, logs, and whether to exit. The server never performs I/O itself.
+/// The server never performs I/O itself, and never frames: it queues message bodies, and
+/// the ``Connection`` frames them for the wire.
 public struct Outbox: Sendable {
-  /// The framing replies are written in.
-  public var framing: Framing
-  /// Framed messages to write to stdout, in order.
-  public var bytes: [UInt8] = []
-  /// Set when the process should exit with this code after writing `bytes`.
+  /// The bodies (JSON texts) the server sent, concatenated in order; ``bodyEnds`` splits them.
+  public private(set) var bodies: [UInt8] = []
+  /// Where each body of ``bodies`` ends.
+  public private(set) var bodyEnds: [Int] = []
+  /// Framed bytes for stdout, in order: the bodies framed by the ``Connection``.
+  public internal(set) var wire: [UInt8] = []
+  /// Set when the process should exit with this code after writing ``wire``.
   public var exitCode: Int32?
   /// A client process id to poll; exit when it disappears.
   public var watchProcess: Int32?
@@ -16,13 +19,32 @@ public struct Outbox: Sendable {
   public var logs: [LogRecord] = []
 
   /// Creates an empty outbox.
-  public init(framing: Framing) {
-    self.framing = framing
+  public init() {}
+
+  /// Queues one message body.
+  public mutating func send(_ body: [UInt8]) {
+    bodies += body
+    bodyEnds.append(bodies.count)
   }
 
-  /// Frames `body` and queues it.
-  public mutating func send(_ body: [UInt8]) {
-    FrameEncoder.append(body, as: framing, to: &bytes)
+  /// The queued bodies, one per message.
+  public var messages: [ArraySlice<UInt8>] {
+    var start = 0
+    return bodyEnds.map { end in
+      defer { start = end }
+      return bodies[start..<end]
+    }
+  }
+
+  /// Frames the queued bodies onto ``wire`` and forgets them.
+  mutating func frameBodies(as framing: Framing) {
+    var start = 0
+    for end in bodyEnds {
+      FrameEncoder.append(bodies[start..<end], as: framing, to: &wire)
+      start = end
+    }
+    bodies.removeAll(keepingCapacity: true)
+    bodyEnds.removeAll(keepingCapacity: true)
   }
 
   /// Queues a diagnostic.
@@ -32,7 +54,9 @@ public struct Outbox: Sendable {
 
   /// Empties the outbox after the executable has performed it (keeps buffer capacity).
   public mutating func clear() {
-    bytes.removeAll(keepingCapacity: true)
+    bodies.removeAll(keepingCapacity: true)
+    bodyEnds.removeAll(keepingCapacity: true)
+    wire.removeAll(keepingCapacity: true)
     logs.removeAll(keepingCapacity: true)
     exitCode = nil
     watchProcess = nil

@@ -2,134 +2,91 @@ import JSONRPC
 import TagCore
 import TagProtocol
 
-/// What handling a request produced.
-enum Reply {
-  /// The whole response has been written.
-  case answered
-  /// An error response.
-  case error(ResponseError)
-  /// No reply at all (Vim's `$/cancelRequest` sent as a request).
-  case silent
-}
-
 extension Server {
-  /// Lifecycle gate, then typed decoding, then the one switch over request types.
+  /// Answers one request: the lifecycle gate, the method's type, its typed params, its handler.
+  ///
+  /// Writes the whole response into `w` and returns true, or returns false when the request
+  /// gets no reply at all (Vim's `$/cancelRequest` sent as a request). Every failure on the way
+  /// is one ``RequestError``, turned into a response in one place.
   mutating func reply(
     to method: String,
     id: RequestID,
     params: JSONValue?,
     writer w: inout JSONWriter,
     outbox: inout Outbox
-  ) -> Reply {
+  ) -> Bool {
     if method == CancelRequestNotification.method {
       // Vim's documented cancel form is a request with the cancelled request's id; the
       // cancelled request was already answered in order, so nothing more is sent.
-      return .silent
-    }
-    switch lifecycle {
-    case .awaitingInitialize where method != InitializeRequest.method:
-      return .error(
-        ResponseError(
-          code: .serverNotInitialized,
-          message: "Server not initialized: send `initialize` first"
-        )
-      )
-    case .shutDown:
-      return .error(
-        ResponseError(
-          code: .invalidRequest,
-          message: "Invalid Request: the server is shut down; only `exit` is accepted"
-        )
-      )
-    case .running where method == InitializeRequest.method:
-      return .error(
-        ResponseError(
-          code: .invalidRequest,
-          message: "Invalid Request: `initialize` may only be sent once"
-        )
-      )
-    default:
-      break
-    }
-    guard let decoded = MessageRegistry.request(method: method, params: params) else {
-      return .error(ResponseError(code: .methodNotFound, message: "Method not found: \(method)"))
+      return false
     }
     do throws(RequestError) {
-      let request: ClientRequest
-      switch decoded {
-      case .success(let value): request = value
-      case .failure(let error): throw .params(error)
-      }
-      try perform(request, id: id, writer: &w, outbox: &outbox)
-      return .answered
+      try checkLifecycle(for: method)
+      guard let type = Self.requestsByMethod[method] else { throw .methodNotFound(method) }
+      try serve(type, id: id, params: params, writer: &w, outbox: &outbox)
     } catch {
-      return .error(ResponseError(error))
+      w.errorResponse(id: id, error: ResponseError(error))
+    }
+    return true
+  }
+
+  private func checkLifecycle(for method: String) throws(RequestError) {
+    switch lifecycle {
+    case .awaitingInitialize where method != InitializeRequest.method:
+      throw .lifecycle(.notInitialized)
+    case .shutDown: throw .lifecycle(.shutDown)
+    case .running where method == InitializeRequest.method: throw .lifecycle(.initializedTwice)
+    default: break
     }
   }
 
-  /// Performs a decoded request and writes its response.
-  ///
-  /// Each result is computed before anything is written, so a thrown error leaves `w`
-  /// untouched for the error response.
-  private mutating func perform(
-    _ request: ClientRequest,
+  /// Decodes, performs and writes one request of type `R`.
+  private mutating func serve<R: ServedRequest>(
+    _ type: R.Type,
     id: RequestID,
+    params: JSONValue?,
     writer w: inout JSONWriter,
     outbox: inout Outbox
   ) throws(RequestError) {
-    switch request {
-    case .initialize(let params): w.respond(id, initialize(params, outbox: &outbox))
-    case .shutdown: w.respond(id, shutdown(outbox: &outbox))
-    case .fieldOpen(let params): w.respond(id, try openField(params, outbox: &outbox))
-    case .fieldChange(let params): w.respond(id, try changeField(params))
-    case .fieldSubmit(let params):
-      w.respond(id, try applyToField(params.field, .submitted, outbox: &outbox))
-    case .fieldDeleteBackward(let params):
-      w.respond(id, try applyToField(params.field, .deletedBackward, outbox: &outbox))
-    case .fieldAddTags(let params):
-      w.respond(id, try applyToField(params.field, .tagsAdded(params.tags), outbox: &outbox))
-    case .fieldRemoveTag(let params): w.respond(id, try removeTag(params, outbox: &outbox))
-    case .fieldState(let params): w.respond(id, try fieldState(params.field))
-    case .fieldLayout(let params): w.respond(id, try layoutField(params))
-    case .fieldClose(let params): w.respond(id, try closeField(params.field))
-    case .cloudOpen(let params): w.respond(id, try openCloud(params))
-    case .cloudToggle(let params): w.respond(id, try toggleCloud(params))
-    case .cloudSelect(let params): w.respond(id, try selectInCloud(params))
-    case .cloudSetTags(let params): w.respond(id, try setCloudTags(params))
-    case .cloudState(let params): w.respond(id, try cloudState(params.cloud))
-    case .cloudLayout(let params): w.respond(id, try layoutCloud(params))
-    case .cloudClose(let params): w.respond(id, try closeCloud(params.cloud))
+    let request: R
+    do throws(ParamsError) {
+      request = try R.decode(params)
+    } catch {
+      throw .params(error)
     }
+    let result = try request.perform(on: &self, outbox: &outbox)
+    w.response(id: id) { $0.write(result) }
   }
 
-  /// Handles a notification; never replies.
+  /// Acts on a notification; never replies.
   mutating func notify(method: String, params: JSONValue?, outbox: inout Outbox) {
-    guard let decoded = MessageRegistry.notification(method: method, params: params) else {
+    guard let type = Self.notificationsByMethod[method] else {
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
         "ignored unknown notification \(method)"
       )
       return
     }
-    switch decoded {
-    case .failure(let error):
-      outbox.log(.warning, "ignored notification \(method): \(error.description)")
-    case .success(.exit):
-      outbox.exitCode = lifecycle == .shutDown ? 0 : 1
-    case .success(.fieldDidChange(let change)) where lifecycle == .running:
-      bufferChanged(change, outbox: &outbox)
-    case .success:
-      guard lifecycle == .running else {
-        outbox.log(.debug, "dropped notification \(method) outside the running state")
-        return
-      }
+    guard lifecycle == .running || type.actsInEveryState else {
+      outbox.log(.debug, "dropped notification \(method) outside the running state")
+      return
+    }
+    act(on: type, params: params, outbox: &outbox)
+  }
+
+  private mutating func act<N: ServedNotification>(
+    on type: N.Type,
+    params: JSONValue?,
+    outbox: inout Outbox
+  ) {
+    do throws(ParamsError) {
+      try N.decode(params).perform(on: &self, outbox: &outbox)
+    } catch {
+      outbox.log(.warning, "ignored notification \(N.method): \(error.description)")
     }
   }
 
-  private mutating func initialize(
-    _ params: InitializeRequest,
-    outbox: inout Outbox
-  ) -> InitializeResult {
+  mutating func initialize(_ params: InitializeRequest, outbox: inout Outbox) -> InitializeResult {
     lifecycle = .running
     positionEncoding = params.chosenEncoding
     reducedMotion = params.reducedMotion
@@ -138,27 +95,8 @@ extension Server {
     return InitializeResult(
       version: config.version,
       positionEncoding: positionEncoding,
-      methods: MessageRegistry.requestMethods + MessageRegistry.notificationMethods,
+      methods: Self.requestMethods + Self.notificationMethods,
       limits: config.limits
     )
-  }
-
-  private mutating func shutdown(outbox: inout Outbox) -> NullResult {
-    lifecycle = .shutDown
-    outbox.log(.info, "shutdown received")
-    return NullResult()
-  }
-
-}
-
-/// The `null` result of `shutdown`, `field/close` and `cloud/close`.
-struct NullResult: JSONWritable {
-  func write(to w: inout JSONWriter) { w.null() }
-}
-
-extension JSONWriter {
-  /// Writes a success response carrying `result` (generic, so nothing is boxed).
-  mutating func respond(_ id: RequestID, _ result: some JSONWritable) {
-    response(id: id) { $0.write(result) }
   }
 }

@@ -7,12 +7,7 @@ extension Server {
     _ params: FieldOpenRequest,
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
-    guard fields[params.field] == nil else {
-      throw .session(.alreadyOpen(kind: "field", id: params.field))
-    }
-    guard sessionCount < config.maxSessions else {
-      throw .session(.tooManySessions(limit: config.maxSessions))
-    }
+    try checkCanOpen(params.field, in: fields, kind: "field")
     var session = FieldSession(id: params.field, options: params.options, config: config)
     var outcome = session.field.apply(.tagsAdded(params.tags))
     let typed: FieldOutcome
@@ -31,172 +26,187 @@ extension Server {
     session.version = 1
     try checkSize(of: session)
     fields[params.field] = session
-    if let buffer = session.buffer, buffer.hasConsumedText {
-      sendUpdate(session, outcome, outbox: &outbox)
-    }
+    if session.buffer?.hasConsumedText == true { sendUpdate(session, outcome, outbox: &outbox) }
     return session.state(outcome)
   }
 
+  /// Throws when a session `id` is already open in `table` or no more sessions may open.
+  func checkCanOpen<Session>(
+    _ id: String,
+    in table: [String: Session],
+    kind: String
+  ) throws(RequestError) {
+    guard table[id] == nil else { throw .session(.alreadyOpen(kind: kind, id: id)) }
+    guard sessionCount < config.maxSessions else {
+      throw .session(.tooManySessions(limit: config.maxSessions))
+    }
+  }
+
+  /// Runs `body` on the open field `id` in place: one lookup, no copy of its tags.
+  mutating func withField<T>(
+    _ id: String,
+    _ body: (inout FieldSession) throws(RequestError) -> T
+  ) throws(RequestError) -> T {
+    guard let index = fields.index(forKey: id) else {
+      throw .session(.unknownSession(kind: "field", id: id))
+    }
+    return try body(&fields.values[index])
+  }
+
   mutating func changeField(_ params: FieldChangeRequest) throws(RequestError) -> FieldStateResult {
-    let session = try field(params.field)
-    guard session.buffer == nil else {
-      throw .params(
-        ParamsError(
-          path: "field",
-          problem: "\"\(params.field)\" is synced with an editor buffer: send field/didChange"
-        )
-      )
-    }
-    switch params.change {
-    case .text(let text):
-      return try applyToField(params.field, .draftChanged(text))
-    case .edits(let version, let changes):
-      guard version == session.version else {
-        throw .session(.staleVersion(current: session.version, given: version, field: params.field))
+    let encoding = positionEncoding
+    let limit = config.maxFieldBytes
+    return try withField(params.field) { session throws(RequestError) in
+      guard session.buffer == nil else { throw .session(.syncedWithBuffer(field: params.field)) }
+      switch params.change {
+      case .text(let text):
+        return try session.apply(.draftChanged(text), limit: limit)
+      case .edits(let version, let changes):
+        guard version == session.version else {
+          throw .session(
+            .staleVersion(current: session.version, given: version, field: params.field)
+          )
+        }
+        let text: String
+        do throws(TextEditError) {
+          text = try TextOffsets.apply(changes, to: session.field.draft, encoding: encoding)
+        } catch {
+          throw .session(.invalidEdit(error, path: "changes"))
+        }
+        return try session.apply(.draftChanged(text), limit: limit)
       }
-      let text: String
-      do throws(TextEditError) {
-        text = try TextOffsets.apply(changes, to: session.field.draft, encoding: positionEncoding)
-      } catch {
-        throw .session(.invalidEdit(error, path: "changes"))
-      }
-      return try applyToField(params.field, .draftChanged(text))
     }
   }
 
-  mutating func applyToField(
-    _ id: String,
-    _ event: FieldEvent
-  ) throws(RequestError) -> FieldStateResult {
-    if try cannotOverflow(id, event) {
-      // Applied in place: no copy of the field's tags per keystroke.
-      let outcome = fields[id]?.apply(event) ?? FieldOutcome()
-      return try field(id).state(outcome)
-    }
-    var changed = try field(id)
-    let outcome = changed.apply(event)
-    try checkSize(of: changed)
-    fields[id] = changed
-    return changed.state(outcome)
-  }
-
-  /// Whether `event` cannot take field `id` past `--max-field-bytes`, so it needs no undo copy.
-  private func cannotOverflow(_ id: String, _ event: FieldEvent) throws(RequestError) -> Bool {
-    let session = try field(id)
-    return session.byteCount + session.maxGrowth(of: event) <= config.maxFieldBytes
-  }
-
-  /// Throws LimitExceeded when `session` holds more than `--max-field-bytes`.
-  func checkSize(of session: FieldSession) throws(RequestError) {
-    let bytes = session.byteCount
-    guard bytes <= config.maxFieldBytes else {
-      throw .session(.fieldTooLarge(bytes: bytes, limit: config.maxFieldBytes, field: session.id))
-    }
-  }
-
-  /// Applies an event and, for a synced field, pushes the update before the response.
-  mutating func applyToField(
-    _ id: String,
+  /// Applies `event` to field `id` and, for a synced field, pushes the update before the
+  /// response.
+  mutating func apply(
     _ event: FieldEvent,
+    toField id: String,
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
-    let state = try applyToField(id, event)
-    if let session = fields[id], let buffer = session.buffer,
-      !state.outcome.isEmpty || buffer.hasConsumedText
-    {
-      sendUpdate(session, state.outcome, outbox: &outbox)
+    let limit = config.maxFieldBytes
+    let encoding = positionEncoding
+    return try withField(id) { session throws(RequestError) in
+      let state = try session.apply(event, limit: limit)
+      if session.needsUpdate(after: state.outcome) {
+        Server.sendUpdate(session, state.outcome, encoding: encoding, outbox: &outbox)
+      }
+      return state
     }
-    return state
   }
 
   mutating func removeTag(
     _ params: FieldRemoveTagRequest,
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
-    let session = try field(params.field)
+    let event: FieldEvent
     switch params.target {
     case .index(let index):
-      guard index < session.field.tags.count else {
-        throw .session(
-          .indexOutOfRange(index: index, count: session.field.tags.count, field: params.field)
-        )
+      let count = try withField(params.field) { session throws(RequestError) in
+        session.field.tags.count
       }
-      return try applyToField(params.field, .tagRemoved(at: index), outbox: &outbox)
+      guard index < count else {
+        throw .session(.indexOutOfRange(index: index, count: count, field: params.field))
+      }
+      event = .tagRemoved(at: index)
     case .tag(let text):
-      guard session.field.index(of: text) != nil else {
-        throw .session(.noMatchingTag(text, field: params.field))
+      let found = try withField(params.field) { session throws(RequestError) in
+        session.field.index(of: text) != nil
       }
-      return try applyToField(params.field, .tagRemovedMatching(text), outbox: &outbox)
+      guard found else { throw .session(.noMatchingTag(text, field: params.field)) }
+      event = .tagRemovedMatching(text)
     }
-  }
-
-  func fieldState(_ id: String) throws(RequestError) -> FieldStateResult {
-    try field(id).state()
+    return try apply(event, toField: params.field, outbox: &outbox)
   }
 
   mutating func layoutField(_ params: FieldLayoutRequest) throws(RequestError) -> LayoutResult {
-    let session = try field(params.field)
-    let chips: [Size]
-    switch params.chips {
-    case .sizes(let sizes):
-      guard sizes.count == session.field.tags.count else {
-        throw .session(
-          .chipCountMismatch(
-            sizes: sizes.count,
-            tags: session.field.tags.count,
-            field: params.field
+    let reducedMotion = reducedMotion
+    return try withField(params.field) { session throws(RequestError) in
+      let result: FlowResult
+      switch params.chips {
+      case .sizes(let sizes):
+        guard sizes.count == session.field.tags.count else {
+          throw .session(
+            .chipCountMismatch(
+              sizes: sizes.count,
+              tags: session.field.tags.count,
+              field: params.field
+            )
           )
+        }
+        result = FlowLayout.field(
+          chips: sizes,
+          fieldHeight: params.fieldHeight,
+          width: params.width,
+          spacing: params.spacing,
+          fieldMinWidth: params.fieldMinWidth
         )
+      case .cells(let padding):
+        let spec = CellLayout(
+          width: params.width,
+          padding: padding,
+          fieldHeight: params.fieldHeight,
+          spacing: params.spacing,
+          fieldMinWidth: params.fieldMinWidth
+        )
+        if session.buffer != nil { session.cellLayout = spec }
+        result = spec.frames(for: session.field.tags)
       }
-      chips = sizes
-    case .cells(let padding):
-      let spec = CellLayout(
-        width: params.width,
-        padding: padding,
-        fieldHeight: params.fieldHeight,
-        spacing: params.spacing,
-        fieldMinWidth: params.fieldMinWidth
-      )
-      if session.buffer != nil { fields[params.field]?.cellLayout = spec }
-      return withMotion(spec.frames(for: session.field.tags), params)
+      guard params.motion, !reducedMotion else {
+        return LayoutResult(frames: result.frames, size: result.size)
+      }
+      // Chip motions since the previous layout that asked for them.
+      let chips = Array(result.frames.dropLast())
+      let tags = session.field.tags
+      let previous = session.lastLayout ?? (tags, chips)
+      session.lastLayout = (tags, chips)
+      let motion = ChipMotion.between(previous, (tags, chips))
+      return LayoutResult(frames: result.frames, size: result.size, motion: motion)
     }
-    let result = FlowLayout.field(
-      chips: chips,
-      fieldHeight: params.fieldHeight,
-      width: params.width,
-      spacing: params.spacing,
-      fieldMinWidth: params.fieldMinWidth
-    )
-    return withMotion(result, params)
   }
 
-  /// Adds chip motions since the previous layout when asked for, unless the client wants
-  /// reduced motion (then no movement hints at all).
-  private mutating func withMotion(
-    _ result: FlowResult,
-    _ params: FieldLayoutRequest
-  ) -> LayoutResult {
-    guard params.motion, !reducedMotion, let tags = fields[params.field]?.field.tags else {
-      return LayoutResult(frames: result.frames, size: result.size)
+  /// Closes session `id` of `table` (`kind` names it in the error).
+  mutating func close<Session>(
+    _ id: String,
+    in table: WritableKeyPath<Server, [String: Session]>,
+    kind: String
+  ) throws(RequestError) -> NullResult {
+    guard self[keyPath: table].removeValue(forKey: id) != nil else {
+      throw .session(.unknownSession(kind: kind, id: id))
     }
-    let chips = Array(result.frames.dropLast())
-    let previous = fields[params.field]?.lastLayout ?? (tags, chips)
-    fields[params.field]?.lastLayout = (tags, chips)
-    let motion = ChipMotion.between(previous, (tags, chips))
-    return LayoutResult(frames: result.frames, size: result.size, motion: motion)
-  }
-
-  mutating func closeField(_ id: String) throws(RequestError) -> NullResult {
-    guard fields.removeValue(forKey: id) != nil else {
-      throw .session(.unknownSession(kind: "field", id: id))
-    }
-    shrinkIfSparse(&fields)
+    shrinkIfSparse(&self[keyPath: table])
     return NullResult()
   }
+}
 
-  func field(_ id: String) throws(RequestError) -> FieldSession {
-    guard let session = fields[id] else { throw .session(.unknownSession(kind: "field", id: id)) }
-    return session
+extension FieldSession {
+  /// Applies `event` in place, refusing it (and changing nothing) when it would take the field
+  /// past `limit` bytes (`--max-field-bytes`).
+  mutating func apply(_ event: FieldEvent, limit: Int) throws(RequestError) -> FieldStateResult {
+    if byteCount + maxGrowth(of: event) <= limit {
+      // Cannot overflow: applied in place, no copy of the tags.
+      let outcome = apply(event)
+      return state(outcome)
+    }
+    var changed = self
+    let outcome = changed.apply(event)
+    guard changed.byteCount <= limit else { throw FieldSession.tooLarge(changed, limit: limit) }
+    self = changed
+    return state(outcome)
+  }
+
+  static func tooLarge(_ session: FieldSession, limit: Int) -> RequestError {
+    .session(.fieldTooLarge(bytes: session.byteCount, limit: limit, field: session.id))
+  }
+}
+
+extension Server {
+  /// Throws LimitExceeded when `session` holds more than `--max-field-bytes`.
+  func checkSize(of session: FieldSession) throws(RequestError) {
+    guard session.byteCount <= config.maxFieldBytes else {
+      throw FieldSession.tooLarge(session, limit: config.maxFieldBytes)
+    }
   }
 }
 

@@ -6,29 +6,39 @@ extension Server {
   /// `field/didChange`: applies the editor's changes to the field's buffer mirror, then tells
   /// the client what happened (Protocol/sync.md).
   mutating func bufferChanged(_ change: FieldDidChangeNotification, outbox: inout Outbox) {
-    // Taken out of the table while it changes, so its tags are not copied (and put back below).
-    guard var session = fields.removeValue(forKey: change.field) else {
+    let encoding = positionEncoding
+    do throws(RequestError) {
+      try withField(change.field) { session throws(RequestError) in
+        Server.bufferChanged(change, in: &session, encoding: encoding, outbox: &outbox)
+      }
+    } catch {
       outbox.log(.warning, "field/didChange for \"\(change.field)\", which is not open; ignored")
-      return
     }
-    defer { fields[change.field] = session }
+  }
+
+  private static func bufferChanged(
+    _ change: FieldDidChangeNotification,
+    in session: inout FieldSession,
+    encoding: PositionEncoding,
+    outbox: inout Outbox
+  ) {
+    // A field opened without `sync` becomes synced at its first didChange.
     var buffer = session.buffer ?? EditorBuffer(text: session.field.draft, version: Int.min)
     session.buffer = nil
-    let draftBefore = session.field.draft
-    let tagCountBefore = session.field.tags.count
+    let before = session.mark
     do throws(EditorBufferError) {
       let outcome = try buffer.clientChanged(
         version: change.version,
         edits: change.changes,
-        encoding: positionEncoding,
+        encoding: encoding,
         composing: change.composing,
         applied: change.applied != nil,
         field: &session.field
       )
       session.buffer = buffer
-      session.noteChange(outcome, draftBefore: draftBefore, tagCountBefore: tagCountBefore)
-      if !outcome.isEmpty || buffer.hasConsumedText {
-        sendUpdate(session, outcome, outbox: &outbox)
+      session.noteChange(outcome, since: before)
+      if session.needsUpdate(after: outcome) {
+        sendUpdate(session, outcome, encoding: encoding, outbox: &outbox)
       }
     } catch {
       session.buffer = buffer
@@ -43,23 +53,29 @@ extension Server {
           .warning,
           "field/didChange for \"\(change.field)\" does not fit the buffer (\(problem.explanation)); asking for the whole text"
         )
-        sendUpdate(session, FieldOutcome(), resync: true, outbox: &outbox)
+        sendUpdate(session, FieldOutcome(), resync: true, encoding: encoding, outbox: &outbox)
       }
     }
   }
 
   /// Writes a `field/didUpdate` for a synced field.
-  func sendUpdate(
+  func sendUpdate(_ session: FieldSession, _ outcome: FieldOutcome, outbox: inout Outbox) {
+    Server.sendUpdate(session, outcome, encoding: positionEncoding, outbox: &outbox)
+  }
+
+  /// Writes a `field/didUpdate` for a synced field, positions in `encoding`.
+  static func sendUpdate(
     _ session: FieldSession,
     _ outcome: FieldOutcome,
     resync: Bool = false,
+    encoding: PositionEncoding,
     outbox: inout Outbox
   ) {
     guard let buffer = session.buffer else { return }
     let update = FieldUpdateNotification(
       field: session.id,
       version: buffer.version,
-      edits: resync ? [] : buffer.pendingEdits(encoding: positionEncoding),
+      edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
       tags: session.field.tags,
       text: session.field.draft,
       stateVersion: session.version,

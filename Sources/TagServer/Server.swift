@@ -108,16 +108,7 @@ public struct Server: Sendable {
       w.errorResponse(id: failure.id, error: failure.error)
       return true
     case .success(.request(let id, let method, let params)):
-      switch reply(to: method, id: id, params: params, writer: &w, outbox: &outbox) {
-      case .answered:
-        return true
-      case .error(let error):
-        if error.code == .internalError { outbox.log(.error, error.message) }
-        w.errorResponse(id: id, error: error)
-        return true
-      case .silent:
-        return false
-      }
+      return reply(to: method, id: id, params: params, writer: &w, outbox: &outbox)
     case .success(.notification(let method, let params)):
       notify(method: method, params: params, outbox: &outbox)
       return false
@@ -131,42 +122,14 @@ public struct Server: Sendable {
   }
 
   private mutating func handle(frameError: FrameError, into outbox: inout Outbox) {
-    let error: ResponseError
-    switch frameError {
-    case .messageTooLarge(let size, let limit):
-      let described = size.map { "of \($0) bytes" } ?? "longer than the limit"
-      error = ResponseError(
-        code: .invalidRequest,
-        message:
-          "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
-      )
-    case .headerTooLong(let limit):
-      error = ResponseError(
-        code: .parseError,
-        message: "Parse error: header block longer than \(limit) bytes; skipped"
-      )
-    case .missingContentLength:
-      error = ResponseError(
-        code: .parseError,
-        message: "Parse error: header block without Content-Length; skipped"
-      )
-    case .invalidContentLength(let value):
-      error = ResponseError(
-        code: .parseError,
-        message: "Parse error: invalid Content-Length \"\(value)\"; skipped"
-      )
-    case .malformedHeader(let detail):
-      error = ResponseError(
-        code: .parseError,
-        message:
-          "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
-      )
-    case .truncated(let expected, let received):
+    guard let error = ResponseError(frameError) else {
       // The one place the stream cannot be resynchronised: said on stderr at the default level.
-      outbox.log(
-        .error,
-        "stdin ended inside a message (\(received) of \(expected) bytes); the message is lost"
-      )
+      if case .truncated(let expected, let received) = frameError {
+        outbox.log(
+          .error,
+          "stdin ended inside a message (\(received) of \(expected) bytes); the message is lost"
+        )
+      }
       return
     }
     outbox.log(.warning, error.message)

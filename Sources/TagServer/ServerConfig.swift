@@ -1,3 +1,5 @@
+public import JSONRPC
+
 /// The server's limits and identity; set by the executable from its flags.
 public struct ServerConfig: Hashable, Sendable {
   /// The version reported in `initialize`'s `serverInfo`.
@@ -15,6 +17,8 @@ public struct ServerConfig: Hashable, Sendable {
   public var maxFieldBytes: Int
   /// The largest message body in bytes (enforced by the framer; reported in capabilities).
   public var maxMessageBytes: Int
+  /// The largest Content-Length header block in bytes (enforced by the framer).
+  public var maxHeaderBytes: Int
 
   /// The current version of tagd.
   public static let currentVersion = "1.0.0"
@@ -27,6 +31,7 @@ public struct ServerConfig: Hashable, Sendable {
     maxTags: Int = 1_000_000,
     maxTagLength: Int = 1_024,
     maxMessageBytes: Int = 64 << 20,
+    maxHeaderBytes: Int = 64 << 10,
     maxFieldBytes: Int = 64 << 20
   ) {
     self.version = version
@@ -35,7 +40,13 @@ public struct ServerConfig: Hashable, Sendable {
     self.maxTags = maxTags
     self.maxTagLength = maxTagLength
     self.maxMessageBytes = maxMessageBytes
+    self.maxHeaderBytes = maxHeaderBytes
     self.maxFieldBytes = maxFieldBytes
+  }
+
+  /// The framer's share of the limits.
+  public var frameLimits: FrameLimits {
+    FrameLimits(maxMessageBytes: maxMessageBytes, maxHeaderBytes: maxHeaderBytes)
   }
 
   /// The limits as `(name, value)` pairs, as `initialize` reports them.

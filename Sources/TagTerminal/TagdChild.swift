@@ -1,4 +1,5 @@
 import JSONRPC
+import Spawn
 
 #if canImport(Glibc)
 import Glibc
@@ -23,38 +24,15 @@ final class TagdChild {
 
   /// Spawns `path` with `--framing=ndjson` and the extra `arguments`.
   init(path: String, arguments: [String] = []) throws(TryError) {
-    var toChild: [Int32] = [0, 0]
-    var fromChild: [Int32] = [0, 0]
-    guard pipe(&toChild) == 0 else { throw .spawn(errno) }
-    guard pipe(&fromChild) == 0 else {
-      close(toChild[0])
-      close(toChild[1])
-      throw .spawn(errno)
+    let child: SpawnedProcess
+    do throws(SpawnError) {
+      child = try SpawnedProcess.spawn(path, ["--framing=ndjson"] + arguments)
+    } catch {
+      throw .spawn(error.errno)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
-    let argv: [UnsafeMutablePointer<CChar>?] =
-      ([path, "--framing=ndjson"] + arguments).map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
-    var child: pid_t = 0
-    let status = posix_spawn(&child, path, &actions, nil, argv, environ)
-    close(toChild[0])
-    close(fromChild[1])
-    guard status == 0 else {
-      close(toChild[1])
-      close(fromChild[0])
-      throw .spawn(status)
-    }
-    pid = child
-    input = toChild[1]
-    output = fromChild[0]
-    _ = fcntl(input, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(output, F_SETFD, FD_CLOEXEC)
+    pid = child.pid
+    input = child.stdin
+    output = child.stdout
   }
 
   deinit {

@@ -1,4 +1,5 @@
 public import JSONRPC
+public import Spawn
 
 #if canImport(Glibc)
 public import Glibc
@@ -25,39 +26,11 @@ public final class ChildProcess {
 
   /// Spawns `path` with `arguments`.
   public init(path: String, arguments: [String] = []) throws(SpawnError) {
-    var inPipe: [Int32] = [0, 0]
-    var outPipe: [Int32] = [0, 0]
-    var errPipe: [Int32] = [0, 0]
-    // Close-on-exec, set under a lock that every spawn takes: a child spawned concurrently (tests
-    // run in parallel) must not inherit our ends, or this child never sees end of file on stdin.
-    spawnLock.lock()
-    defer { spawnLock.unlock() }
-    guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-      throw SpawnError(errno: errno)
-    }
-    for fd in inPipe + outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for arg in argv { free(arg) } }
-    var child: pid_t = 0
-    let status = posix_spawn(&child, path, &actions, nil, argv, environ)
-    close(inPipe[0])
-    close(outPipe[1])
-    close(errPipe[1])
-    guard status == 0 else { throw SpawnError(errno: status) }
-    pid = child
-    stdinFD = inPipe[1]
-    stdoutFD = outPipe[0]
-    stderrFD = errPipe[0]
-    for fd in [stdinFD, stdoutFD, stderrFD] {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
+    let child = try SpawnedProcess.spawn(path, arguments, stderr: .pipe, nonblocking: true)
+    pid = child.pid
+    stdinFD = child.stdin
+    stdoutFD = child.stdout
+    stderrFD = child.stderr ?? -1
   }
 
   deinit {
@@ -193,12 +166,6 @@ public final class ChildProcess {
   }
 }
 
-/// `posix_spawn` or `pipe` failed.
-public struct SpawnError: Error, Sendable {
-  /// The error number.
-  public var errno: Int32
-}
-
 /// Seconds on the monotonic clock.
 public func now() -> Double {
   var time = timespec()
@@ -212,13 +179,3 @@ public func frame(_ body: String, _ framing: Framing) -> [UInt8] {
   FrameEncoder.append(Array(body.utf8), as: framing, to: &out)
   return out
 }
-
-/// A process-wide mutex around pipe creation and spawning.
-final class SpawnLock: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  init() { pthread_mutex_init(&mutex, nil) }
-  func lock() { pthread_mutex_lock(&mutex) }
-  func unlock() { pthread_mutex_unlock(&mutex) }
-}
-
-let spawnLock = SpawnLock()

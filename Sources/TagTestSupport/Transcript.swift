@@ -3,16 +3,18 @@ public import JSONRPC
 /// A recorded client/server conversation from `Protocol/transcripts/`, replayed by the tests.
 ///
 /// The format is line-based: `-> BODY` is a message the client sends (sent byte for byte, so
-/// it may be invalid JSON), `<- JSON` is the next reply the server must write, `== exit N`
-/// is the status the daemon must exit with once the client closes stdin, and lines starting
-/// with `#` (or blank) are commentary.
+/// it may be invalid JSON), `<- JSON` is the next reply the server must write, `<~ JSON` is a
+/// next reply that must *contain* this JSON (every member given, recursively; used for
+/// `initialize`, whose whole result only the lifecycle transcript pins), `== exit N` is the
+/// status the daemon must exit with once the client closes stdin, and lines starting with `#`
+/// (or blank) are commentary.
 public struct Transcript: Sendable {
   /// The file name without extension.
   public var name: String
   /// Bodies the client sends, in order.
   public var sends: [String]
   /// Replies the server must write, in order.
-  public var expectedReplies: [String]
+  public var expectedReplies: [ExpectedReply]
   /// The exit status expected after stdin closes, when the transcript states one.
   public var expectedExit: Int32?
 
@@ -26,7 +28,9 @@ public struct Transcript: Sendable {
       if line.hasPrefix("-> ") {
         sends.append(String(line.dropFirst(3)))
       } else if line.hasPrefix("<- ") {
-        expectedReplies.append(String(line.dropFirst(3)))
+        expectedReplies.append(ExpectedReply(text: String(line.dropFirst(3)), partial: false))
+      } else if line.hasPrefix("<~ ") {
+        expectedReplies.append(ExpectedReply(text: String(line.dropFirst(3)), partial: true))
       } else if line.hasPrefix("== exit ") {
         guard let code = Int32(line.dropFirst(8)) else {
           throw TranscriptError(file: name, line: number + 1)
@@ -39,6 +43,22 @@ public struct Transcript: Sendable {
   }
 }
 
+/// One reply a transcript expects: exactly this JSON (`<- `), or any JSON containing it (`<~ `).
+public struct ExpectedReply: Sendable, CustomStringConvertible {
+  /// The JSON text of the line.
+  public var text: String
+  /// Whether the reply need only contain it.
+  public var partial: Bool
+
+  /// Whether `reply` is what this line expects (member order ignored).
+  public func matches(_ reply: String) -> Bool {
+    partial ? JSONCompare.contains(reply, text) : JSONCompare.same(reply, text)
+  }
+
+  /// The line as written.
+  public var description: String { (partial ? "<~ " : "<- ") + text }
+}
+
 /// A transcript line that is none of the known forms.
 public struct TranscriptError: Error, Sendable, CustomStringConvertible {
   /// The transcript.
@@ -46,7 +66,9 @@ public struct TranscriptError: Error, Sendable, CustomStringConvertible {
   /// The 1-based line number.
   public var line: Int
   /// "file:line: …".
-  public var description: String { "\(file):\(line): not a `-> `, `<- `, `== exit ` or `#` line" }
+  public var description: String {
+    "\(file):\(line): not a `-> `, `<- `, `<~ `, `== exit ` or `#` line"
+  }
 }
 
 /// JSON comparison that ignores object member order (replies are compared as values).
@@ -75,6 +97,22 @@ public enum JSONCompare {
     var writer = JSONWriter()
     writer.value(canonical(value))
     return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  /// Whether JSON text `a` contains `b`: objects have at least `b`'s members with contained
+  /// values; everything else is equal.
+  public static func contains(_ a: String, _ b: String) -> Bool {
+    guard let x = parse(a), let y = parse(b) else { return false }
+    return contains(x, y)
+  }
+
+  private static func contains(_ x: JSONValue, _ y: JSONValue) -> Bool {
+    guard case .object(let big) = x, case .object(let small) = y else {
+      return canonical(x) == canonical(y)
+    }
+    return small.members.allSatisfy { member in
+      big[member.key].map { contains($0, member.value) } ?? false
+    }
   }
 
   /// Whether two JSON texts denote the same value (member order ignored).

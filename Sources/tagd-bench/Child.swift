@@ -1,3 +1,5 @@
+import Spawn
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,34 +33,15 @@ final class Child {
 
   /// Spawns `path` with `arguments` (posix_spawn; no shell).
   init(path: String, arguments: [String] = []) throws(BenchError) {
-    var inPipe: [Int32] = [0, 0]
-    var outPipe: [Int32] = [0, 0]
-    guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else {
-      throw BenchError("pipe2 failed: errno \(errno)")
+    let child: SpawnedProcess
+    do throws(SpawnError) {
+      child = try SpawnedProcess.spawn(path, arguments, nonblocking: true)
+    } catch {
+      throw BenchError("cannot spawn \(path): errno \(error.errno)")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    for fd in inPipe + outPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for arg in argv { free(arg) } }
-    var child: pid_t = 0
-    let status = posix_spawn(&child, path, &actions, nil, argv, environ)
-    close(inPipe[0])
-    close(outPipe[1])
-    guard status == 0 else {
-      close(inPipe[1])
-      close(outPipe[0])
-      throw BenchError("cannot spawn \(path): errno \(status)")
-    }
-    pid = child
-    input = inPipe[1]
-    output = outPipe[0]
-    for fd in [input, output] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    for fd in [input, output] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    pid = child.pid
+    input = child.stdin
+    output = child.stdout
     received.reserveCapacity(1 << 20)
   }
 

@@ -16,7 +16,6 @@ struct Options {
   var command = Command.serve
   var framing: Framing?
   var config = ServerConfig()
-  var frameLimits = FrameLimits()
   var logLevel = LogLevel.error
   var logFile: String?
   var clientProcessID: Int32?
@@ -79,9 +78,8 @@ struct Options {
           throw UsageError("--framing must be auto, content-length or ndjson, got \"\(other)\"")
         }
       case "--max-message-bytes":
-        frameLimits.maxMessageBytes = try Options.number(value, name)
-        config.maxMessageBytes = frameLimits.maxMessageBytes
-      case "--max-header-bytes": frameLimits.maxHeaderBytes = try Options.number(value, name)
+        config.maxMessageBytes = try Options.number(value, name)
+      case "--max-header-bytes": config.maxHeaderBytes = try Options.number(value, name)
       case "--max-depth": config.maxDepth = try Options.number(value, name)
       case "--max-sessions": config.maxSessions = try Options.number(value, name)
       case "--max-tags": config.maxTags = try Options.number(value, name)

@@ -13,20 +13,19 @@ struct StdioLoop {
   let input: Int32
   let output: Int32
   let log: LogSink
-  var decoder: FrameDecoder
-  var server: Server
+  var connection: Connection
   var watchedProcess: Int32?
 
   /// Runs until exit; returns the exit code.
   mutating func run() -> Int32 {
     var buffer = [UInt8](repeating: 0, count: 64 << 10)
-    var outbox = Outbox(framing: decoder.framing ?? .contentLength)
+    var outbox = Outbox()
     var lastCheck = monotonicSeconds()
     while true {
       if let pid = watchedProcess, monotonicSeconds() - lastCheck >= 2 {
         lastCheck = monotonicSeconds()
         if kill(pid, 0) != 0 && errno == ESRCH {
-          server.handle(.clientProcessGone, into: &outbox)
+          connection.clientProcessGone(into: &outbox)
           if let code = flush(&outbox) { return code }
         }
       }
@@ -39,22 +38,15 @@ struct StdioLoop {
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         log.write(LogRecord(level: .error, message: "reading stdin failed: errno \(errno)"))
-        server.handle(.inputClosed, into: &outbox)
+        connection.inputClosed(into: &outbox)
         return flush(&outbox) ?? 1
       }
       if count == 0 {
-        if let error = decoder.finish() { server.handle(.frameError(error), into: &outbox) }
-        server.handle(.inputClosed, into: &outbox)
+        connection.inputClosed(into: &outbox)
         return flush(&outbox) ?? 1
       }
-      buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-      while let event = decoder.next() {
-        if let framing = decoder.framing { outbox.framing = framing }
-        switch event {
-        case .message(let body): server.handle(.message(body), into: &outbox)
-        case .error(let error): server.handle(.frameError(error), into: &outbox)
-        }
-        if outbox.exitCode != nil { break }
+      buffer.withUnsafeBytes {
+        connection.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count]), into: &outbox)
       }
       if let code = flush(&outbox) { return code }
       returnFreedMemory()
@@ -69,7 +61,7 @@ struct StdioLoop {
   /// glibc keeps freed small blocks otherwise, so RSS would stay at its peak. Cheap: runs only
   /// when the open sessions fall to half of their peak (of at least 1,000).
   private mutating func returnFreedMemory() {
-    let open = server.sessionCount
+    let open = connection.server.sessionCount
     sessionPeak = max(sessionPeak, open)
     guard sessionPeak >= 1000, open <= sessionPeak / 2 else { return }
     #if canImport(Glibc)
@@ -83,7 +75,7 @@ struct StdioLoop {
     for record in outbox.logs { log.write(record) }
     if let pid = outbox.watchProcess { watchedProcess = pid }
     let exitCode = outbox.exitCode
-    if !writeAll(outbox.bytes) {
+    if !writeAll(outbox.wire) {
       log.write(LogRecord(level: .info, message: "stdout closed by the client; exiting"))
       return exitCode ?? 1
     }

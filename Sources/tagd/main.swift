@@ -51,8 +51,7 @@ var loop = StdioLoop(
   input: STDIN_FILENO,
   output: protocolOutput,
   log: LogSink(level: options.logLevel, descriptor: logDescriptor),
-  decoder: FrameDecoder(framing: options.framing, limits: options.frameLimits),
-  server: Server(config: options.config),
+  connection: Connection(config: options.config, framing: options.framing),
   watchedProcess: options.clientProcessID
 )
 exit(loop.run())

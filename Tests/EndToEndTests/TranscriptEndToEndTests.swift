@@ -32,7 +32,7 @@ enum FramingMode: String, CaseIterable, Sendable {
     let run = try session(transcript.sends, framing: mode.framing, arguments: mode.arguments)
     #expect(run.replies.count == transcript.expectedReplies.count, "reply count of \(name)")
     for (i, (got, want)) in zip(run.replies, transcript.expectedReplies).enumerated() {
-      #expect(JSONCompare.same(got, want), "\(name) reply \(i + 1):\n got  \(got)\n want \(want)")
+      #expect(want.matches(got), "\(name) reply \(i + 1):\n got  \(got)\n want \(want)")
     }
     #expect(isOnlyFrames(run.stdout, framing: mode.framing), "stdout carries frames only")
     if let expected = transcript.expectedExit {

@@ -13,7 +13,7 @@ import Testing
 
   @Test func everyMethodHasASchema() throws {
     let schema = try #require(Self.schema)
-    for method in MessageRegistry.requestMethods {
+    for method in Server.requestMethods {
       #expect(
         schema.schema(at: ["requests", method, "params"]) != nil,
         "params schema for \(method)"
@@ -23,7 +23,7 @@ import Testing
         "result schema for \(method)"
       )
     }
-    for method in MessageRegistry.notificationMethods {
+    for method in Server.notificationMethods {
       #expect(schema.schema(at: ["notifications", method]) != nil, "schema for \(method)")
     }
     guard case .object(let requests)? = schema.schema(at: ["requests"]) else {
@@ -31,7 +31,7 @@ import Testing
       return
     }
     #expect(
-      requests.members.map(\.key).sorted() == MessageRegistry.requestMethods,
+      requests.members.map(\.key).sorted() == Server.requestMethods,
       "no schema for a method tagd lacks"
     )
   }
@@ -41,10 +41,10 @@ import Testing
     let schema = try #require(Self.schema)
     let transcript = try #require(try Files.transcripts().first { $0.name == name })
     var server = Server()
-    var outbox = Outbox(framing: .newlineDelimited)
+    var outbox = Outbox()
     for send in transcript.sends {
       server.handle(.message(Array(send.utf8)), into: &outbox)
-      let replies = splitFrames(outbox.bytes, framing: .newlineDelimited).compactMap(
+      let replies = outbox.texts.compactMap(
         JSONCompare.parse
       )
       outbox.clear()

@@ -86,7 +86,7 @@ import Glibc
   {
     var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 1)
     var server = Server()
-    var outbox = Outbox(framing: .newlineDelimited)
+    var outbox = Outbox()
     var editor = ModelEditor(field: "sim")
     var toServer: [String] = [
       #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
@@ -96,7 +96,7 @@ import Glibc
     func deliverToServer() {
       let body = toServer.removeFirst()
       server.handle(.message(Array(body.utf8)), into: &outbox)
-      toClient += splitFrames(outbox.bytes, framing: .newlineDelimited)
+      toClient += outbox.texts
       outbox.clear()
     }
     func deliverToClient() {
@@ -131,7 +131,7 @@ import Glibc
         deliverToClient()
       }
     }
-    var state = Outbox(framing: .newlineDelimited)
+    var state = Outbox()
     server.handle(
       .message(
         Array(#"{"jsonrpc":"2.0","id":9999,"method":"field/state","params":{"field":"sim"}}"#.utf8)
@@ -141,7 +141,7 @@ import Glibc
     var serverDraft = "?"
     var tags: [String] = ["?"]
     if case .object(let reply)? = JSONCompare.parse(
-      splitFrames(state.bytes, framing: .newlineDelimited)[0]
+      state.texts[0]
     ),
       case .object(let result)? = reply["result"]
     {

@@ -8,7 +8,11 @@ public enum FrameEncoder {
   /// Content-Length frames are exactly `Content-Length: N\r\n\r\n` + body (N in bytes, no
   /// `Content-Type`); newline-delimited frames are body + `\n` (the body must not contain a raw
   /// newline, which ``JSONWriter`` output never does).
-  public static func append(_ body: [UInt8], as framing: Framing, to output: inout [UInt8]) {
+  public static func append(
+    _ body: some Collection<UInt8>,
+    as framing: Framing,
+    to output: inout [UInt8]
+  ) {
     switch framing {
     case .contentLength:
       // The header is written byte by byte: no String is built per message.

@@ -30,9 +30,8 @@ public struct TagCloud: Hashable, Sendable {
 
   /// Creates a cloud; nil when a title repeats (see ``firstRepeatedTitle(in:)``).
   public init?(tags: [CloudTag], selection: Set<String> = []) {
-    guard TagCloud.firstRepeatedTitle(in: tags) == nil else { return nil }
+    guard let index = TagCloud.index(tags) else { return nil }
     self.tags = tags
-    let index = TagCloud.index(tags)
     indexByTitle = index
     self.selection = selection.filter { index[$0] != nil }
   }
@@ -80,17 +79,20 @@ public struct TagCloud: Hashable, Sendable {
   /// Replaces the tags, keeping the selection of titles that remain; false (and no change)
   /// when a title repeats.
   public mutating func replaceTags(_ newTags: [CloudTag]) -> Bool {
-    guard TagCloud.firstRepeatedTitle(in: newTags) == nil else { return false }
+    guard let index = TagCloud.index(newTags) else { return false }
     tags = newTags
-    indexByTitle = TagCloud.index(newTags)
+    indexByTitle = index
     selection = selection.filter { indexByTitle[$0] != nil }
     return true
   }
 
-  private static func index(_ tags: [CloudTag]) -> [String: Int] {
+  /// Positions by title, built in one pass; nil when a title repeats.
+  private static func index(_ tags: [CloudTag]) -> [String: Int]? {
     var index: [String: Int] = [:]
     index.reserveCapacity(tags.count)
-    for (i, tag) in tags.enumerated() { index[tag.title] = i }
+    for (i, tag) in tags.enumerated() {
+      guard index.updateValue(i, forKey: tag.title) == nil else { return nil }
+    }
     return index
   }
 }

@@ -4,8 +4,10 @@ public import TagCore
 /// `cloud/open` (request).
 ///
 /// Opens a tag cloud session. Result: ``CloudStateResult``.
-public struct CloudOpenRequest: TagMessage, Hashable {
+public struct CloudOpenRequest: TagRequest, Hashable {
+  public typealias Result = CloudStateResult
   public static let method = "cloud/open"
+  public static let members: Members = ["cloud", "tags", "selection"]
   /// The client-chosen id of the cloud.
   public var cloud: String
   /// The tags; titles must be unique.
@@ -26,8 +28,10 @@ public struct CloudOpenRequest: TagMessage, Hashable {
 /// `cloud/toggle` (request).
 ///
 /// Selects or deselects one tag. Result: ``CloudStateResult``.
-public struct CloudToggleRequest: TagMessage, Hashable {
+public struct CloudToggleRequest: TagRequest, Hashable {
+  public typealias Result = CloudStateResult
   public static let method = "cloud/toggle"
+  public static let members: Members = ["cloud", "title"]
   /// The cloud's id.
   public var cloud: String
   /// The tag's title.
@@ -42,8 +46,10 @@ public struct CloudToggleRequest: TagMessage, Hashable {
 /// `cloud/select` (request).
 ///
 /// Replaces the whole selection. Result: ``CloudStateResult``.
-public struct CloudSelectRequest: TagMessage, Hashable {
+public struct CloudSelectRequest: TagRequest, Hashable {
+  public typealias Result = CloudStateResult
   public static let method = "cloud/select"
+  public static let members: Members = ["cloud", "selection"]
   /// The cloud's id.
   public var cloud: String
   /// The titles to select; every other tag is deselected.
@@ -58,8 +64,10 @@ public struct CloudSelectRequest: TagMessage, Hashable {
 /// `cloud/setTags` (request).
 ///
 /// Replaces the tags, keeping the selection of titles that remain. Result: ``CloudStateResult``.
-public struct CloudSetTagsRequest: TagMessage, Hashable {
+public struct CloudSetTagsRequest: TagRequest, Hashable {
+  public typealias Result = CloudStateResult
   public static let method = "cloud/setTags"
+  public static let members: Members = ["cloud", "tags"]
   /// The cloud's id.
   public var cloud: String
   /// The new tags.
@@ -74,8 +82,10 @@ public struct CloudSetTagsRequest: TagMessage, Hashable {
 /// `cloud/state` (request).
 ///
 /// The cloud's current state. Result: ``CloudStateResult``.
-public struct CloudStateRequest: TagMessage, Hashable {
+public struct CloudStateRequest: TagRequest, Hashable {
+  public typealias Result = CloudStateResult
   public static let method = "cloud/state"
+  public static let members: Members = ["cloud"]
   /// The cloud's id.
   public var cloud: String
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
@@ -84,8 +94,10 @@ public struct CloudStateRequest: TagMessage, Hashable {
 /// `cloud/close` (request).
 ///
 /// Ends the session. Result: `null`.
-public struct CloudCloseRequest: TagMessage, Hashable {
+public struct CloudCloseRequest: TagRequest, Hashable {
+  public typealias Result = NullResult
   public static let method = "cloud/close"
+  public static let members: Members = ["cloud"]
   /// The cloud's id.
   public var cloud: String
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
@@ -97,8 +109,12 @@ public struct CloudCloseRequest: TagMessage, Hashable {
 ///
 /// Params: `{cloud, width, sizes, spacing?, mergeDistance?, transition?}`; `transition` is
 /// `{from, to, progress}` for an animated spacing change and replaces `spacing`.
-public struct CloudLayoutRequest: TagMessage, Hashable {
+public struct CloudLayoutRequest: TagRequest, Hashable {
+  public typealias Result = LayoutResult
   public static let method = "cloud/layout"
+  public static let members: Members = [
+    "cloud", "width", "sizes", "spacing", "mergeDistance", "transition",
+  ]
   /// The cloud's id.
   public var cloud: String
   /// The available width; nil for unbounded.
@@ -118,7 +134,8 @@ public struct CloudLayoutRequest: TagMessage, Hashable {
     sizes = try TagProtocol.sizes(params.array("sizes"), at: params.path("sizes"))
     spacing = try params.optionalLength("spacing") ?? 16
     mergeDistance = try params.optionalLength("mergeDistance") ?? 10
-    if let t = try params.optionalObject("transition") {
+    try params.exclusive("transition", "spacing")
+    if let t = try params.optionalObject("transition", members: ["from", "to", "progress"]) {
       let progress = try t.length("progress")
       guard progress <= 1 else {
         throw ParamsError(
@@ -146,7 +163,7 @@ func cloudTags(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Cl
   var tags: [CloudTag] = []
   tags.reserveCapacity(items.count)
   for (i, item) in items.enumerated() {
-    let tag = try Params.object(item, path: "\(path)[\(i)]")
+    let tag = try Params.object(item, path: "\(path)[\(i)]", members: ["title", "tint"])
     tags.append(CloudTag(title: try tag.string("title"), tint: try tag.optionalString("tint")))
   }
   return tags

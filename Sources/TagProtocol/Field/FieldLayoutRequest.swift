@@ -9,8 +9,12 @@ public import TagCore
 /// number or `null` (unbounded). A terminal front end may send `cells: {padding?}` instead of
 /// `chipSizes`: each chip is then measured as its display width in cells plus `padding`
 /// (default 2), 1 cell high.
-public struct FieldLayoutRequest: TagMessage, Hashable {
+public struct FieldLayoutRequest: TagRequest, Hashable {
+  public typealias Result = LayoutResult
   public static let method = "field/layout"
+  public static let members: Members = [
+    "field", "width", "chipSizes", "cells", "fieldHeight", "spacing", "fieldMinWidth", "motion",
+  ]
   /// The field's id.
   public var field: String
   /// The available width; nil for unbounded.
@@ -37,7 +41,8 @@ public struct FieldLayoutRequest: TagMessage, Hashable {
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
     width = try readWidth(params)
-    if let cells = try params.optionalObject("cells") {
+    try params.exclusive("cells", "chipSizes")
+    if let cells = try params.optionalObject("cells", members: ["padding"]) {
       chips = .cells(padding: try cells.optionalInteger("padding", in: 0...1000) ?? 2)
     } else {
       chips = .sizes(try sizes(params.array("chipSizes"), at: params.path("chipSizes")))
@@ -148,7 +153,9 @@ func sizes(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Size] 
   result.reserveCapacity(items.count)
   for (i, item) in items.enumerated() {
     // Paths are only spelled out for an error: 100,000 chips must not build 100,000 strings.
-    if case .object(let size) = item, let width = size["width"], let height = size["height"] {
+    if case .object(let size) = item, size.members.count == 2, let width = size["width"],
+      let height = size["height"]
+    {
       result.append(
         Size(
           width: try Params.length(width, path: "\(path)[\(i)].width"),
@@ -156,7 +163,7 @@ func sizes(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Size] 
         )
       )
     } else {
-      let size = try Params.object(item, path: "\(path)[\(i)]")
+      let size = try Params.object(item, path: "\(path)[\(i)]", members: ["width", "height"])
       result.append(Size(width: try size.length("width"), height: try size.length("height")))
     }
   }

@@ -16,6 +16,11 @@ public struct FieldOptions: Hashable, Sendable {
     self.prompt = prompt
   }
 
+  /// The members of `options`.
+  public static let members: Members = [
+    "separators", "maxTags", "maxTagLength", "caseSensitive", "transform", "prompt",
+  ]
+
   /// Decodes `{separators?, maxTags?, maxTagLength?, caseSensitive?, transform?, prompt?}`.
   ///
   /// Each separator is a one-character string; `"\n"`, `"\r"` and `"\r\n"` all mean "newline".

@@ -4,8 +4,10 @@ public import TagCore
 /// `field/open` (request).
 ///
 /// Opens a tag field session. Result: ``FieldStateResult``.
-public struct FieldOpenRequest: TagMessage, Hashable {
+public struct FieldOpenRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/open"
+  public static let members: Members = ["field", "tags", "text", "options", "sync"]
   /// The client-chosen id of the field.
   public var field: String
   /// Initial tags, added with the typed-tag rules.
@@ -24,8 +26,11 @@ public struct FieldOpenRequest: TagMessage, Hashable {
         try strings(items, at: params.path("tags"))
       } ?? []
     text = try params.optionalString("text") ?? ""
-    options = try FieldOptions(params: params.optionalObject("options"))
-    sync = try params.optionalObject("sync").map { p throws(ParamsError) in
+    options = try FieldOptions(
+      params: params.optionalObject("options", members: FieldOptions.members)
+    )
+    sync = try params.optionalObject("sync", members: FieldSyncOptions.members).map {
+      p throws(ParamsError) in
       try FieldSyncOptions(params: p)
     }
   }
@@ -37,8 +42,10 @@ public struct FieldOpenRequest: TagMessage, Hashable {
 ///
 /// Either `{field, text}` (the whole new draft) or `{field, version, changes}`: LSP-style edits
 /// applied in order to the draft of FieldState `version` (which must be the current one).
-public struct FieldChangeRequest: TagMessage, Hashable {
+public struct FieldChangeRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/change"
+  public static let members: Members = ["field", "text", "version", "changes"]
   /// The field's id.
   public var field: String
   /// What changed.
@@ -54,6 +61,8 @@ public struct FieldChangeRequest: TagMessage, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
+    try params.exclusive("text", "changes")
+    try params.exclusive("text", "version")
     if let changes = try params.optionalArray("changes") {
       let version = try params.integer("version")
       change = .edits(version: version, changes: try textEdits(changes, at: params.path("changes")))
@@ -71,8 +80,10 @@ public struct FieldChangeRequest: TagMessage, Hashable {
 /// `field/submit` (request).
 ///
 /// Return was pressed. Result: ``FieldStateResult``.
-public struct FieldSubmitRequest: TagMessage, Hashable {
+public struct FieldSubmitRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/submit"
+  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -81,8 +92,10 @@ public struct FieldSubmitRequest: TagMessage, Hashable {
 /// `field/deleteBackward` (request).
 ///
 /// Backspace at the start of the box. Result: ``FieldStateResult``.
-public struct FieldDeleteBackwardRequest: TagMessage, Hashable {
+public struct FieldDeleteBackwardRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/deleteBackward"
+  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -91,8 +104,10 @@ public struct FieldDeleteBackwardRequest: TagMessage, Hashable {
 /// `field/addTags` (request).
 ///
 /// Tags from outside the box. Result: ``FieldStateResult``.
-public struct FieldAddTagsRequest: TagMessage, Hashable {
+public struct FieldAddTagsRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/addTags"
+  public static let members: Members = ["field", "tags"]
   /// The field's id.
   public var field: String
   /// The candidates.
@@ -107,8 +122,10 @@ public struct FieldAddTagsRequest: TagMessage, Hashable {
 /// `field/removeTag` (request).
 ///
 /// `{field, index}` or `{field, tag}`. Result: ``FieldStateResult``.
-public struct FieldRemoveTagRequest: TagMessage, Hashable {
+public struct FieldRemoveTagRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/removeTag"
+  public static let members: Members = ["field", "index", "tag"]
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -124,6 +141,7 @@ public struct FieldRemoveTagRequest: TagMessage, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
+    try params.exclusive("index", "tag")
     if params["index"] != nil {
       target = .index(try params.integer("index"))
     } else if params["tag"] != nil {
@@ -137,8 +155,10 @@ public struct FieldRemoveTagRequest: TagMessage, Hashable {
 /// `field/state` (request).
 ///
 /// The field's current state. Result: ``FieldStateResult``.
-public struct FieldStateRequest: TagMessage, Hashable {
+public struct FieldStateRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
   public static let method = "field/state"
+  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -147,8 +167,10 @@ public struct FieldStateRequest: TagMessage, Hashable {
 /// `field/close` (request).
 ///
 /// Ends the session. Result: `null`.
-public struct FieldCloseRequest: TagMessage, Hashable {
+public struct FieldCloseRequest: TagRequest, Hashable {
+  public typealias Result = NullResult
   public static let method = "field/close"
+  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -166,18 +188,35 @@ func strings(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Stri
 func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> [TextEdit] {
   var edits: [TextEdit] = []
   for (i, item) in items.enumerated() {
-    let change = try Params.object(item, path: "\(path)[\(i)]")
+    let change = try Params.object(
+      item,
+      path: "\(path)[\(i)]",
+      members: ["range", "rangeLength", "text"]
+    )
     let text = try change.string("text")
-    let range = try change.optionalObject("range").map { r throws(ParamsError) in
-      TextRange(
-        start: try position(r.requiredObject("start")),
-        end: try position(r.requiredObject("end"))
-      )
+    let range = try change.optionalObject("range", members: rangeMembers).map {
+      r throws(ParamsError) in try textRange(r)
     }
+    // `rangeLength` (deprecated in LSP, still sent by some clients) is checked but not used:
+    // the range says what is replaced.
+    _ = try change.optionalInteger("rangeLength")
     edits.append(TextEdit(range: range, newText: text))
   }
   return edits
 }
+
+/// The members of an LSP `Range`.
+let rangeMembers: Members = ["start", "end"]
+
+func textRange(_ range: Params) throws(ParamsError) -> TextRange {
+  TextRange(
+    start: try position(range.requiredObject("start", members: positionMembers)),
+    end: try position(range.requiredObject("end", members: positionMembers))
+  )
+}
+
+/// The members of an LSP `Position`.
+let positionMembers: Members = ["line", "character"]
 
 func position(_ params: Params) throws(ParamsError) -> TextPosition {
   TextPosition(line: try params.integer("line"), character: try params.integer("character"))

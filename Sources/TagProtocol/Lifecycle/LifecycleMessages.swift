@@ -4,8 +4,12 @@ public import TagCore
 /// `initialize` (request).
 ///
 /// Starts the session. Result: ``InitializeResult``.
-public struct InitializeRequest: TagMessage, Hashable {
+public struct InitializeRequest: TagRequest, Hashable {
+  public typealias Result = InitializeResult
   public static let method = "initialize"
+  /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
+  /// new LSP versions add more; tagd reads the ones below and ignores the rest.
+  public static let members = Members.open
   /// The client's process id.
   ///
   /// Tagd exits when it dies. nil when absent or `null`.
@@ -17,7 +21,8 @@ public struct InitializeRequest: TagMessage, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
-    let general = try params.optionalObject("capabilities")?.optionalObject("general")
+    let general = try params.optionalObject("capabilities", members: .open)?
+      .optionalObject("general", members: .open)
     positionEncodings =
       try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
         var names: [String] = []
@@ -29,7 +34,8 @@ public struct InitializeRequest: TagMessage, Hashable {
         return names
       } ?? []
     reducedMotion =
-      try params.optionalObject("initializationOptions")?.optionalBool("reducedMotion") ?? false
+      try params.optionalObject("initializationOptions", members: ["reducedMotion"])?
+      .optionalBool("reducedMotion") ?? false
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
@@ -104,34 +110,40 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
 /// `initialized` (notification).
 ///
 /// The client finished initialising. No effect.
-public struct InitializedNotification: TagMessage, Hashable {
+public struct InitializedNotification: TagNotification, Hashable {
   public static let method = "initialized"
+  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
 /// `shutdown` (request).
 ///
 /// Stop serving requests; result `null`. `exit` then exits with 0.
-public struct ShutdownRequest: TagMessage, Hashable {
+public struct ShutdownRequest: TagRequest, Hashable {
+  public typealias Result = NullResult
   public static let method = "shutdown"
+  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
 /// `exit` (notification): exit the process, 0 after `shutdown`, otherwise 1.
-public struct ExitNotification: TagMessage, Hashable {
+public struct ExitNotification: TagNotification, Hashable {
   public static let method = "exit"
+  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
 /// `$/cancelRequest` (notification): requests are answered in order as they arrive, so by the
 /// time this is read the request has been answered; it is accepted and ignored.
-public struct CancelRequestNotification: TagMessage, Hashable {
+public struct CancelRequestNotification: TagNotification, Hashable {
   public static let method = "$/cancelRequest"
+  public static let members: Members = ["id"]
   public init(params: Params) throws(ParamsError) {}
 }
 
 /// `$/setTrace` (notification): accepted and ignored (tagd sends no traces).
-public struct SetTraceNotification: TagMessage, Hashable {
+public struct SetTraceNotification: TagNotification, Hashable {
   public static let method = "$/setTrace"
+  public static let members: Members = ["value"]
   public init(params: Params) throws(ParamsError) {}
 }

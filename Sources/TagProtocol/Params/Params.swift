@@ -13,10 +13,12 @@ public struct Params: Sendable {
   public let path: String
 
   /// Reads request params: nil, `null`, `[]` and `{}` are all "no params".
-  public init(_ params: JSONValue?) throws(ParamsError) {
+  ///
+  /// Throws when a member is not one of `members`.
+  public init(_ params: JSONValue?, members: Members) throws(ParamsError) {
     switch params {
     case nil, .null: self.init(object: JSONObject(), path: "")
-    case .object(let object): self.init(object: object, path: "")
+    case .object(let object): try self.init(object: object, path: "", members: members)
     case .array(let items) where items.isEmpty: self.init(object: JSONObject(), path: "")
     case .array:
       throw ParamsError(path: "", problem: "must be an object with named members, not an array")
@@ -25,10 +27,24 @@ public struct Params: Sendable {
     }
   }
 
-  /// Wraps an object found at `path`.
-  public init(object: JSONObject, path: String) {
+  /// Wraps an object found at `path` whose members are all among `members`.
+  public init(object: JSONObject, path: String, members: Members) throws(ParamsError) {
+    try members.check(object, at: path)
+    self.init(object: object, path: path)
+  }
+
+  private init(object: JSONObject, path: String) {
     self.object = object
     self.path = path
+  }
+
+  /// Throws when both `a` and `b` are present: they are alternatives, and one must be chosen.
+  public func exclusive(_ a: String, _ b: String) throws(ParamsError) {
+    guard object.contains(a), object.contains(b) else { return }
+    throw ParamsError(
+      path: path,
+      problem: "`\(a)` and `\(b)` are alternatives: send one of them, not both"
+    )
   }
 
   /// The path of member `key`.
@@ -102,16 +118,17 @@ public struct Params: Sendable {
     return try Params.array(value, path: path(key))
   }
 
-  /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
-  public func optionalObject(_ key: String) throws(ParamsError) -> Params? {
+  /// An optional object member with the given `members` (absent or `null` → nil; `[]` reads
+  /// as `{}`).
+  public func optionalObject(_ key: String, members: Members) throws(ParamsError) -> Params? {
     guard let value = object[key], value != .null else { return nil }
-    return try Params.object(value, path: path(key))
+    return try Params.object(value, path: path(key), members: members)
   }
 
-  /// A required object member (`[]` reads as `{}`).
-  public func requiredObject(_ key: String) throws(ParamsError) -> Params {
+  /// A required object member with the given `members` (`[]` reads as `{}`).
+  public func requiredObject(_ key: String, members: Members) throws(ParamsError) -> Params {
     guard let value = object[key], value != .null else { throw missing(key, "an object") }
-    return try Params.object(value, path: path(key))
+    return try Params.object(value, path: path(key), members: members)
   }
 
   func missing(_ key: String, _ expected: String) -> ParamsError {
@@ -177,10 +194,14 @@ extension Params {
     }
   }
 
-  /// Reads `value` at `path` as an object (`[]` reads as `{}`).
-  public static func object(_ value: JSONValue, path: String) throws(ParamsError) -> Params {
+  /// Reads `value` at `path` as an object with the given `members` (`[]` reads as `{}`).
+  public static func object(
+    _ value: JSONValue,
+    path: String,
+    members: Members
+  ) throws(ParamsError) -> Params {
     switch value {
-    case .object(let object): return Params(object: object, path: path)
+    case .object(let object): return try Params(object: object, path: path, members: members)
     case .array(let items) where items.isEmpty: return Params(object: JSONObject(), path: path)
     default: throw ParamsError(path: path, problem: "must be an object, got \(value.kindName)")
     }

@@ -4,8 +4,11 @@ public import TagCore
 /// `field/didChange` (notification): the editor buffer holding a field's draft changed.
 ///
 /// LSP-style: `{field, version, contentChanges, composing?, applied?}`. See Protocol/sync.md.
-public struct FieldDidChangeNotification: TagMessage, Hashable {
+public struct FieldDidChangeNotification: TagNotification, Hashable {
   public static let method = "field/didChange"
+  public static let members: Members = [
+    "field", "version", "contentChanges", "composing", "applied",
+  ]
   /// The field's id.
   public var field: String
   /// The buffer version after the changes.
@@ -21,9 +24,8 @@ public struct FieldDidChangeNotification: TagMessage, Hashable {
     field = try params.string("field")
     version = try params.integer("version", in: Int.min...Int.max)
     changes = try textEdits(params.array("contentChanges"), at: params.path("contentChanges"))
-    if let range = try params.optionalObject("composing") {
-      _ = try position(range.requiredObject("start"))
-      _ = try position(range.requiredObject("end"))
+    if let range = try params.optionalObject("composing", members: rangeMembers) {
+      _ = try textRange(range)
       composing = true
     } else {
       composing = false
@@ -40,10 +42,14 @@ public struct FieldSyncOptions: Hashable, Sendable {
   /// The layout to compute for every update, measured in cells.
   public var layout: CellLayout?
 
+  /// The members of `sync`.
+  public static let members: Members = ["version", "layout"]
+
   /// Decodes `{version?, layout?}`.
   public init(params: Params) throws(ParamsError) {
     version = try params.optionalInteger("version", in: Int.min...Int.max) ?? 0
-    layout = try params.optionalObject("layout").map { p throws(ParamsError) in
+    layout = try params.optionalObject("layout", members: CellLayout.members).map {
+      p throws(ParamsError) in
       try CellLayout(params: p)
     }
   }
@@ -77,11 +83,18 @@ public struct CellLayout: Hashable, Sendable {
     self.fieldMinWidth = fieldMinWidth
   }
 
+  /// The members of a cell layout.
+  public static let members: Members = [
+    "width", "cells", "fieldHeight", "spacing", "fieldMinWidth",
+  ]
+
   /// Decodes `{width, cells: {padding?}, fieldHeight?, spacing?, fieldMinWidth?}` (defaults for
   /// terminals: height 1, spacing 1, minimum width 10).
   public init(params: Params) throws(ParamsError) {
     width = try readWidth(params)
-    padding = try params.optionalObject("cells")?.optionalInteger("padding", in: 0...1000) ?? 2
+    padding =
+      try params.optionalObject("cells", members: ["padding"])?
+      .optionalInteger("padding", in: 0...1000) ?? 2
     fieldHeight = try params.optionalLength("fieldHeight") ?? 1
     spacing = try params.optionalLength("spacing") ?? 1
     fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 10

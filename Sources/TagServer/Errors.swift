@@ -11,14 +11,28 @@ enum SessionError: Error, Hashable {
   case indexOutOfRange(index: Int, count: Int, field: String)
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
+  case syncedWithBuffer(field: String)
   case invalidEdit(TextEditError, path: String)
   case chipCountMismatch(sizes: Int, tags: Int, field: String)
   case unknownTitle(String, cloud: String)
+  case unknownSelection(String)
   case duplicateTitle(String, index: Int, first: Int, path: String)
+  case sizeCountMismatch(sizes: Int, tags: Int, cloud: String)
+  case tooManyCloudTags(count: Int, limit: Int)
 }
 
-/// Everything a request handler can fail with.
+/// Why a request came at the wrong point of the LSP lifecycle.
+enum LifecycleError: Error, Hashable {
+  case notInitialized
+  case shutDown
+  case initializedTwice
+}
+
+/// Everything answering a request can fail with: the one error path from the lifecycle gate to
+/// the handlers.
 enum RequestError: Error, Hashable {
+  case lifecycle(LifecycleError)
+  case methodNotFound(String)
   case params(ParamsError)
   case session(SessionError)
 }
@@ -27,10 +41,64 @@ extension ResponseError {
   /// The one place where tagd's errors become JSON-RPC codes and messages.
   init(_ error: RequestError) {
     switch error {
+    case .lifecycle(.notInitialized):
+      self.init(
+        code: .serverNotInitialized,
+        message: "Server not initialized: send `initialize` first"
+      )
+    case .lifecycle(.shutDown):
+      self.init(
+        code: .invalidRequest,
+        message: "Invalid Request: the server is shut down; only `exit` is accepted"
+      )
+    case .lifecycle(.initializedTwice):
+      self.init(
+        code: .invalidRequest,
+        message: "Invalid Request: `initialize` may only be sent once"
+      )
+    case .methodNotFound(let method):
+      self.init(code: .methodNotFound, message: "Method not found: \(method)")
     case .params(let params):
       self.init(code: .invalidParams, message: params.description)
     case .session(let session):
       self.init(session)
+    }
+  }
+
+  /// A problem in the byte stream, answered with `"id": null`; nil when the stream cannot be
+  /// answered (it ended inside a message).
+  init?(_ error: FrameError) {
+    switch error {
+    case .messageTooLarge(let size, let limit):
+      let described = size.map { "of \($0) bytes" } ?? "longer than the limit"
+      self.init(
+        code: .invalidRequest,
+        message:
+          "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
+      )
+    case .headerTooLong(let limit):
+      self.init(
+        code: .parseError,
+        message: "Parse error: header block longer than \(limit) bytes; skipped"
+      )
+    case .missingContentLength:
+      self.init(
+        code: .parseError,
+        message: "Parse error: header block without Content-Length; skipped"
+      )
+    case .invalidContentLength(let value):
+      self.init(
+        code: .parseError,
+        message: "Parse error: invalid Content-Length \"\(value)\"; skipped"
+      )
+    case .malformedHeader(let detail):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+      )
+    case .truncated:
+      return nil
     }
   }
 
@@ -68,6 +136,12 @@ extension ResponseError {
         message:
           "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
       )
+    case .syncedWithBuffer(let field):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `field` \"\(field)\" is synced with an editor buffer: send field/didChange"
+      )
     case .invalidEdit(let problem, let path):
       self.init(code: .invalidParams, message: "Invalid params: `\(path)` \(problem.explanation)")
     case .chipCountMismatch(let sizes, let tags, let field):
@@ -78,6 +152,22 @@ extension ResponseError {
       )
     case .unknownTitle(let title, let cloud):
       self.init(code: .unknownTag, message: "Cloud \"\(cloud)\" has no tag titled \"\(title)\"")
+    case .unknownSelection(let title):
+      self.init(
+        code: .invalidParams,
+        message: "Invalid params: `selection` names \"\(title)\", which is not a title of the cloud"
+      )
+    case .sizeCountMismatch(let sizes, let tags, let cloud):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `sizes` has \(sizes) entries but cloud \"\(cloud)\" has \(tags) tags"
+      )
+    case .tooManyCloudTags(let count, let limit):
+      self.init(
+        code: .invalidParams,
+        message: "Invalid params: `tags` has \(count) tags; the limit is \(limit) (--max-tags)"
+      )
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
         code: .invalidParams,

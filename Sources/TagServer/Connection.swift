@@ -1,0 +1,47 @@
+public import JSONRPC
+
+/// One client's byte stream, from the bytes read to the framed bytes to write.
+///
+/// The framer, the server, and framing of the replies. No I/O: the executable (`StdioLoop`) and the fuzzer both
+/// drive this one value, so they cannot differ.
+public struct Connection: Sendable {
+  /// The server behind the connection.
+  public private(set) var server: Server
+  private var decoder: FrameDecoder
+
+  /// Creates a connection; `framing` nil detects it from the first non-blank byte.
+  public init(config: ServerConfig = ServerConfig(), framing: Framing? = nil) {
+    server = Server(config: config)
+    decoder = FrameDecoder(framing: framing, limits: config.frameLimits)
+  }
+
+  /// The framing replies are written in (Content-Length until the stream says otherwise).
+  public var framing: Framing { decoder.framing ?? .contentLength }
+
+  /// Handles every complete frame in `bytes` and what came before.
+  ///
+  /// Queues framed replies and effects in `outbox`. Stops early once the server asks to exit.
+  public mutating func receive(_ bytes: UnsafeRawBufferPointer, into outbox: inout Outbox) {
+    decoder.feed(bytes)
+    while outbox.exitCode == nil, let event = decoder.next() {
+      switch event {
+      case .message(let body): server.handle(.message(body), into: &outbox)
+      case .error(let error): server.handle(.frameError(error), into: &outbox)
+      }
+      outbox.frameBodies(as: framing)
+    }
+  }
+
+  /// The input stream ended: reports a message cut short, then ends the session.
+  public mutating func inputClosed(into outbox: inout Outbox) {
+    if let error = decoder.finish() { server.handle(.frameError(error), into: &outbox) }
+    server.handle(.inputClosed, into: &outbox)
+    outbox.frameBodies(as: framing)
+  }
+
+  /// The process named by `initialize`'s `processId` is gone.
+  public mutating func clientProcessGone(into outbox: inout Outbox) {
+    server.handle(.clientProcessGone, into: &outbox)
+    outbox.frameBodies(as: framing)
+  }
+}

@@ -1,0 +1,219 @@
+import JSONRPC
+import TagCore
+import TagProtocol
+
+/// A request tagd serves: its declaration (method, members, params, result type) lives in
+/// TagProtocol; this adds the one handler that answers it.
+protocol ServedRequest: TagRequest {
+  /// Carries out the request on `server`; the result is written only after this returns, so a
+  /// thrown error leaves nothing half-written.
+  func perform(on server: inout Server, outbox: inout Outbox) throws(RequestError) -> Result
+}
+
+/// A notification tagd acts on, with its handler.
+protocol ServedNotification: TagNotification {
+  /// Whether it is acted on in every lifecycle state (only `exit`); the others are dropped
+  /// unless the server is running.
+  static var actsInEveryState: Bool { get }
+  /// Acts on the notification; a notification is never answered, problems are logged.
+  func perform(on server: inout Server, outbox: inout Outbox)
+}
+
+extension ServedNotification {
+  static var actsInEveryState: Bool { false }
+}
+
+extension Server {
+  /// Every request tagd serves.
+  ///
+  /// The one list: dispatch, `initialize`'s `methods` and the schema test are built from it. Adding a method is a type in TagProtocol, a `perform`
+  /// below, and a line here (ARCHITECTURE.md, "Adding a method").
+  static let requestTypes: [any ServedRequest.Type] = [
+    InitializeRequest.self, ShutdownRequest.self,
+    FieldOpenRequest.self, FieldChangeRequest.self, FieldSubmitRequest.self,
+    FieldDeleteBackwardRequest.self, FieldAddTagsRequest.self, FieldRemoveTagRequest.self,
+    FieldStateRequest.self, FieldLayoutRequest.self, FieldCloseRequest.self,
+    CloudOpenRequest.self, CloudToggleRequest.self, CloudSelectRequest.self,
+    CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
+    CloudCloseRequest.self,
+  ]
+
+  /// Every notification tagd acts on.
+  static let notificationTypes: [any ServedNotification.Type] = [
+    InitializedNotification.self, ExitNotification.self, CancelRequestNotification.self,
+    SetTraceNotification.self, FieldDidChangeNotification.self,
+  ]
+
+  static let requestsByMethod = Dictionary(
+    uniqueKeysWithValues: requestTypes.map { ($0.method, $0) }
+  )
+  static let notificationsByMethod = Dictionary(
+    uniqueKeysWithValues: notificationTypes.map { ($0.method, $0) }
+  )
+
+  /// All request method names, sorted.
+  public static var requestMethods: [String] { requestTypes.map { $0.method }.sorted() }
+  /// All notification method names, sorted.
+  public static var notificationMethods: [String] { notificationTypes.map { $0.method }.sorted() }
+}
+
+// MARK: - The handlers, one per method
+
+extension InitializeRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) -> InitializeResult {
+    s.initialize(self, outbox: &outbox)
+  }
+}
+
+extension ShutdownRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) -> NullResult {
+    s.lifecycle = .shutDown
+    outbox.log(.info, "shutdown received")
+    return NullResult()
+  }
+}
+
+extension FieldOpenRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.openField(self, outbox: &outbox)
+  }
+}
+
+extension FieldChangeRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.changeField(self)
+  }
+}
+
+extension FieldSubmitRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.submitted, toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldDeleteBackwardRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.deletedBackward, toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldAddTagsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.tagsAdded(tags), toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldRemoveTagRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.removeTag(self, outbox: &outbox)
+  }
+}
+
+extension FieldStateRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.withField(field) { session throws(RequestError) in session.state() }
+  }
+}
+
+extension FieldLayoutRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> LayoutResult {
+    try s.layoutField(self)
+  }
+}
+
+extension FieldCloseRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> NullResult {
+    try s.close(field, in: \.fields, kind: "field")
+  }
+}
+
+extension CloudOpenRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
+    try s.openCloud(self)
+  }
+}
+
+extension CloudToggleRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
+    try s.withCloud(cloud) { session throws(RequestError) in
+      guard let selected = session.cloud.toggle(title) else {
+        throw .session(.unknownTitle(title, cloud: cloud))
+      }
+      session.version += 1
+      return session.state(toggled: (title, selected))
+    }
+  }
+}
+
+extension CloudSelectRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
+    try s.withCloud(cloud) { session throws(RequestError) in
+      if let unknown = session.cloud.select(selection) {
+        throw .session(.unknownTitle(unknown, cloud: cloud))
+      }
+      session.version += 1
+      return session.state()
+    }
+  }
+}
+
+extension CloudSetTagsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
+    let limit = s.config.maxTags
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      try CloudSession.check(tags, limit: limit)
+      guard session.cloud.replaceTags(tags) else { throw CloudSession.repeatedTitle(in: tags) }
+      session.version += 1
+      return session.state()
+    }
+  }
+}
+
+extension CloudStateRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
+    try s.withCloud(cloud) { session throws(RequestError) in session.state() }
+  }
+}
+
+extension CloudLayoutRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> LayoutResult {
+    let reducedMotion = s.reducedMotion
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      try session.layout(self, reducedMotion: reducedMotion)
+    }
+  }
+}
+
+extension CloudCloseRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> NullResult {
+    try s.close(cloud, in: \.clouds, kind: "cloud")
+  }
+}
+
+extension InitializedNotification: ServedNotification {
+  /// Nothing to do: tagd is ready as soon as `initialize` is answered.
+  func perform(on s: inout Server, outbox: inout Outbox) {}
+}
+
+extension ExitNotification: ServedNotification {
+  static var actsInEveryState: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) {
+    outbox.exitCode = s.lifecycle == .shutDown ? 0 : 1
+  }
+}
+
+extension CancelRequestNotification: ServedNotification {
+  /// Nothing to cancel: every request was answered, in order, before this was read.
+  func perform(on s: inout Server, outbox: inout Outbox) {}
+}
+
+extension SetTraceNotification: ServedNotification {
+  /// tagd sends no traces.
+  func perform(on s: inout Server, outbox: inout Outbox) {}
+}
+
+extension FieldDidChangeNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) {
+    s.bufferChanged(self, outbox: &outbox)
+  }
+}
