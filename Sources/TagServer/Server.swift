@@ -93,7 +93,7 @@ public struct Server: Sendable {
       } else {
         notify(method: call.method, params: params, outbox: &outbox)
       }
-      if !w.bytes.isEmpty { outbox.send(w.bytes) }
+      if !w.isEmpty { w.withBytes { outbox.send($0) } }
       return
     }
     switch Envelope.decode(body, maxDepth: config.maxDepth) {
@@ -108,8 +108,8 @@ public struct Server: Sendable {
       w.endArray()
       guard answered > 0 else { return }
     }
-    if !w.bytes.isEmpty {
-      outbox.send(w.bytes)
+    if !w.isEmpty {
+      w.withBytes { outbox.send($0) }
     }
   }
 
@@ -155,6 +155,6 @@ public struct Server: Sendable {
     outbox.log(.warning, error.message)
     writer.reset()
     writer.errorResponse(id: nil, error: error)
-    outbox.send(writer.bytes)
+    writer.withBytes { outbox.send($0) }
   }
 }
