@@ -366,18 +366,8 @@ public struct JSONWriter: Sendable {
   }
 
   private mutating func appendQuoted(_ text: String) {
-    // Native strings lend their UTF-8 in place; small (inline) strings are copied to the stack.
-    if let done = text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) {
-      return done
-    }
-    let count = text.utf8.count
-    if count <= 32 {
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-        _ = buffer.initialize(from: text.utf8)
-        appendQuoted(utf8: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-      }
-      return
-    }
+    // Native strings lend their UTF-8 in place, small (inline) ones from a stack copy of
+    // their 16 bytes: no per-byte iteration either way.
     var text = text
     text.withUTF8 { appendQuoted(utf8: $0) }
   }
@@ -419,7 +409,9 @@ public struct JSONWriter: Sendable {
       let control = (word &- ones &* 0x20) & ~word & highs
       let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
       let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-      if control | quote | slash != 0 { break }
+      let flags = control | quote | slash
+      // The lowest flagged lane is exact (a borrow only leaves a lane that matched).
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
       index += 8
     }
     while index < utf8.count {
