@@ -33,17 +33,25 @@ public struct EditorBuffer: Hashable, Sendable {
   }
 
   /// The client's buffer text.
-  public var text: String {
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: cells.lazy.map(\.scalar))
-    return String(view)
-  }
+  public var text: String { string(includingConsumed: true) }
 
   /// The buffer without consumed characters: the draft the field should hold.
-  public var draft: String {
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: cells.lazy.filter { !$0.consumed }.map(\.scalar))
-    return String(view)
+  public var draft: String { string(includingConsumed: false) }
+
+  /// The cells' text as UTF-8 built in one buffer (appending scalars to a String one by one
+  /// was most of the sync path's cost).
+  private func string(includingConsumed: Bool) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(cells.count)
+    for cell in cells where includingConsumed || !cell.consumed {
+      let value = cell.scalar.value
+      if value < 0x80 {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+      } else {
+        UTF8.encode(cell.scalar) { bytes.append($0) }
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Whether any consumed characters still wait for the client to delete them.

@@ -17,10 +17,14 @@ public struct Params: Sendable {
   }
 
   private let storage: Storage
+  /// Builds the path only when it is read (an error message): nested objects and array
+  /// elements would otherwise build a path string each on the fast path.
+  private let pathText: @Sendable () -> String
+
   /// The path of this object from the params root, such as `options`.
   ///
   /// Empty at the root.
-  public let path: String
+  public var path: String { pathText() }
 
   /// The members of this object (built from the bytes when the object is byte-backed).
   public var object: JSONObject {
@@ -55,23 +59,40 @@ public struct Params: Sendable {
     case .bytes(let body, .object(let ranges)):
       let bytes = ParamsBytes(body: body, ranges: ranges)
       try bytes.check(members, at: "")
-      self.init(storage: .bytes(bytes), path: "")
+      self.init(storage: .bytes(bytes), path: { "" })
     }
   }
 
   /// Wraps an object found at `path` whose members are all among `members`.
   public init(object: JSONObject, path: String, members: Members) throws(ParamsError) {
-    try members.check(object, at: path)
-    self.init(object: object, path: path)
+    try self.init(object: object, lazyPath: { path }, members: members)
+  }
+
+  private init(
+    object: JSONObject,
+    lazyPath: @escaping @Sendable () -> String,
+    members: Members
+  ) throws(ParamsError) {
+    try members.check(object, at: lazyPath())
+    self.init(storage: .tree(object), path: lazyPath)
   }
 
   private init(object: JSONObject, path: String) {
-    self.init(storage: .tree(object), path: path)
+    self.init(storage: .tree(object), path: { path })
   }
 
-  private init(storage: Storage, path: String) {
+  private init(storage: Storage, path: @escaping @Sendable () -> String) {
     self.storage = storage
-    self.path = path
+    self.pathText = path
+  }
+
+  /// The path of member `key`, built when read.
+  private func lazyPath(_ key: String) -> @Sendable () -> String {
+    let parent = pathText
+    return {
+      let path = parent()
+      return path.isEmpty ? key : "\(path).\(key)"
+    }
   }
 
   /// Whether member `key` is present (`null` included).
@@ -202,11 +223,11 @@ public struct Params: Sendable {
       guard let index = bytes.index(of: key) else { return nil }
       if let nested = bytes.object(at: index) {
         try nested.check(members, at: path(key))
-        return Params(storage: .bytes(nested), path: path(key))
+        return Params(storage: .bytes(nested), path: lazyPath(key))
       }
     }
     guard let value = self[key], value != .null else { return nil }
-    return try Params.object(value, path: path(key), members: members)
+    return try Params.object(value, lazyPath: lazyPath(key), members: members)
   }
 
   /// A required object member with the given `members` (`[]` reads as `{}`).
@@ -215,10 +236,10 @@ public struct Params: Sendable {
       let nested = bytes.object(at: index)
     {
       try nested.check(members, at: path(key))
-      return Params(storage: .bytes(nested), path: path(key))
+      return Params(storage: .bytes(nested), path: lazyPath(key))
     }
     guard let value = self[key], value != .null else { throw missing(key, "an object") }
-    return try Params.object(value, path: path(key), members: members)
+    return try Params.object(value, lazyPath: lazyPath(key), members: members)
   }
 
   /// Member `key` when the object is byte-backed and the member is a number, read from its
@@ -241,7 +262,7 @@ extension Params {
   /// Reads `value` at `path` as an integer within `range` (integral doubles such as `3.0` count).
   public static func integer(
     _ value: JSONValue,
-    path: String,
+    path: @autoclosure () -> String,
     in range: ClosedRange<Int>
   ) throws(ParamsError) -> Int {
     let number: Int
@@ -252,14 +273,14 @@ extension Params {
       number = Int(d)
     case .integer, .double:
       throw ParamsError(
-        path: path,
+        path: path(),
         problem: "must be an integer in \(range.describe), got \(value.kindName)"
       )
     default:
-      throw ParamsError(path: path, problem: "must be an integer, got \(value.kindName)")
+      throw ParamsError(path: path(), problem: "must be an integer, got \(value.kindName)")
     }
     guard range.contains(number) else {
-      throw ParamsError(path: path, problem: "must be in \(range.describe), got \(number)")
+      throw ParamsError(path: path(), problem: "must be in \(range.describe), got \(number)")
     }
     return number
   }
@@ -283,24 +304,38 @@ extension Params {
   }
 
   /// Reads `value` at `path` as an array (`{}` reads as `[]`).
-  public static func array(_ value: JSONValue, path: String) throws(ParamsError) -> [JSONValue] {
+  public static func array(
+    _ value: JSONValue,
+    path: @autoclosure () -> String
+  ) throws(ParamsError) -> [JSONValue] {
     switch value {
     case .array(let items): return items
     case .object(let object) where object.members.isEmpty: return []
-    default: throw ParamsError(path: path, problem: "must be an array, got \(value.kindName)")
+    default: throw ParamsError(path: path(), problem: "must be an array, got \(value.kindName)")
     }
   }
 
   /// Reads `value` at `path` as an object with the given `members` (`[]` reads as `{}`).
   public static func object(
     _ value: JSONValue,
-    path: String,
+    path: @autoclosure @escaping @Sendable () -> String,
+    members: Members
+  ) throws(ParamsError) -> Params {
+    try object(value, lazyPath: path, members: members)
+  }
+
+  private static func object(
+    _ value: JSONValue,
+    lazyPath: @escaping @Sendable () -> String,
     members: Members
   ) throws(ParamsError) -> Params {
     switch value {
-    case .object(let object): return try Params(object: object, path: path, members: members)
-    case .array(let items) where items.isEmpty: return Params(object: JSONObject(), path: path)
-    default: throw ParamsError(path: path, problem: "must be an object, got \(value.kindName)")
+    case .object(let object):
+      return try Params(object: object, lazyPath: lazyPath, members: members)
+    case .array(let items) where items.isEmpty:
+      return Params(storage: .tree(JSONObject()), path: lazyPath)
+    default:
+      throw ParamsError(path: lazyPath(), problem: "must be an object, got \(value.kindName)")
     }
   }
 

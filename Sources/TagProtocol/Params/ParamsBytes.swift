@@ -130,11 +130,11 @@ struct ParamsBytes: Sendable {
   }
 
   /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
-  func check(_ members: Members, at path: String) throws(ParamsError) {
+  func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
     guard let names = members.names else { return }
     for member in ranges.members {
       let key = keyString(member)
-      if !names.contains(key) { throw members.unknown(key, at: path) }
+      if !names.contains(key) { throw members.unknown(key, at: path()) }
     }
   }
 
