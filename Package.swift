@@ -117,6 +117,18 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
     ),
 
+    // MARK: tagdTests — the executable's own logic (the flag table), in-process
+    .testTarget(
+      name: "tagdTests",
+      dependencies: [
+        "JSONRPC",
+        "TagServer",
+        "TagTerminal",
+        "TagTestSupport",
+        "tagd",
+      ]
+    ),
+
     // MARK: tagd-bench — the benchmark command: spawns the release tagd, writes BENCHMARKS.md
     .executableTarget(
       name: "tagd-bench",

@@ -10,7 +10,9 @@ extension ErrorCode {
   /// -32013: a cloud tag title that the cloud does not have.
   public static let unknownTag = ErrorCode(rawValue: -32013)
 
-  /// Every code tagd can send, with its name, for documentation and the docs-agree test.
+  /// The codes of Protocol/errors.md's table, in its order, with their names, for the
+  /// docs-agree test: every code tagd sends, plus the reserved -32603 and -32800 that it never
+  /// sends.
   public static let documented: [(code: ErrorCode, name: String)] = [
     (.parseError, "ParseError"),
     (.invalidRequest, "InvalidRequest"),

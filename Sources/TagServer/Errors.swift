@@ -8,7 +8,7 @@ enum SessionError: Error, Hashable {
   case alreadyOpen(kind: String, id: String)
   case tooManySessions(limit: Int)
   case fieldTooLarge(bytes: Int, limit: Int, field: String)
-  case indexOutOfRange(index: Int, count: Int, field: String)
+  case indexOutOfRange(index: Int, count: Int, field: String, member: String = "index")
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
   case syncedWithBuffer(field: String)
@@ -119,11 +119,11 @@ extension ResponseError {
         message:
           "Field \"\(field)\" would hold \(bytes) bytes of tags and draft; the limit is \(limit) (--max-field-bytes); nothing was changed"
       )
-    case .indexOutOfRange(let index, let count, let field):
+    case .indexOutOfRange(let index, let count, let field, let member):
       self.init(
         code: .invalidParams,
         message:
-          "Invalid params: `index` \(index) is out of range: field \"\(field)\" has \(count) tags"
+          "Invalid params: `\(member)` \(index) is out of range: field \"\(field)\" has \(count) tags"
       )
     case .noMatchingTag(let tag, let field):
       self.init(

@@ -14,8 +14,12 @@ extension FieldSession {
     switch event {
     case .draftChanged(let text): 6 * text.utf8.count
     case .tagsAdded(let tags): tags.reduce(0) { $0 + 6 * $1.utf8.count }
-    case .submitted: 6 * field.draft.utf8.count
-    case .deletedBackward, .tagRemoved, .tagRemovedMatching: 0
+    case .tagReplaced(_, let text): 6 * text.utf8.count
+    case .draftComposing(let text): text.utf8.count
+    // These may commit the draft (edit commits a non-empty draft first, blur may commit it).
+    case .submitted, .deletedBackward, .tagEdited, .blurred: 6 * field.draft.utf8.count
+    // Undo and redo only return to states that were within the limit when they were made.
+    case .tagRemoved, .tagRemovedMatching, .selected, .tagMoved, .undo, .redo: 0
     }
   }
 }

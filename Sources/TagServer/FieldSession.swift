@@ -17,6 +17,8 @@ struct FieldSession: Sendable {
   var cellLayout: CellLayout?
   /// The tags and chip frames of the last `field/layout` that asked for motion.
   var lastLayout: (tags: [String], frames: [Frame])?
+  /// The indexed vocabulary for `field/suggest`.
+  var suggestions: SuggestionIndex?
 
   init(id: String, options: FieldOptions, config: ServerConfig) {
     var rules = options.rules
@@ -25,6 +27,7 @@ struct FieldSession: Sendable {
     self.id = id
     self.field = TagField(rules: rules)
     self.prompt = options.prompt
+    self.suggestions = options.suggestions.map(SuggestionIndex.init)
   }
 
   /// Applies an event (through the editor buffer when the field is synced), moving the version
@@ -41,13 +44,20 @@ struct FieldSession: Sendable {
     return outcome
   }
 
-  /// What the version is compared against: the tag count and the draft before a change.
-  var mark: (tagCount: Int, draft: String) { (field.tags.count, field.draft) }
+  /// What the version is compared against: the tag count, draft and selection before a change.
+  var mark: (tagCount: Int, draft: String, selected: Int?) {
+    (field.tags.count, field.draft, field.selected)
+  }
 
-  /// The one place the version moves: when a change added or removed tags or changed the draft.
-  mutating func noteChange(_ outcome: FieldOutcome, since before: (tagCount: Int, draft: String)) {
-    if !outcome.added.isEmpty || !outcome.removed.isEmpty || before.tagCount != field.tags.count
-      || before.draft != field.draft
+  /// The one place the version moves: when a change added, removed, moved or replaced tags, or
+  /// changed the draft or the selection.
+  mutating func noteChange(
+    _ outcome: FieldOutcome,
+    since before: (tagCount: Int, draft: String, selected: Int?)
+  ) {
+    if !outcome.added.isEmpty || !outcome.removed.isEmpty || !outcome.inserted.isEmpty
+      || !outcome.moved.isEmpty || !outcome.replaced.isEmpty || before.tagCount != field.tags.count
+      || !before.draft.utf8.elementsEqual(field.draft.utf8) || before.selected != field.selected
     {
       version += 1
     }
@@ -67,7 +77,8 @@ struct FieldSession: Sendable {
       tags: field.tags,
       text: field.draft,
       prompt: prompt,
-      outcome: outcome
+      outcome: outcome,
+      selected: field.selected
     )
   }
 }

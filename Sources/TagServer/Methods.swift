@@ -33,6 +33,9 @@ extension Server {
     FieldOpenRequest.self, FieldChangeRequest.self, FieldSubmitRequest.self,
     FieldDeleteBackwardRequest.self, FieldAddTagsRequest.self, FieldRemoveTagRequest.self,
     FieldStateRequest.self, FieldLayoutRequest.self, FieldCloseRequest.self,
+    FieldSuggestRequest.self, FieldSetSuggestionsRequest.self, FieldMoveTagRequest.self,
+    FieldReplaceTagRequest.self, FieldEditTagRequest.self, FieldSelectRequest.self,
+    FieldUndoRequest.self, FieldRedoRequest.self, FieldBlurRequest.self,
     CloudOpenRequest.self, CloudToggleRequest.self, CloudSelectRequest.self,
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
     CloudCloseRequest.self,
@@ -124,6 +127,71 @@ extension FieldLayoutRequest: ServedRequest {
 extension FieldCloseRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> NullResult {
     try s.close(field, in: \.fields, kind: "field")
+  }
+}
+
+extension FieldSuggestRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> SuggestResult {
+    let encoding = s.positionEncoding
+    return try s.withField(field) { session throws(RequestError) in
+      session.suggest(query, limit: limit, encoding: encoding)
+    }
+  }
+}
+
+extension FieldSetSuggestionsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> NullResult {
+    try s.withField(field) { session throws(RequestError) in
+      session.suggestions = SuggestionIndex(suggestions)
+    }
+    return NullResult()
+  }
+}
+
+extension FieldMoveTagRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.checkIndex(from, member: "from", ofField: field)
+    try s.checkIndex(to, member: "to", ofField: field)
+    return try s.apply(.tagMoved(from: from, to: to), toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldReplaceTagRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.checkIndex(index, ofField: field)
+    return try s.apply(.tagReplaced(at: index, with: text), toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldEditTagRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.checkIndex(index, ofField: field)
+    return try s.apply(.tagEdited(at: index), toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldSelectRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    if let index { try s.checkIndex(index, ofField: field) }
+    return try s.apply(.selected(index), toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldUndoRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.undo, toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldRedoRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.redo, toField: field, outbox: &outbox)
+  }
+}
+
+extension FieldBlurRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    try s.apply(.blurred, toField: field, outbox: &outbox)
   }
 }
 

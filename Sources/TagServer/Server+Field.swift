@@ -23,6 +23,8 @@ extension Server {
     }
     outcome.added += typed.added
     outcome.dropped += typed.dropped
+    // The initial tags and text are where the history starts, not a step to undo.
+    session.field.resetHistory()
     session.version = 1
     try checkSize(of: session)
     fields[params.field] = session

@@ -81,7 +81,8 @@ extension Server {
       stateVersion: session.version,
       outcome: outcome,
       resync: resync,
-      layout: session.cellLayout?.frames(for: session.field.tags)
+      layout: session.cellLayout?.frames(for: session.field.tags),
+      selected: session.field.selected
     )
     var w = JSONWriter()
     w.notification(method: FieldUpdateNotification.method) { $0.write(update) }

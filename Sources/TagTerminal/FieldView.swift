@@ -37,10 +37,15 @@ struct FieldView {
   var height = 1
   /// The index of the chip picked with the arrow keys, if any.
   var selection: Int?
-  /// The last announcement ("added: red", "dropped: RED duplicates red").
+  /// The last `announcement` tagd sent, word for word: what a screen reader would say.
   var status = ""
+  /// The suggestions for the draft, best first, with their matched ranges (in characters).
+  var suggestions: [(text: String, matches: [Range<Int>])] = []
+  /// The suggestion picked with the arrow keys, if any.
+  var highlighted: Int?
 
-  /// Takes a FieldState reply: tags, draft, prompt, and the announcement of its outcome.
+  /// Takes a FieldState reply: tags, draft, prompt, and tagd's announcement of its outcome (kept
+  /// until the next reply that has one).
   mutating func apply(state: JSONValue) {
     if let tags = state["tags"]?.arrayValue { self.tags = tags.compactMap(\.stringValue) }
     if let text = state["text"]?.stringValue { draft = text }
@@ -48,8 +53,34 @@ struct FieldView {
     if let selected = selection, selected >= tags.count {
       selection = tags.isEmpty ? nil : tags.count - 1
     }
-    let announcement = FieldView.announcement(state["outcome"], tags: tags)
-    if !announcement.isEmpty { status = announcement }
+    if let announcement = state["announcement"]?.stringValue { status = announcement }
+  }
+
+  /// Takes a `field/suggest` reply; `matches` count UTF-32 code points (what `tagd try`
+  /// negotiates), turned into character offsets here.
+  mutating func apply(suggestions reply: JSONValue) {
+    suggestions = (reply["items"]?.arrayValue ?? []).compactMap { item in
+      guard let text = item["text"]?.stringValue else { return nil }
+      let scalars = Array(text.unicodeScalars)
+      // Character offset of each scalar offset.
+      var characterAt = [Int](repeating: 0, count: scalars.count + 1)
+      var scalar = 0
+      for (number, character) in text.enumerated() {
+        for _ in character.unicodeScalars {
+          characterAt[scalar] = number
+          scalar += 1
+        }
+      }
+      characterAt[scalars.count] = text.count
+      let matches: [Range<Int>] = (item["matches"]?.arrayValue ?? []).compactMap { match in
+        guard let start = match["start"]?.int64Value, let end = match["end"]?.int64Value,
+          start >= 0, start <= end, Int(end) <= scalars.count
+        else { return nil }
+        return characterAt[Int(start)]..<characterAt[Int(end)]
+      }
+      return (text, matches)
+    }
+    if let index = highlighted, index >= suggestions.count { highlighted = nil }
   }
 
   /// Takes a `field/layout` reply: one frame per chip, then the text field's.
@@ -59,31 +90,5 @@ struct FieldView {
     chipFrames = Array(frames.dropLast())
     fieldFrame = field
     height = Int(layout["size"]?["height"]?.doubleValue ?? 1)
-  }
-
-  /// What a screen reader would say about an outcome: added, removed and dropped tags.
-  ///
-  /// Empty candidates (a stray separator or Return) are not announced.
-  static func announcement(_ outcome: JSONValue?, tags: [String]) -> String {
-    var parts: [String] = []
-    let added = (outcome?["added"]?.arrayValue ?? []).compactMap(\.stringValue)
-    if !added.isEmpty { parts.append("added: " + added.joined(separator: ", ")) }
-    let removed = (outcome?["removed"]?.arrayValue ?? []).compactMap { $0["tag"]?.stringValue }
-    if !removed.isEmpty { parts.append("removed: " + removed.joined(separator: ", ")) }
-    for drop in outcome?["dropped"]?.arrayValue ?? [] {
-      let text = drop["text"]?.stringValue ?? ""
-      let limit = drop["limit"]?.int64Value.map(String.init) ?? "?"
-      switch drop["reason"]?.stringValue {
-      case "duplicate":
-        let index = drop["duplicateOf"]?.int64Value.map(Int.init) ?? -1
-        let original = tags.indices.contains(index) ? tags[index] : "an existing tag"
-        parts.append("dropped: \(text) duplicates \(original)")
-      case "tooLong": parts.append("dropped: \(text) is longer than \(limit) characters")
-      case "tooMany": parts.append("dropped: \(text), the field is full (\(limit) tags)")
-      case "empty": break
-      case let reason: parts.append("dropped: \(text) (\(reason ?? "unknown reason"))")
-      }
-    }
-    return parts.joined(separator: "; ")
   }
 }

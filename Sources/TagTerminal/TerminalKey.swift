@@ -14,6 +14,20 @@ public enum TerminalKey: Hashable, Sendable {
   case left
   /// The right arrow.
   case right
+  /// The up arrow.
+  case up
+  /// The down arrow.
+  case down
+  /// Alt-Left (`ESC [1;3D`).
+  case altLeft
+  /// Alt-Right (`ESC [1;3C`).
+  case altRight
+  /// Tab.
+  case tab
+  /// Ctrl-Z (raw mode turns it into a byte instead of SIGTSTP).
+  case undo
+  /// Ctrl-Y.
+  case redo
   /// A lone Escape.
   case escape
   /// Ctrl-C (raw mode turns it into a byte instead of SIGINT).
@@ -69,8 +83,17 @@ public struct KeyDecoder: Sendable {
       case 0x04:
         buffer.removeFirst()
         return .endOfInput
+      case 0x09:
+        buffer.removeFirst()
+        return .tab
+      case 0x1A:
+        buffer.removeFirst()
+        return .undo
+      case 0x19:
+        buffer.removeFirst()
+        return .redo
       case 0..<0x20:
-        buffer.removeFirst()  // other control keys (Tab included) do nothing here
+        buffer.removeFirst()  // other control keys do nothing here
       default:
         return printableRun(final: false)
       }
@@ -123,6 +146,10 @@ public struct KeyDecoder: Sendable {
       switch String(decoding: body, as: UTF8.self) {
       case "D": return .some(.left)
       case "C": return .some(.right)
+      case "A": return .some(.up)
+      case "B": return .some(.down)
+      case "1;3D": return .some(.altLeft)
+      case "1;3C": return .some(.altRight)
       case "3~": return .some(.delete)
       case "200~":
         pasting = true
@@ -136,6 +163,8 @@ public struct KeyDecoder: Sendable {
       switch final {
       case 0x44: return .some(.left)
       case 0x43: return .some(.right)
+      case 0x41: return .some(.up)
+      case 0x42: return .some(.down)
       default: return .some(nil)
       }
     default:

@@ -13,6 +13,8 @@ public struct TryOptions: Sendable {
   public var columns: Int?
   /// The tagd binary to spawn as the child.
   public var tagdPath = "/proc/self/exe"
+  /// The vocabulary offered as suggestions under the field (none: no suggestions).
+  public var suggestions: [String] = []
 
   /// Creates the defaults.
   public init() {}
@@ -29,7 +31,11 @@ public enum TryCommand {
     do throws(TryError) {
       let child = try TagdChild(path: options.tagdPath)
       let columns = options.columns ?? terminalColumns(STDOUT_FILENO) ?? 80
-      let session = try TrySession(child: child, columns: columns)
+      let session = try TrySession(
+        child: child,
+        columns: columns,
+        suggestions: options.suggestions
+      )
       if scripted {
         try runScript(session)
       } else if let terminal = RawTerminal(input: STDIN_FILENO, output: STDOUT_FILENO) {

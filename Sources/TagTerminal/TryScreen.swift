@@ -5,7 +5,7 @@ import TagCore
 enum TryScreen {
   /// The key help on the first line.
   static let header =
-    "tagd try · type tags, ',' or Return adds · Backspace · ←/→ select, Del/x removes · Ctrl-D quits"
+    "tagd try · type tags, ',' or Return adds · ←/→ select, Del/x removes, Alt-←/→ moves, Return edits · Tab/↓ suggestions · Ctrl-Z/Ctrl-Y undo/redo · Ctrl-D quits"
 
   /// Rows above the field: the header and a blank line.
   static let fieldTop = 2
@@ -13,7 +13,8 @@ enum TryScreen {
   /// The screen for `view` at `columns` cells wide, and where the cursor goes (row, column).
   static func render(_ view: FieldView, columns: Int) -> (canvas: Canvas, cursor: (Int, Int)) {
     let fieldRows = max(view.height, view.fieldFrame.y + 1)
-    var canvas = Canvas(width: columns, height: fieldTop + fieldRows + 2)
+    let suggestionRows = view.suggestions.isEmpty ? 0 : 1
+    var canvas = Canvas(width: columns, height: fieldTop + fieldRows + suggestionRows + 2)
     drawClipped(header, into: &canvas, x: 0, y: 0, width: columns, style: .dim)
     for (index, frame) in view.chipFrames.enumerated() where index < view.tags.count {
       let selected = index == view.selection
@@ -34,9 +35,40 @@ enum TryScreen {
       let visible = tail(of: view.draft, cells: max(0, field.width - 1))
       cursorColumn = canvas.draw(visible, x: field.x, y: row, maxWidth: field.width)
     }
-    let statusRow = fieldTop + fieldRows + 1
+    if !view.suggestions.isEmpty {
+      drawSuggestions(view, into: &canvas, row: fieldTop + fieldRows, columns: columns)
+    }
+    let statusRow = fieldTop + fieldRows + suggestionRows + 1
     drawClipped(view.status, into: &canvas, x: 0, y: statusRow, width: columns, style: .plain)
     return (canvas, (row, min(cursorColumn, max(0, columns - 1))))
+  }
+
+  /// The suggestion row: `↓ New York · <Newark> · …`, the picked one in angle brackets, matched
+  /// characters in reverse video (plain text shows only the names).
+  private static func drawSuggestions(
+    _ view: FieldView,
+    into canvas: inout Canvas,
+    row: Int,
+    columns: Int
+  ) {
+    var x = canvas.draw("↓ ", x: 0, y: row, maxWidth: columns, style: .dim)
+    for (number, suggestion) in view.suggestions.enumerated() {
+      if number > 0 { x = canvas.draw(" · ", x: x, y: row, maxWidth: columns - x, style: .dim) }
+      let picked = number == view.highlighted
+      if picked { x = canvas.draw("<", x: x, y: row, maxWidth: columns - x) }
+      for (offset, character) in suggestion.text.enumerated() {
+        let matched = suggestion.matches.contains { $0.contains(offset) }
+        x = canvas.draw(
+          String(character),
+          x: x,
+          y: row,
+          maxWidth: columns - x,
+          style: matched ? .reverse : .plain
+        )
+      }
+      if picked { x = canvas.draw(">", x: x, y: row, maxWidth: columns - x) }
+      if x >= columns { break }
+    }
   }
 
   /// `[tag ×]` (`<tag ×>` when selected), the tag shortened with `…` to fit `width` cells.

@@ -59,10 +59,22 @@ public final class ChildProcess {
       } else if n < 0 && errno != EAGAIN && errno != EINTR {
         return false
       } else {
-        pump(timeoutMilliseconds: 10)
+        waitForRoom(milliseconds: 10)
       }
     }
     return true
+  }
+
+  /// Waits up to `milliseconds` until stdin takes more bytes or output arrives, then reads the
+  /// output; waking on POLLOUT spares a full wait per pipe buffer when the child reads fast.
+  private func waitForRoom(milliseconds: Int32) {
+    var fds = [
+      pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0),
+      pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+    ]
+    _ = poll(&fds, 3, milliseconds)
+    pump(timeoutMilliseconds: 0)
   }
 
   /// Writes as much of `bytes` as the child takes without reading its output, until a write

@@ -1,5 +1,5 @@
 import JSONRPC
-import TagCore
+public import TagCore
 
 /// One thing the simulated user does in an editor buffer whose cursor stays at the end.
 public enum Keystroke: Hashable, Sendable, CustomStringConvertible {
@@ -9,30 +9,65 @@ public enum Keystroke: Hashable, Sendable, CustomStringConvertible {
   case backspace
   /// Return.
   case enter
+  /// Ctrl-Z: `field/undo`.
+  case undo
+  /// Ctrl-Y: `field/redo`.
+  case redo
+  /// Edit the chip at this index back into the draft: `field/editTag`.
+  case editTag(Int)
+  /// Move a chip: `field/moveTag`.
+  case moveTag(Int, Int)
+  /// A chip's remove button: `field/removeTag`.
+  case removeTag(Int)
 
   public var description: String {
     switch self {
     case .type(let text): "type(\(text.debugDescription))"
     case .backspace: "backspace"
     case .enter: "enter"
+    case .undo: "undo"
+    case .redo: "redo"
+    case .editTag(let index): "editTag(\(index))"
+    case .moveTag(let from, let to): "moveTag(\(from), \(to))"
+    case .removeTag(let index): "removeTag(\(index))"
+    }
+  }
+
+  /// The field event a request keystroke is, or nil when its index is out of range (the server
+  /// then answers an error and changes nothing).
+  func event(for field: TagField) -> FieldEvent? {
+    let indices = field.tags.indices
+    switch self {
+    case .type, .backspace: return nil
+    case .enter: return .submitted
+    case .undo: return .undo
+    case .redo: return .redo
+    case .editTag(let index): return indices.contains(index) ? .tagEdited(at: index) : nil
+    case .moveTag(let from, let to):
+      return indices.contains(from) && indices.contains(to) ? .tagMoved(from: from, to: to) : nil
+    case .removeTag(let index): return indices.contains(index) ? .tagRemoved(at: index) : nil
     }
   }
 }
 
 /// The reference: the same keystrokes applied one at a time, each seeing the settled draft
 /// (what a slow typist gets).
-public func slowTypingResult(_ keys: [Keystroke]) -> (tags: [String], draft: String) {
-  var field = TagField()
+public func slowTypingResult(
+  _ keys: [Keystroke],
+  backspace: BackspaceMode = .remove
+) -> (tags: [String], draft: String) {
+  var field = TagField(rules: FieldRules(backspace: backspace))
   for key in keys {
     switch key {
     case .type(let text): _ = field.apply(.draftChanged(field.draft + text))
     case .backspace:
-      if field.draft.isEmpty {
+      if field.draft.isEmpty || field.selected != nil {
         _ = field.apply(.deletedBackward)
       } else {
         _ = field.apply(.draftChanged(String(field.draft.dropLast())))
       }
-    case .enter: _ = field.apply(.submitted)
+    default:
+      if let event = key.event(for: field) { _ = field.apply(event) }
     }
   }
   return (field.tags, field.draft)
@@ -49,20 +84,27 @@ public struct ModelEditor: Sendable {
   public private(set) var tags: [String] = []
   /// The field id.
   public let field: String
+  /// The field's Backspace mode.
+  public let backspace: BackspaceMode
   private var nextID = 100
+  /// Requests whose out-of-range errors are expected (an index the user's stale view offered).
+  private var mayFail: Set<Int> = []
   /// Messages the client has produced and not yet handed to the transport.
   public var outgoing: [String] = []
   /// Problems seen (error responses, unparsable messages).
   public private(set) var problems: [String] = []
 
   /// Creates an editor for `field`; the caller sends ``openMessage``.
-  public init(field: String) {
+  public init(field: String, backspace: BackspaceMode = .remove) {
     self.field = field
+    self.backspace = backspace
   }
 
   /// The `field/open` request for this field, synced at version 0.
   public var openMessage: String {
-    #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"\#(field)","sync":{"version":0}}}"#
+    let options = backspace == .remove ? "" : #","options":{"backspace":"\#(backspace.rawValue)"}"#
+    return
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"\#(field)","sync":{"version":0}\#(options)}}"#
   }
 
   /// Performs a keystroke: edits the buffer and queues the messages it causes.
@@ -82,8 +124,14 @@ public struct ModelEditor: Sendable {
       buffer.removeLast()
       version += 1
       queueChange([TextEdit(range: range, newText: "")], applied: nil)
-    case .enter:
-      queueRequest("field/submit")
+    case .enter: queueRequest("field/submit")
+    case .undo: queueRequest("field/undo")
+    case .redo: queueRequest("field/redo")
+    case .editTag(let index): queueRequest("field/editTag", #","index":\#(index)"#, mayFail: true)
+    case .moveTag(let from, let to):
+      queueRequest("field/moveTag", #","from":\#(from),"to":\#(to)"#, mayFail: true)
+    case .removeTag(let index):
+      queueRequest("field/removeTag", #","index":\#(index)"#, mayFail: true)
     }
   }
 
@@ -93,7 +141,10 @@ public struct ModelEditor: Sendable {
       problems.append("unparsable: \(body)")
       return
     }
-    if message["error"] != nil { problems.append("error: \(body)") }
+    if message["error"] != nil {
+      let id = if case .integer(let id)? = message["id"] { Int(id) } else { -1 }
+      if !mayFail.contains(id) { problems.append("error: \(body)") }
+    }
     guard case .string("field/didUpdate")? = message["method"],
       case .object(let update)? = message["params"]
     else {
@@ -168,10 +219,15 @@ public struct ModelEditor: Sendable {
     outgoing.append(String(decoding: w.bytes, as: UTF8.self))
   }
 
-  private mutating func queueRequest(_ method: String) {
+  private mutating func queueRequest(
+    _ method: String,
+    _ members: String = "",
+    mayFail: Bool = false
+  ) {
     nextID += 1
+    if mayFail { self.mayFail.insert(nextID) }
     outgoing.append(
-      #"{"jsonrpc":"2.0","id":\#(nextID),"method":"\#(method)","params":{"field":"\#(field)"}}"#
+      #"{"jsonrpc":"2.0","id":\#(nextID),"method":"\#(method)","params":{"field":"\#(field)"\#(members)}}"#
     )
   }
 
@@ -194,11 +250,26 @@ public struct ModelEditor: Sendable {
 /// Random keystrokes for the simulation.
 ///
 /// Letters (with accents, CJK, emoji), separators,
-/// pastes with several separators, Backspace and Return.
+/// pastes with several separators, Backspace and Return; with `features`, also undo, redo and
+/// chip edits, moves and removals (SPEC §6).
 public func randomKeystrokes(
   count: Int,
+  features: Bool = false,
   using random: inout some RandomNumberGenerator
 ) -> [Keystroke] {
+  if features {
+    return (0..<count).map { _ in
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<75: randomKeystrokes(count: 1, using: &random)[0]
+      case 75..<83: .undo
+      case 83..<88: .redo
+      case 88..<94: .editTag(Int.random(in: 0..<4, using: &random))
+      case 94..<97:
+        .moveTag(Int.random(in: 0..<4, using: &random), Int.random(in: 0..<4, using: &random))
+      default: .removeTag(Int.random(in: 0..<4, using: &random))
+      }
+    }
+  }
   let letters = ["a", "b", "R", "é", "e\u{301}", "漢", "😀", " ", "Ab", "ss", "ß"]
   let pastes = ["red, green,blue", "a,,b\n c", "x\ny,", " , ", "ß,SS,straße,", "😀,😀\n"]
   return (0..<count).map { _ in

@@ -140,6 +140,13 @@ do throws(BenchError) {
       scale.append(try bench.measureScale(kind, size: size))
     }
   }
+  bench.progress("suggestions and undo (SPEC §6)…")
+  let features = try bench.measureFeatures()
+  for row in features {
+    bench.progress(
+      "\(row.name), \(row.size): server \(Format.sample(row.server, 3, "ms")), round trip \(Format.sample(row.roundTrip, 3, "ms"))"
+    )
+  }
   bench.progress("memory…")
   let memory = try bench.measureMemory()
   bench.progress("JSON decoders…")
@@ -182,6 +189,10 @@ do throws(BenchError) {
     results,
     machine: .current(),
     kept: Report.keptPart(of: Procfs.read(path))
+  ).replacing(
+    Report.marker,
+    with: FeatureReport.section(features) + Report.marker,
+    maxReplacements: 1
   )
   guard Procfs.write(path, report) else { fail("cannot write \(path)") }
   bench.progress("wrote \(path)")

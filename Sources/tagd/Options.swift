@@ -3,9 +3,13 @@ import TagServer
 import TagTerminal
 
 /// The command line, parsed: what the user asked the executable to do.
+///
+/// Every flag is declared once, in `Options.serveFlags` or `Options.tryFlags`: parsing, `--help`
+/// and the README's flag table (checked by a test) all come from those tables, and each default
+/// shown is read from the config types (`ServerConfig`, the values below).
 struct Options {
   /// What to run.
-  enum Command {
+  enum Command: Equatable {
     case serve
     /// `tagd try`: the interactive terminal field.
     case tryField
@@ -16,102 +20,26 @@ struct Options {
   var command = Command.serve
   var framing: Framing?
   var config = ServerConfig()
-  var logLevel = LogLevel.error
+  var logLevel = Options.defaultLogLevel
   var logFile: String?
   var clientProcessID: Int32?
   var tryOptions = TryOptions()
 
-  /// The usage text for `--help`.
-  static let usage = """
-    tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout
-
-    Usage: tagd [options]
-           tagd try [--columns=N] [--script]
-
-    tagd try                       An interactive tag field in this terminal, driving a tagd
-                                   child over the protocol: type or paste tags, ',' or Return
-                                   adds, Backspace, ←/→ select a chip, Delete or x removes it,
-                                   Ctrl-D or Esc Esc quits.
-      --columns=N                  Lay the field out N cells wide (default: the terminal width).
-      --script                     Read keystrokes from stdin (implied when it is not a
-                                   terminal); at EOF print the final screen as plain text.
-
-    Options:
-      --stdio                      Accepted and ignored (stdio is the only transport).
-      --framing=auto|content-length|ndjson
-                                   How messages are delimited (default: auto, from the first byte).
-      --max-message-bytes=N        Largest message body accepted (default 67108864).
-      --max-header-bytes=N         Largest Content-Length header block (default 65536).
-      --max-depth=N                Deepest JSON nesting accepted (default 512).
-      --max-sessions=N             Most open fields and clouds at once (default 100000).
-      --max-tags=N                 Most tags in one field or cloud (default 1000000).
-      --max-tag-length=N           Longest tag in characters (default 1024).
-      --max-field-bytes=N          Most UTF-8 bytes of tags plus draft in one field (default 67108864).
-      --log=error|warning|info|debug
-                                   Lowest level of diagnostics written (default: error).
-      --log-file=PATH              Append diagnostics to PATH instead of stderr.
-      --clientProcessId=N          Exit when process N is gone (as initialize's processId).
-      --version                    Print the version and exit.
-      --help                       Print this help and exit.
-
-    Protocol reference: Protocol/README.md in the source tree.
-    """
+  /// The `--log` level when none is given: quiet but for errors.
+  static let defaultLogLevel = LogLevel.error
 
   /// Parses arguments (without the program name).
   init(arguments: [String]) throws(UsageError) {
-    if arguments.first == "try" {
-      try parseTry(arguments.dropFirst())
-      return
-    }
-    for argument in arguments {
+    let isTry = arguments.first == "try"
+    if isTry { command = .tryField }
+    let flags = isTry ? Options.tryFlags : Options.serveFlags
+    for argument in arguments.dropFirst(isTry ? 1 : 0) {
       let (name, value) = Options.split(argument)
-      switch name {
-      case "--stdio": break
-      case "--help", "-h": command = .help
-      case "--version": command = .version
-      case "--framing":
-        switch try Options.require(value, name) {
-        case "auto": framing = nil
-        case "content-length", "lsp": framing = .contentLength
-        case "ndjson", "newline", "jsonl": framing = .newlineDelimited
-        case let other:
-          throw UsageError("--framing must be auto, content-length or ndjson, got \"\(other)\"")
-        }
-      case "--max-message-bytes":
-        config.maxMessageBytes = try Options.number(value, name)
-      case "--max-header-bytes": config.maxHeaderBytes = try Options.number(value, name)
-      case "--max-depth": config.maxDepth = try Options.number(value, name)
-      case "--max-sessions": config.maxSessions = try Options.number(value, name)
-      case "--max-tags": config.maxTags = try Options.number(value, name)
-      case "--max-tag-length": config.maxTagLength = try Options.number(value, name)
-      case "--max-field-bytes": config.maxFieldBytes = try Options.number(value, name)
-      case "--log":
-        let text = try Options.require(value, name)
-        guard let level = LogLevel.allCases.first(where: { $0.name == text }) else {
-          throw UsageError("--log must be error, warning, info or debug, got \"\(text)\"")
-        }
-        logLevel = level
-      case "--log-file": logFile = try Options.require(value, name)
-      case "--clientProcessId", "--client-process-id":
-        clientProcessID = Int32(try Options.number(value, name, max: Int(Int32.max)))
-      default:
-        throw UsageError("unknown option \"\(argument)\" (see tagd --help)")
+      guard let flag = flags.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
+        let context = isTry ? " for tagd try" : ""
+        throw UsageError("unknown option \"\(argument)\"\(context) (see tagd --help)")
       }
-    }
-  }
-
-  /// Parses the arguments after `try`.
-  private mutating func parseTry(_ arguments: ArraySlice<String>) throws(UsageError) {
-    command = .tryField
-    for argument in arguments {
-      let (name, value) = Options.split(argument)
-      switch name {
-      case "--help", "-h": command = .help
-      case "--script": tryOptions.script = true
-      case "--columns": tryOptions.columns = try Options.number(value, name, max: 10_000)
-      default:
-        throw UsageError("unknown option \"\(argument)\" for tagd try (see tagd --help)")
-      }
+      try flag.apply(to: &self, value: value)
     }
   }
 
@@ -119,24 +47,295 @@ struct Options {
     guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
     return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
   }
+}
 
-  private static func require(_ value: String?, _ name: String) throws(UsageError) -> String {
-    guard let value, !value.isEmpty else {
-      throw UsageError("\(name) needs a value: \(name)=VALUE")
-    }
-    return value
+/// One command-line flag: its spelling, what `--help` and the README say about it, its default
+/// (read from the config types), and what it does to the options.
+struct Flag: Sendable {
+  /// What the flag does with its value.
+  enum Action: Sendable {
+    /// A switch: takes no value.
+    case toggle(@Sendable (inout Options) -> Void)
+    /// Takes `=VALUE`; `placeholder` names it in the docs (`N`, `PATH`, `a|b|c`).
+    case value(placeholder: String, @Sendable (inout Options, String) throws(UsageError) -> Void)
   }
 
-  private static func number(
-    _ value: String?,
-    _ name: String,
-    max: Int = Int.max
-  ) throws(UsageError) -> Int {
-    let text = try require(value, name)
-    guard let number = Int(text), number > 0, number <= max else {
-      throw UsageError("\(name) must be a positive integer, got \"\(text)\"")
+  /// The spelling, such as `--max-depth`.
+  var name: String
+  /// Other accepted spellings, not documented (`-h`, `--client-process-id`).
+  var aliases: [String] = []
+  /// What it does, lower case, no final period (the README row, and `--help` capitalised).
+  var summary: String
+  /// The default, as shown to users; nil when there is nothing to show.
+  var defaultText: String?
+  var action: Action
+
+  /// The flag as written in the docs: `--max-depth=N` or `--stdio`.
+  var spelling: String {
+    switch action {
+    case .toggle: name
+    case .value(let placeholder, _): "\(name)=\(placeholder)"
     }
-    return number
+  }
+
+  /// The summary with its default, as the README and `--help` show it.
+  var description: String {
+    summary + (defaultText.map { " (default \($0))" } ?? "")
+  }
+
+  func apply(to options: inout Options, value: String?) throws(UsageError) {
+    switch action {
+    case .toggle(let set):
+      if let value { throw UsageError("\(name) takes no value, got \(name)=\(value)") }
+      set(&options)
+    case .value(_, let set):
+      guard let value, !value.isEmpty else {
+        throw UsageError("\(name) needs a value: \(spelling)")
+      }
+      try set(&options, value)
+    }
+  }
+
+  /// A flag whose value is a positive integer no larger than `max`.
+  static func number(
+    _ name: String,
+    aliases: [String] = [],
+    _ summary: String,
+    default defaultText: String?,
+    max: Int = Int.max,
+    _ set: @escaping @Sendable (inout Options, Int) -> Void
+  ) -> Flag {
+    Flag(
+      name: name,
+      aliases: aliases,
+      summary: summary,
+      defaultText: defaultText,
+      action: .value(placeholder: "N") { options, text throws(UsageError) in
+        guard let number = Int(text), number > 0, number <= max else {
+          throw UsageError("\(name) must be a positive integer, got \"\(text)\"")
+        }
+        set(&options, number)
+      }
+    )
+  }
+
+  /// A flag whose value is one of `choices` (plus undocumented `aliases` of a choice).
+  static func choice<Value: Sendable>(
+    _ name: String,
+    _ summary: String,
+    default defaultText: String,
+    _ choices: [(String, Value)],
+    aliases: [(String, Value)] = [],
+    _ set: @escaping @Sendable (inout Options, Value) -> Void
+  ) -> Flag {
+    let names = choices.map(\.0)
+    let all = choices + aliases
+    return Flag(
+      name: name,
+      summary: summary,
+      defaultText: defaultText,
+      action: .value(placeholder: names.joined(separator: "|")) {
+        options,
+        text throws(UsageError) in
+        guard let match = all.first(where: { $0.0 == text }) else {
+          let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+          throw UsageError("\(name) must be \(list), got \"\(text)\"")
+        }
+        set(&options, match.1)
+      }
+    )
+  }
+}
+
+/// A byte count as users read it: `64 MiB`, `64 KiB`, or the plain number.
+func byteText(_ count: Int) -> String {
+  if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+  if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+  return "\(count)"
+}
+
+extension Options {
+  /// The flags of `tagd` (serving), in the order `--help` and the README list them.
+  static let serveFlags: [Flag] = {
+    let config = ServerConfig()
+    return [
+      Flag(
+        name: "--stdio",
+        summary: "accepted and ignored (stdio is the only transport)",
+        action: .toggle { _ in }
+      ),
+      .choice(
+        "--framing",
+        "how messages are delimited; auto looks at the first non-whitespace byte",
+        default: "auto",
+        [("auto", nil), ("content-length", .contentLength), ("ndjson", .newlineDelimited)]
+          as [(String, Framing?)],
+        aliases: [
+          ("lsp", .contentLength), ("newline", .newlineDelimited), ("jsonl", .newlineDelimited),
+        ]
+      ) { $0.framing = $1 },
+      .number(
+        "--max-message-bytes",
+        "largest message body; bigger ones are skipped with an error",
+        default: byteText(config.maxMessageBytes)
+      ) { $0.config.maxMessageBytes = $1 },
+      .number(
+        "--max-header-bytes",
+        "largest Content-Length header block",
+        default: byteText(config.maxHeaderBytes)
+      ) { $0.config.maxHeaderBytes = $1 },
+      .number("--max-depth", "deepest JSON nesting", default: "\(config.maxDepth)") {
+        $0.config.maxDepth = $1
+      },
+      .number("--max-sessions", "most open fields and clouds", default: "\(config.maxSessions)") {
+        $0.config.maxSessions = $1
+      },
+      .number("--max-tags", "most tags per field or cloud", default: "\(config.maxTags)") {
+        $0.config.maxTags = $1
+      },
+      .number(
+        "--max-tag-length",
+        "longest tag in characters",
+        default: "\(config.maxTagLength)"
+      ) { $0.config.maxTagLength = $1 },
+      .number(
+        "--max-field-bytes",
+        "most UTF-8 bytes of tags plus draft in one field",
+        default: byteText(config.maxFieldBytes)
+      ) { $0.config.maxFieldBytes = $1 },
+      .choice(
+        "--log",
+        "diagnostics level, written to stderr or the log file",
+        default: defaultLogLevel.name,
+        LogLevel.allCases.map { ($0.name, $0) }
+      ) { $0.logLevel = $1 },
+      Flag(
+        name: "--log-file",
+        summary: "append diagnostics to a file instead of stderr",
+        action: .value(placeholder: "PATH") { options, path in options.logFile = path }
+      ),
+      .number(
+        "--clientProcessId",
+        aliases: ["--client-process-id"],
+        "exit when process N is gone (as initialize's processId)",
+        default: nil,
+        max: Int(Int32.max)
+      ) { $0.clientProcessID = Int32($1) },
+      Flag(
+        name: "--version",
+        summary: "print the version and exit",
+        action: .toggle { $0.command = .version }
+      ),
+      Flag(
+        name: "--help",
+        aliases: ["-h"],
+        summary: "print this help and exit",
+        action: .toggle { $0.command = .help }
+      ),
+    ]
+  }()
+
+  /// The flags of `tagd try`.
+  static let tryFlags: [Flag] = [
+    .number(
+      "--columns",
+      "lay the field out N cells wide",
+      default: "the terminal width",
+      max: 10_000
+    ) { $0.tryOptions.columns = $1 },
+    Flag(
+      name: "--script",
+      summary: "read keystrokes from stdin (implied when it is not a terminal); at end of input "
+        + "print the final screen as plain text",
+      action: .toggle { $0.tryOptions.script = true }
+    ),
+    Flag(
+      name: "--suggestions",
+      summary: "offer these tags as ranked suggestions under the field (↓/↑ pick one, Tab or "
+        + "Return takes it; Tab alone takes the first)",
+      action: .value(placeholder: "A,B,…") { options, value throws(UsageError) in
+        options.tryOptions.suggestions = value.split(separator: ",").map(String.init)
+      }
+    ),
+    Flag(
+      name: "--help",
+      aliases: ["-h"],
+      summary: "print this help and exit",
+      action: .toggle { $0.command = .help }
+    ),
+  ]
+
+  /// The `try` subcommand as one line of the README's flag table.
+  static let tryUsage =
+    "try "
+    + tryFlags.filter { $0.name != "--help" }.map { "[\($0.spelling)]" }.joined(separator: " ")
+
+  /// The rows of the README's `## Flags` table, generated from the flag tables.
+  static var readmeRows: [String] {
+    serveFlags.map { "| `\($0.spelling.replacingBars)` | \($0.description.replacingBars) |" }
+      + ["| `\(tryUsage)` | the interactive terminal field above instead of serving |"]
+  }
+
+  /// The usage text for `--help`.
+  static var usage: String {
+    var lines = [
+      "tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout",
+      "",
+      "Usage: tagd [options]",
+      "       tagd \(tryUsage)",
+      "",
+    ]
+    lines += helpLines(
+      "tagd try",
+      "An interactive tag field in this terminal, driving a tagd child over the protocol: type "
+        + "or paste tags, ',' or Return adds, Backspace, ←/→ select a chip, Delete or x "
+        + "removes it, Ctrl-D or Esc Esc quits."
+    )
+    for flag in tryFlags where flag.name != "--help" {
+      lines += helpLines("  " + flag.spelling, sentence(flag.description))
+    }
+    lines += ["", "Options:"]
+    for flag in serveFlags {
+      lines += helpLines("  " + flag.spelling, sentence(flag.description))
+    }
+    lines += ["", "Protocol reference: Protocol/README.md in the source tree."]
+    return lines.joined(separator: "\n")
+  }
+
+  /// `text` with a capital first letter and a final period.
+  private static func sentence(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst() + "."
+  }
+
+  /// A term and its explanation, the explanation wrapped at 98 columns from column 31 (on the
+  /// next line when the term is too long).
+  private static func helpLines(_ term: String, _ text: String) -> [String] {
+    let indent = String(repeating: " ", count: 31)
+    var lines: [String] = []
+    var line = term.count < 30 ? term + String(repeating: " ", count: 31 - term.count) : term
+    if term.count >= 30 {
+      lines.append(line)
+      line = indent
+    }
+    var empty = true
+    for word in text.split(separator: " ") {
+      if !empty && line.count + 1 + word.count > 98 {
+        lines.append(line)
+        line = indent
+        empty = true
+      }
+      line += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(line)
+    return lines
+  }
+}
+
+extension String {
+  /// `|` escaped for a Markdown table cell.
+  fileprivate var replacingBars: String {
+    split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
   }
 }
 

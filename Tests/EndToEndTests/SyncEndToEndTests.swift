@@ -6,12 +6,16 @@ import Testing
 /// The editor-sync guarantee over the real binary and real pipes: keystrokes are written as
 /// they happen, replies are read whenever they happen to have arrived.
 @Suite struct SyncEndToEndTests {
-  @Test(arguments: [UInt64(11), 12, 13, 14, 15])
+  /// Seeds 11–15 type, paste, Backspace and Return; 21–26 add undo, redo and chip edits, moves
+  /// and removals, in each Backspace mode (SPEC §6).
+  @Test(arguments: [UInt64(11), 12, 13, 14, 15, 21, 22, 23, 24, 25, 26])
   func burstsOverPipesMatchSlowTyping(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
-    let keys = randomKeystrokes(count: 60, using: &random)
+    let features = seed > 20
+    let mode = features ? BackspaceMode.allCases[Int(seed % 3)] : .remove
+    let keys = randomKeystrokes(count: 60, features: features, using: &random)
     let child = try spawnTagd(["--framing=ndjson"])
-    var editor = ModelEditor(field: "e2e")
+    var editor = ModelEditor(field: "e2e", backspace: mode)
     var consumed = 0
     func send(_ bodies: [String]) {
       for body in bodies { child.write(frame(body, .newlineDelimited)) }
@@ -50,7 +54,7 @@ import Testing
         break
       }
     }
-    let expected = slowTypingResult(keys)
+    let expected = slowTypingResult(keys, backspace: mode)
     guard case .object(let result)? = state?["result"] else {
       Issue.record("no settled state for seed \(seed)")
       return

@@ -168,4 +168,153 @@ import Testing
     #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 3)])
     #expect(buffer.pendingEdits(encoding: .utf32) == [delete(0, 2)])
   }
+
+  /// Finding (a): while composing, the draft is what the buffer holds, composition included.
+  @Test func composedTextIsInTheDraft() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("x,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == ["x"] && field.draft == "")
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [insert("n", at: 2)],
+      encoding: .utf16,
+      composing: true,
+      field: &field
+    )
+    #expect(field.draft == "n")
+    #expect(buffer.draft == "n")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 2)])
+  }
+
+  /// Finding (b): a batched didChange runs the rule after each content change, as slow typing.
+  @Test func batchedChangesRunTheRuleAfterEach() throws {
+    var field = TagField()
+    _ = field.apply(.tagsAdded(["keep"]))
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("x", at: 0), insert(",", at: 1), delete(1, 2)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == ["keep"])
+    #expect(field.draft == "")
+    #expect(buffer.text == "x")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 1)])
+  }
+
+  /// Editing a tag puts its text into the draft: the update asks the client to insert it.
+  @Test func editingATagInsertsItsText() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("red,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    let outcome = buffer.apply(.tagEdited(at: 0), to: &field)
+    #expect(outcome.edited == RemovedTag(index: 0, tag: "red"))
+    #expect(field.draft == "red" && buffer.draft == "red" && buffer.text == "red,")
+    let edits = buffer.pendingEdits(encoding: .utf16)
+    #expect(edits == [TextEdit(range: delete(0, 4).range, newText: "red")])
+    // The client applies it and reports it: the mirror now holds the draft as plain text.
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: edits,
+      encoding: .utf16,
+      applied: true,
+      field: &field
+    )
+    #expect(buffer.text == "red" && !buffer.hasPendingEdits && field.draft == "red")
+  }
+
+  /// Text typed before the client applies an insertion goes after the inserted text, and a
+  /// Backspace on the stale buffer deletes the last character of what a slow typist saw.
+  @Test func typingBeforeAnInsertionArrives() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("ab", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [insert(",", at: 2)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = buffer.apply(.undo, to: &field)
+    #expect(field.tags.isEmpty && field.draft == "ab")
+    // The client, still at version 2, deletes the "," it sees: the slow typist deletes "b".
+    _ = try buffer.clientChanged(version: 3, edits: [delete(2, 3)], encoding: .utf16, field: &field)
+    #expect(field.draft == "a")
+    _ = try buffer.clientChanged(
+      version: 4,
+      edits: [insert("c", at: 2)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.draft == "ac" && buffer.text == "abc")
+    let edits = buffer.pendingEdits(encoding: .utf16)
+    #expect(try TextOffsets.apply(edits, to: buffer.text, encoding: .utf16) == "ac")
+  }
+
+  /// An applied insertion the server no longer wants lands consumed and is deleted next.
+  @Test func staleInsertionIsDeletedAgain() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("red,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = buffer.apply(.tagEdited(at: 0), to: &field)
+    let edits = buffer.pendingEdits(encoding: .utf16)
+    _ = buffer.apply(.submitted, to: &field)  // Return before the client applied the edit
+    #expect(field.tags == ["red"] && field.draft == "")
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: edits,
+      encoding: .utf16,
+      applied: true,
+      field: &field
+    )
+    #expect(buffer.text == "red" && buffer.draft == "")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 3)])
+  }
+
+  /// A Backspace that lands on stale consumed text while composing shortens the draft the slow
+  /// typist saw, and commits nothing (here the draft holds a separator: a tag "a,b" edited back).
+  @Test func backspaceWhileComposingCommitsNothing() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("x,", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    _ = buffer.apply(.tagReplaced(at: 0, with: "a,b"), to: &field)
+    _ = buffer.apply(.tagEdited(at: 0), to: &field)
+    #expect(field.tags.isEmpty && field.draft == "a,b")
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [delete(1, 2)],
+      encoding: .utf16,
+      composing: true,
+      field: &field
+    )
+    #expect(field.tags.isEmpty)
+    #expect(field.draft == "a,")
+  }
 }

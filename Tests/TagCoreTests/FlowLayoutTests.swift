@@ -191,6 +191,59 @@ private let fieldCases: [FieldLayoutCase] = [
     ],
     size: size(1.5, 1)
   ),
+  // Fractional sizes, worked out by hand in the seed's order: along a line
+  // x' = x + (width + spacing); a new line at y + (tallest + spacing). Doubles are printed as
+  // their shortest round-trip decimals.
+  FieldLayoutCase(
+    name: "fractional: x accumulates as x + (width + spacing)",
+    chips: [size(0.1, 0.1), size(0.3, 0.1)],
+    fieldHeight: 0.1,
+    width: nil,
+    spacing: 0.1,
+    fieldMinWidth: 0.1,
+    // x1 = 0 + (0.1 + 0.1) = 0 + 0.2 = 0.2
+    // field x = 0.2 + (0.3 + 0.1) = 0.2 + 0.4 = 0.6000000000000001
+    //   (the other order, (0.2 + 0.3) + 0.1 = 0.5 + 0.1, gives 0.6)
+    // unbounded: the field keeps its minimum 0.1; size width = 0.6000000000000001 + 0.1
+    //   = 0.7000000000000001, height 0.1
+    frames: [
+      frame(0, 0, 0.1, 0.1), frame(0.2, 0, 0.3, 0.1), frame(0.6000000000000001, 0, 0.1, 0.1),
+    ],
+    size: size(0.7000000000000001, 0.1)
+  ),
+  FieldLayoutCase(
+    name: "fractional: a new line at y + (tallest + spacing)",
+    chips: [size(0.7, 0.2), size(0.7, 0.2)],
+    fieldHeight: 0.2,
+    width: 1,
+    spacing: 0.1,
+    fieldMinWidth: 0.7,
+    // every item wraps: 0 + (0.7 + 0.1) = 0.7999999999999999, + 0.7 = 1.5 > 1
+    // y1 = 0 + (0.2 + 0.1) = 0 + 0.30000000000000004 = 0.30000000000000004
+    // y2 = 0.30000000000000004 + (0.2 + 0.1) = 0.30000000000000004 + 0.30000000000000004
+    //    = 0.6000000000000001
+    //   (the cloud's order, (0.30000000000000004 + 0.2) + 0.1 = 0.5 + 0.1, gives 0.6)
+    // the field stretches to max(0.7, 1 - 0) = 1; size: 1 by 0.6000000000000001 + 0.2 = 0.8
+    frames: [
+      frame(0, 0, 0.7, 0.2), frame(0, 0.30000000000000004, 0.7, 0.2),
+      frame(0, 0.6000000000000001, 1, 0.2),
+    ],
+    size: size(1, 0.8)
+  ),
+  FieldLayoutCase(
+    name: "fractional: the field's y step in the other direction",
+    chips: [size(0.7, 0.3), size(0.7, 0.3)],
+    fieldHeight: 0.3,
+    width: 1,
+    spacing: 0.1,
+    fieldMinWidth: 0.7,
+    // y1 = 0 + (0.3 + 0.1) = 0.4
+    // y2 = 0.4 + (0.3 + 0.1) = 0.4 + 0.4 = 0.8
+    //   (the cloud's order, (0.4 + 0.3) + 0.1 = 0.7 + 0.1, gives 0.7999999999999999)
+    // size: 1 by 0.8 + 0.3 = 1.1
+    frames: [frame(0, 0, 0.7, 0.3), frame(0, 0.4, 0.7, 0.3), frame(0, 0.8, 1, 0.3)],
+    size: size(1, 1.1)
+  ),
 ]
 
 /// Tests of `FlowLayout`; the free helpers and tables above are file-private.
@@ -297,6 +350,51 @@ private let cloudCases: [CloudCase] = [
     frames: [frame(0, 0, 40, 10), frame(44, 0, 40, 30), frame(0, 34, 40, 20)],
     size: size(84, 54)
   ),
+  // Fractional sizes, worked out by hand in the seed's order: along a line
+  // x' = x + (width + spacing); a new line at (y + tallest) + spacing. Doubles are printed as
+  // their shortest round-trip decimals.
+  CloudCase(
+    name: "fractional: x accumulates as x + (width + spacing)",
+    sizes: [size(0.1, 0.1), size(0.3, 0.1), size(0.1, 0.1)],
+    width: nil,
+    spacing: 0.1,
+    // x1 = 0 + (0.1 + 0.1) = 0 + 0.2 = 0.2
+    // x2 = 0.2 + (0.3 + 0.1) = 0.2 + 0.4 = 0.6000000000000001
+    //   (the other order, (0.2 + 0.3) + 0.1 = 0.5 + 0.1, gives 0.6)
+    // size: width = x2 + 0.1 = 0.7000000000000001, height = 0 + 0.1 = 0.1
+    frames: [
+      frame(0, 0, 0.1, 0.1), frame(0.2, 0, 0.3, 0.1), frame(0.6000000000000001, 0, 0.1, 0.1),
+    ],
+    size: size(0.7000000000000001, 0.1)
+  ),
+  CloudCase(
+    name: "fractional: the seed's x decides the wrap",
+    sizes: [size(0.1, 0.1), size(0.3, 0.1), size(0.1, 0.1)],
+    width: 0.7,
+    spacing: 0.1,
+    // x2 = 0.6000000000000001 as above; fits iff x2 + 0.1 <= 0.7:
+    //   0.6000000000000001 + 0.1 = 0.7000000000000001 > 0.7, so item 2 wraps
+    //   (with x2 = 0.6 it would fit: 0.6 + 0.1 = 0.7)
+    // y = (0 + 0.1) + 0.1 = 0.1 + 0.1 = 0.2
+    // size: width = max(0.1, 0.2 + 0.3 = 0.5, 0.1) = 0.5, height = 0.2 + 0.1 = 0.30000000000000004
+    frames: [frame(0, 0, 0.1, 0.1), frame(0.2, 0, 0.3, 0.1), frame(0, 0.2, 0.1, 0.1)],
+    size: size(0.5, 0.30000000000000004)
+  ),
+  CloudCase(
+    name: "fractional: a new line at (y + tallest) + spacing",
+    sizes: [size(0.7, 0.2), size(0.7, 0.2), size(0.7, 0.2)],
+    width: 1,
+    spacing: 0.1,
+    // every item wraps: 0 + (0.7 + 0.1) = 0.7999999999999999, + 0.7 = 1.5 > 1
+    // y1 = (0 + 0.2) + 0.1 = 0.2 + 0.1 = 0.30000000000000004
+    // y2 = (0.30000000000000004 + 0.2) + 0.1 = 0.5 + 0.1 = 0.6
+    //   (the field's order, 0.30000000000000004 + (0.2 + 0.1), gives 0.6000000000000001)
+    // size: width 0.7, height = 0.6 + 0.2 = 0.8
+    frames: [
+      frame(0, 0, 0.7, 0.2), frame(0, 0.30000000000000004, 0.7, 0.2), frame(0, 0.6, 0.7, 0.2),
+    ],
+    size: size(0.7, 0.8)
+  ),
 ]
 
 extension FlowLayoutTests {
@@ -365,12 +463,14 @@ private let exhaustiveSpacings: [Double] = [0, 3, 8]
 /// The layout-independent checks shared by field and cloud: frames in order on lines, lines
 /// stacked below their tallest item, wrapping only when needed, no overlap, total size.
 ///
-/// `fitWidths` is what each item counted as when deciding whether it fits.
+/// `fitWidths` is what each item counted as when deciding whether it fits; `nextLineY` is the
+/// policy's line step, `(lineY, tallest, spacing) -> y`, in the seed's order.
 private func flowViolations(
   frames: [Frame],
   fitWidths: [Double],
   width: Double?,
-  spacing: Double
+  spacing: Double,
+  nextLineY: (Double, Double, Double) -> Double
 ) -> [String] {
   var problems: [String] = []
   let lines = FlowLayout.lines(of: frames, spacing: spacing)
@@ -382,11 +482,12 @@ private func flowViolations(
     if number > 0 {
       let previous = lines[number - 1]
       let tallest = frames[previous].map(\.height).max() ?? 0
-      let expectedY = lineY + tallest + spacing
+      let expectedY = nextLineY(lineY, tallest, spacing)
       if first.y != expectedY {
         problems.append("line \(number) at y \(first.y), not \(expectedY)")
       }
-      let wouldBeX = frames[previous.upperBound - 1].maxX + spacing
+      let last = frames[previous.upperBound - 1]
+      let wouldBeX = last.x + (last.width + spacing)
       if let width, !(wouldBeX + fitWidths[line.lowerBound] > width) {
         problems.append("item \(line.lowerBound) wrapped although it fit")
       }
@@ -396,7 +497,7 @@ private func flowViolations(
     for index in line {
       if frames[index].y != lineY { problems.append("item \(index) not top-aligned") }
       if index > line.lowerBound {
-        let x = frames[index - 1].maxX + spacing
+        let x = frames[index - 1].x + (frames[index - 1].width + spacing)
         if frames[index].x != x { problems.append("item \(index) not after its predecessor") }
         if let width, x + fitWidths[index] > width {
           problems.append("item \(index) stayed on a line it does not fit")
@@ -449,7 +550,8 @@ extension FlowLayoutTests {
               frames: frames,
               fitWidths: fitWidths,
               width: width,
-              spacing: spacing
+              spacing: spacing,
+              nextLineY: { y, tallest, spacing in y + (tallest + spacing) }
             )
             if field.height != 16 { problems.append("field height") }
             if let width {
@@ -503,7 +605,8 @@ extension FlowLayoutTests {
             frames: frames,
             fitWidths: sizes.map(\.width),
             width: width,
-            spacing: spacing
+            spacing: spacing,
+            nextLineY: { y, tallest, spacing in (y + tallest) + spacing }
           )
           if let width {
             for frame in frames where frame.x < 0 || (frame.x > 0 && frame.maxX > width) {
@@ -527,7 +630,8 @@ extension FlowLayoutTests {
 
 // MARK: - Exactness against an independent reference
 
-/// A straightforward re-implementation of the cloud rule, line by line, for comparison.
+/// A straightforward re-implementation of the seed's cloud rule, line by line, for comparison:
+/// `x + (width + spacing)` along a line, `(y + tallest) + spacing` for the next line.
 private func referenceCloud(_ sizes: [Size], width: Double?, spacing: Double) -> [Frame] {
   var frames: [Frame] = []
   var lineStart = 0
@@ -537,10 +641,10 @@ private func referenceCloud(_ sizes: [Size], width: Double?, spacing: Double) ->
       frames.append(Frame(x: 0, y: lineY, width: item.width, height: item.height))
       continue
     }
-    let x = frames[index - 1].x + frames[index - 1].width + spacing
+    let x = frames[index - 1].x + (frames[index - 1].width + spacing)
     if let width, x + item.width > width {
       let tallest = sizes[lineStart..<index].map(\.height).max() ?? 0
-      lineY = lineY + tallest + spacing
+      lineY = (lineY + tallest) + spacing
       lineStart = index
       frames.append(Frame(x: 0, y: lineY, width: item.width, height: item.height))
     } else {

@@ -75,6 +75,20 @@ import Testing
     )
   }
 
+  @Test func endsKeepTheSeedOrderOnFractionalSizes() {
+    // Both ends are the cloud flow in the seed's order, x' = x + (width + spacing):
+    // at 0.1: x1 = 0 + (0.1 + 0.1) = 0.2, x2 = 0.2 + (0.3 + 0.1) = 0.2 + 0.4 = 0.6000000000000001
+    // at 3:   x1 = 0 + (0.1 + 3) = 3.1,  x2 = 3.1 + (0.3 + 3) = 3.1 + 3.3 = 6.4
+    let sizes = [0.1, 0.3, 0.1].map { Size(width: $0, height: 0.1) }
+    let transition = SpacingTransition(from: 0.1, to: 3)
+    let start = transition.frames(of: sizes, width: nil, progress: 0).frames
+    let end = transition.frames(of: sizes, width: nil, progress: 1).frames
+    #expect(start.map(\.x) == [0, 0.2, 0.6000000000000001])
+    #expect(end.map(\.x) == [0, 3.1, 6.4])
+    let middle = transition.frames(of: sizes, width: nil, progress: 0.5).frames
+    #expect(middle[2].x == 0.5 * 0.6000000000000001 + 0.5 * 6.4)
+  }
+
   @Test func framesMoveOnStraightLinesBetweenTheEnds() {
     let transition = SpacingTransition(from: 3, to: 18)
     let start = FlowLayout.cloud(sizes, width: 150, spacing: 3).frames

@@ -18,13 +18,19 @@ import Glibc
     getenv("TAGD_SIM_RUNS").flatMap { Int(String(cString: $0)) } ?? 10_000
   }
 
-  @Test func randomRunsMatchSlowTyping() {
+  /// The runs are split into `chunks` slices of consecutive seeds so that the test runner
+  /// spreads them over the cores; together they are seeds 1…runs, as before.
+  static let chunks = 8
+
+  @Test(arguments: 0..<chunks)
+  func randomRunsMatchSlowTyping(chunk: Int) {
     if let seed = getenv("TAGD_SIM_SEED").flatMap({ UInt64(String(cString: $0)) }) {
-      #expect(simulate(seed: seed) == nil)
+      if chunk == 0 { #expect(simulate(seed: seed) == nil) }
       return
     }
+    let runs = (Self.runs * chunk / Self.chunks)..<(Self.runs * (chunk + 1) / Self.chunks)
     var failures: [String] = []
-    for seed in 1...UInt64(Self.runs) {
+    for seed in runs.lazy.map({ UInt64($0 + 1) }) {
       if let failure = simulate(seed: seed) {
         failures.append(failure)
         if failures.count >= 3 { break }
@@ -37,7 +43,7 @@ import Glibc
   @Test func lockstepDeliveryMatchesSlowTyping() {
     var random = SplitMix64(seed: 77)
     for _ in 0..<200 {
-      let keys = randomKeystrokes(count: 25, using: &random)
+      let keys = randomKeystrokes(count: 25, features: true, using: &random)
       let result = run(keys, seed: 0, lockstep: true)
       let expected = slowTypingResult(keys)
       #expect(result.tags == expected.tags && result.buffer == expected.draft, "\(keys)")
@@ -57,15 +63,20 @@ import Glibc
   /// Returns a description of the mismatch, or nil when the run matches slow typing.
   func simulate(seed: UInt64) -> String? {
     var random = SplitMix64(seed: seed)
-    let keys = randomKeystrokes(count: Int.random(in: 1...40, using: &random), using: &random)
-    let result = run(keys, seed: seed, lockstep: false)
-    let expected = slowTypingResult(keys)
+    let keys = randomKeystrokes(
+      count: Int.random(in: 1...40, using: &random),
+      features: true,
+      using: &random
+    )
+    let mode = BackspaceMode.allCases[Int(seed % 3)]
+    let result = run(keys, seed: seed, lockstep: false, backspace: mode)
+    let expected = slowTypingResult(keys, backspace: mode)
     guard result.tags == expected.tags, result.buffer == expected.draft,
       result.serverDraft == expected.draft,
       result.problems.isEmpty
     else {
       return """
-        seed \(seed) (replay: TAGD_SIM_SEED=\(seed) swift test --filter SyncSimulationTests): keys \(keys)
+        seed \(seed) backspace \(mode) (replay: TAGD_SIM_SEED=\(seed) swift test --filter SyncSimulationTests): keys \(keys)
           got tags \(result.tags) buffer \(result.buffer.debugDescription) server draft \(result.serverDraft.debugDescription)
           want tags \(expected.tags) draft \(expected.draft.debugDescription) problems \(result.problems)
         """
@@ -82,12 +93,17 @@ import Glibc
 
   /// Drives an in-process server and a model editor with order-preserving queues in both
   /// directions, delivering at random points (or at once, in lockstep).
-  func run(_ keys: [Keystroke], seed: UInt64, lockstep: Bool, deliverEarly: Bool = true) -> Outcome
-  {
+  func run(
+    _ keys: [Keystroke],
+    seed: UInt64,
+    lockstep: Bool,
+    deliverEarly: Bool = true,
+    backspace: BackspaceMode = .remove
+  ) -> Outcome {
     var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 1)
     var server = Server()
     var outbox = Outbox()
-    var editor = ModelEditor(field: "sim")
+    var editor = ModelEditor(field: "sim", backspace: backspace)
     var toServer: [String] = [
       #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
       editor.openMessage,

@@ -20,10 +20,12 @@ import Testing
     ("\r\n", [.enter]),
     ("ab\u{7F}\u{8}", [.text("ab"), .backspace, .backspace]),
     ("\u{1B}[D\u{1B}[C\u{1B}OD\u{1B}[3~", [.left, .right, .left, .delete]),
-    ("\u{1B}[A\u{1B}[1;5Cz", [.text("z")]),
+    ("\u{1B}[1;5C\u{1B}[1;5Dz", [.text("z")]),
     ("\u{1B}[200~red, green\nblue\u{1B}[201~x", [.paste("red, green\nblue"), .text("x")]),
     ("\u{1B}\u{1B}", [.escape, .escape]),
-    ("\u{3}\u{4}\t", [.interrupt, .endOfInput]),
+    ("\u{3}\u{4}\t", [.interrupt, .endOfInput, .tab]),
+    ("\u{1A}\u{19}\u{1B}[A\u{1B}[B\u{1B}OB", [.undo, .redo, .up, .down, .down]),
+    ("\u{1B}[1;3D\u{1B}[1;3C", [.altLeft, .altRight]),
   ])
   func wholeInput(input: String, expected: [TerminalKey]) {
     #expect(keys([input]) == expected)

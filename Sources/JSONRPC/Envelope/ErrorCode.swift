@@ -16,7 +16,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
   public static let methodNotFound = ErrorCode(rawValue: -32601)
   /// -32602: params missing, of the wrong type, or out of range.
   public static let invalidParams = ErrorCode(rawValue: -32602)
-  /// -32603: a bug caught at the boundary; the server keeps serving.
+  /// -32603: an internal error of the server (JSON-RPC); reserved, tagd never sends it.
   public static let internalError = ErrorCode(rawValue: -32603)
   /// -32002 (LSP): a request arrived before `initialize`.
   public static let serverNotInitialized = ErrorCode(rawValue: -32002)

@@ -47,7 +47,7 @@ public struct FrameDecoder: Sendable {
 
   private static let contentLengthName = Array("content-length".utf8)
 
-  /// Creates a decoder; `framing` nil means detect from the first byte.
+  /// Creates a decoder; `framing` nil means detect from the first non-whitespace byte.
   public init(framing: Framing? = nil, limits: FrameLimits = FrameLimits()) {
     self.framing = framing
     self.limits = limits

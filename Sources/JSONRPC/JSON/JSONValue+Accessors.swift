@@ -7,12 +7,6 @@ extension JSONValue {
     return nil
   }
 
-  /// The boolean, if this is `.bool`.
-  public var boolValue: Bool? {
-    if case .bool(let value) = self { return value }
-    return nil
-  }
-
   /// The integer, if this is `.integer`, or a `.double` with an integral value that fits Int64.
   public var int64Value: Int64? {
     switch self {
@@ -46,12 +40,6 @@ extension JSONValue {
   public var objectValue: JSONObject? {
     if case .object(let value) = self { return value }
     return nil
-  }
-
-  /// Whether this is `null`.
-  public var isNull: Bool {
-    if case .null = self { return true }
-    return false
   }
 
   /// The value of the last member named `key`, if this is an object that has one.

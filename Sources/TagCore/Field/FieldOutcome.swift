@@ -1,23 +1,74 @@
-/// What one field event did: tags added and removed, and candidates dropped with their reasons.
+/// What one field event did: tags added, removed, moved, replaced, edited; candidates dropped with
+/// their reasons; the chip selected; the step undone or redone.
 ///
-/// Rule rejections are outcomes, not errors: the core never fails.
+/// Rule rejections are outcomes, not errors: the core never fails. Every member is enough for a
+/// front end to animate the change and for ``Announcement`` to describe it.
 public struct FieldOutcome: Hashable, Sendable {
-  /// Tags appended, in order.
+  /// Tags appended by a commit, in order.
   public var added: [String]
   /// Tags removed, with the index each had just before it was removed.
   public var removed: [RemovedTag]
   /// Candidates that did not become tags.
   public var dropped: [DroppedCandidate]
+  /// Tags put back at an index by undo or redo (not appended by a commit), in the order they
+  /// were inserted; each index is the tag's index right after its insertion.
+  public var inserted: [PlacedTag]
+  /// The tags moved, in order (``FieldEvent/tagMoved(from:to:)``, or undo/redo of a move).
+  public var moved: [MovedTag]
+  /// The tags whose text changed in place (``FieldEvent/tagReplaced(at:with:)``, or undo/redo).
+  public var replaced: [ReplacedTag]
+  /// The tag that left the list for the draft (``FieldEvent/tagEdited(at:)``, Backspace in
+  /// ``BackspaceMode/edit``).
+  public var edited: RemovedTag?
+  /// The chip this event selected (``FieldEvent/selected(_:)``, Backspace in
+  /// ``BackspaceMode/select``); nil when the event selected nothing new.
+  public var selected: PlacedTag?
+  /// The step this event undid or redid; for an undo or redo with nothing to do, a record with
+  /// a nil ``HistoryChange/action``.
+  public var history: HistoryChange?
 
   /// Creates an outcome; the default is "nothing happened".
-  public init(added: [String] = [], removed: [RemovedTag] = [], dropped: [DroppedCandidate] = []) {
+  public init(
+    added: [String] = [],
+    removed: [RemovedTag] = [],
+    dropped: [DroppedCandidate] = [],
+    inserted: [PlacedTag] = [],
+    moved: [MovedTag] = [],
+    replaced: [ReplacedTag] = [],
+    edited: RemovedTag? = nil,
+    selected: PlacedTag? = nil,
+    history: HistoryChange? = nil
+  ) {
     self.added = added
     self.removed = removed
     self.dropped = dropped
+    self.inserted = inserted
+    self.moved = moved
+    self.replaced = replaced
+    self.edited = edited
+    self.selected = selected
+    self.history = history
   }
 
-  /// True when no tag was added or removed and nothing was dropped.
-  public var isEmpty: Bool { added.isEmpty && removed.isEmpty && dropped.isEmpty }
+  /// True when nothing was added, removed, dropped, inserted, moved, replaced, edited, selected,
+  /// undone or redone.
+  public var isEmpty: Bool {
+    added.isEmpty && removed.isEmpty && dropped.isEmpty && inserted.isEmpty && moved.isEmpty
+      && replaced.isEmpty && edited == nil && selected == nil && history == nil
+  }
+
+  /// Appends what `other` did after this outcome (for a batch of events reported as one).
+  public mutating func merge(_ other: FieldOutcome) {
+    added += other.added
+    removed += other.removed
+    dropped += other.dropped
+    inserted += other.inserted
+    moved += other.moved
+    replaced += other.replaced
+    edited = other.edited ?? edited
+    selected = other.selected ?? selected
+    history = other.history ?? history
+  }
 }
 
 /// A tag taken out of the field.
@@ -32,6 +83,92 @@ public struct RemovedTag: Hashable, Sendable {
     self.index = index
     self.tag = tag
   }
+}
+
+/// A tag at an index.
+public struct PlacedTag: Hashable, Sendable {
+  /// The tag's index.
+  public var index: Int
+  /// The tag's text.
+  public var tag: String
+
+  /// Creates a record.
+  public init(index: Int, tag: String) {
+    self.index = index
+    self.tag = tag
+  }
+}
+
+/// A tag that moved: it was at `from` and is now at `to` (indices in the list before and after).
+public struct MovedTag: Hashable, Sendable {
+  /// The index before the move.
+  public var from: Int
+  /// The index after the move.
+  public var to: Int
+  /// The tag's text.
+  public var tag: String
+
+  /// Creates a record of a move.
+  public init(from: Int, to: Int, tag: String) {
+    self.from = from
+    self.to = to
+    self.tag = tag
+  }
+}
+
+/// A tag whose text changed in place.
+public struct ReplacedTag: Hashable, Sendable {
+  /// The tag's index (unchanged).
+  public var index: Int
+  /// The text before.
+  public var old: String
+  /// The text after.
+  public var new: String
+
+  /// Creates a record of a replacement.
+  public init(index: Int, old: String, new: String) {
+    self.index = index
+    self.old = old
+    self.new = new
+  }
+}
+
+/// An undo or a redo.
+public struct HistoryChange: Hashable, Sendable {
+  /// Undo or redo.
+  public var direction: HistoryDirection
+  /// The kind of the step undone or redone; nil when there was nothing to undo or redo.
+  public var action: FieldAction?
+
+  /// Creates a record.
+  public init(direction: HistoryDirection, action: FieldAction?) {
+    self.direction = direction
+    self.action = action
+  }
+}
+
+/// Which way through the history.
+public enum HistoryDirection: String, Hashable, Sendable, CaseIterable {
+  /// Back one step.
+  case undo
+  /// Forward one step.
+  case redo
+}
+
+/// The kind of user action an undo step records.
+public enum FieldAction: String, Hashable, Sendable, CaseIterable {
+  /// Typing in the draft that committed nothing; a run of such changes is one step.
+  case typing
+  /// Tags committed (typed separator, paste, Return, blur, added from outside).
+  case add
+  /// A tag removed (Backspace, a chip's remove button).
+  case remove
+  /// A tag moved.
+  case move
+  /// A tag's text replaced in place.
+  case replace
+  /// A tag taken back into the draft.
+  case edit
 }
 
 /// A candidate that was not added, and why.
@@ -59,4 +196,10 @@ public enum DropReason: Hashable, Sendable {
   case tooLong(limit: Int)
   /// The field already holds ``FieldRules/maxTags`` tags.
   case tooMany(limit: Int)
+  /// Does not match the field's ``FieldRules/pattern`` as a whole.
+  case pattern
+  /// Not equal to any entry of the field's ``FieldRules/allow`` list.
+  case notAllowed
+  /// Equal to an entry of the field's ``FieldRules/deny`` list.
+  case denied
 }

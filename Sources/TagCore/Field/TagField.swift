@@ -1,37 +1,65 @@
-/// The state of one tag input field — its tags and its draft — and the rules that change it.
+/// The state of one tag input field — its tags, its draft, its selected chip and its undo
+/// history — and the rules that change it.
 ///
 /// A pure value: `apply(_:)` takes an event and returns what happened. The draft never holds a
-/// separator after an event has been applied.
+/// separator after an event has been applied, except while an input method composes
+/// (``FieldEvent/draftComposing(_:)``).
 ///
 /// ```swift
 /// var field = TagField()
 /// let outcome = field.apply(.draftChanged("red, green,blue"))
 /// // field.tags == ["red", "green"], field.draft == "blue", outcome.added == ["red", "green"]
+/// _ = field.apply(.undo)
+/// // field.tags == [], field.draft == ""
 /// ```
 ///
 /// ## Candidates
 ///
 /// Every candidate (a piece before a separator, a submitted draft, an entry of
-/// ``FieldEvent/tagsAdded(_:)``) goes through the same steps, and the first failing check decides
-/// the drop reason:
+/// ``FieldEvent/tagsAdded(_:)``, the text of ``FieldEvent/tagReplaced(at:with:)``) goes through
+/// the same steps, and the first failing check decides the drop reason:
 ///
 /// 1. trimmed of surrounding whitespace and newlines (`Character.isWhitespace`), then rewritten by
 ///    ``FieldRules/transform``;
 /// 2. empty → ``DropReason/empty``;
 /// 3. more characters than ``FieldRules/maxTagLength`` → ``DropReason/tooLong(limit:)``;
-/// 4. equal by key to a tag (including one added earlier in the same batch) →
-///    ``DropReason/duplicate(of:)``;
-/// 5. the field already holds ``FieldRules/maxTags`` → ``DropReason/tooMany(limit:)``;
-/// 6. otherwise appended, spelled as typed (after the transform).
+/// 4. no whole match of ``FieldRules/pattern`` → ``DropReason/pattern``;
+/// 5. ``FieldRules/allow`` present and no entry equal by key → ``DropReason/notAllowed``;
+/// 6. equal by key to an entry of ``FieldRules/deny`` → ``DropReason/denied``;
+/// 7. equal by key to a tag (including one added earlier in the same batch; for a replacement,
+///    any tag but the one replaced) → ``DropReason/duplicate(of:)``;
+/// 8. the field already holds ``FieldRules/maxTags`` → ``DropReason/tooMany(limit:)`` (not for a
+///    replacement, which keeps the count);
+/// 9. otherwise appended (or, for a replacement, put in place), spelled as typed (after the
+///    transform).
 ///
 /// Keys are ``CaselessKey``s, or the text itself (canonical equivalence only) when
-/// ``FieldRules/caseSensitive``. Duplicates are found through a hashed index kept alongside the
-/// tags, so a paste of N tags costs O(N).
+/// ``FieldRules/caseSensitive``. `allow` and `deny` entries are trimmed, transformed and keyed the
+/// same way, once, when the field is created. Duplicates are found through a hashed index kept
+/// alongside the tags, so a paste of N tags costs O(N).
+///
+/// ## Selection
+///
+/// ``selected`` is the index of the selected chip, or nil. It follows its tag when tags before it
+/// are removed or moved, and when the selected tag itself is moved; it clears when its tag is
+/// removed or edited, when the draft changes or a commit happens, and on blur.
+///
+/// ## History
+///
+/// Every event that changes the tags or the draft is one undo step, except that a run of draft
+/// changes that commit nothing (typing) is one step until another kind of event ends it. A paste
+/// of many tags, an edit in place, a move: one step each. Selecting a chip is not a step (it is
+/// navigation, like moving a caret), but undo and redo restore the selection the step began or
+/// ended with. At most ``FieldRules/historyLimit`` steps are kept (the oldest go first); a new
+/// step after an undo discards the redo steps. Steps store the changes to the tag list, not
+/// copies of it, so undoing or redoing a paste of N tags costs O(N).
 public struct TagField: Hashable, Sendable {
   /// The committed tags, in order, spelled as first typed.
   public private(set) var tags: [String]
   /// The text still in the box: never contains a separator.
   public private(set) var draft: String
+  /// The index of the selected chip, if any.
+  public private(set) var selected: Int?
   /// The rules this field follows.
   public let rules: FieldRules
   /// The UTF-8 bytes of all tags, kept up to date as tags come and go (for memory limits).
@@ -41,6 +69,18 @@ public struct TagField: Hashable, Sendable {
   private var keys: [String]
   /// The index in `tags` of the tag with each key.
   private var indexByKey: [String: Int]
+  /// The keys of ``FieldRules/allow``, when present.
+  private let allowKeys: Set<String>?
+  /// The keys of ``FieldRules/deny``.
+  private let denyKeys: Set<String>
+  /// Undo and redo steps.
+  private var history: FieldHistory
+  /// The tag-list changes of the event being applied (empty between events).
+  private var log: [TagChange] = []
+  /// The run of tags the event being applied has appended so far, not yet in `log` (where it
+  /// starts, or -1): a paste appends to this one array instead of touching `log` per tag.
+  private var appendStart = -1
+  private var appended: [String] = []
 
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
@@ -49,6 +89,19 @@ public struct TagField: Hashable, Sendable {
     draft = ""
     keys = []
     indexByKey = [:]
+    history = FieldHistory(limit: rules.historyLimit)
+    allowKeys = rules.allow.map { Set($0.map { Self.key(of: Self.normalized($0, rules), rules) }) }
+    denyKeys = Set(rules.deny.map { Self.key(of: Self.normalized($0, rules), rules) })
+  }
+
+  /// Whether ``FieldEvent/undo`` has a step to undo.
+  public var canUndo: Bool { !history.undo.isEmpty }
+  /// Whether ``FieldEvent/redo`` has a step to redo.
+  public var canRedo: Bool { !history.redo.isEmpty }
+
+  /// Forgets every undo and redo step (a field just opened with its initial tags has none).
+  public mutating func resetHistory() {
+    history = FieldHistory(limit: rules.historyLimit)
   }
 
   /// Applies one event and reports what it did.
@@ -58,48 +111,63 @@ public struct TagField: Hashable, Sendable {
   ///   it, less its leading U+0020 spaces (other whitespace stays), becomes the draft. The new
   ///   draft is therefore always a suffix of the text given, which lets a front end keep its caret
   ///   by counting from the end. Newline separators: LF, CR and a CRLF pair each end one piece.
+  /// - ``FieldEvent/draftComposing(_:)``: the text becomes the draft as it is, rule or not.
   /// - ``FieldEvent/submitted``: the draft is one candidate, as if a separator were typed after it
   ///   (an empty or blank draft reports an ``DropReason/empty`` drop); the draft empties.
-  /// - ``FieldEvent/deletedBackward``: with an empty draft, removes the last tag; otherwise nothing.
+  /// - ``FieldEvent/deletedBackward``: with a selected chip, removes it. Otherwise, with an empty
+  ///   draft and at least one tag, acts on the last tag by ``FieldRules/backspace``: removes it,
+  ///   selects it, or edits it (as ``FieldEvent/tagEdited(at:)``). With a non-empty draft and no
+  ///   selection, nothing.
   /// - ``FieldEvent/tagsAdded(_:)``: each entry is one candidate; entries are not split on
   ///   separators. The draft is untouched.
   /// - ``FieldEvent/tagRemoved(at:)`` and ``FieldEvent/tagRemovedMatching(_:)``: remove one tag,
   ///   or nothing when the index is out of range or no tag matches.
+  /// - ``FieldEvent/selected(_:)``: selects a chip (nil clears); an index out of range changes
+  ///   nothing.
+  /// - ``FieldEvent/tagMoved(from:to:)``: the tag at `from` ends at index `to`; out of range or
+  ///   equal indices change nothing.
+  /// - ``FieldEvent/tagReplaced(at:with:)``: the text is one candidate (not split); if it passes,
+  ///   it replaces the tag in place; if it is dropped, the tag stays as it was and the outcome
+  ///   says why. A replacement equal in spelling to the tag changes nothing.
+  /// - ``FieldEvent/tagEdited(at:)``: a non-empty draft is first committed as on Return (so no
+  ///   typed text is lost), then the tag leaves the list and its text becomes the draft. One step.
+  /// - ``FieldEvent/blurred``: with ``FieldRules/commitOnBlur`` and a non-empty draft, as
+  ///   ``FieldEvent/submitted``; clears the selection either way.
+  /// - ``FieldEvent/undo`` and ``FieldEvent/redo``: step back or forward through the history,
+  ///   restoring tags, draft and selection exactly.
   public mutating func apply(_ event: FieldEvent) -> FieldOutcome {
-    var outcome = FieldOutcome()
     switch event {
-    case .draftChanged(let text):
-      guard let split = FieldText.split(text, separators: rules.separators) else {
-        draft = text
-        break
-      }
-      reserve(split.pieces.count, in: &outcome)
-      for piece in split.pieces {
-        admit(piece, into: &outcome)
-      }
-      draft = split.draft
-    case .submitted:
-      let candidate = draft
-      draft = ""
-      admit(candidate, into: &outcome)
-    case .deletedBackward:
-      if draft.isEmpty, !tags.isEmpty {
-        outcome.removed.append(remove(at: tags.count - 1))
-      }
-    case .tagsAdded(let entries):
-      reserve(entries.count, in: &outcome)
-      for entry in entries {
-        admit(entry, into: &outcome)
-      }
-    case .tagRemoved(let index):
-      if tags.indices.contains(index) {
-        outcome.removed.append(remove(at: index))
-      }
-    case .tagRemovedMatching(let text):
-      if let index = index(of: text) {
-        outcome.removed.append(remove(at: index))
-      }
+    case .undo: return undo()
+    case .redo: return redo()
+    default: break
     }
+    let draftBefore = draft
+    let selectedBefore = selected
+    var outcome = FieldOutcome()
+    let action = perform(event, into: &outcome)
+    flushAppended()
+    // Compared by bytes: a draft respelled in a canonically equivalent form did change.
+    if log.isEmpty && FieldText.sameBytes(draft, draftBefore) {
+      // Nothing to undo; any event but a draft change ends a run of typing.
+      switch event {
+      case .draftChanged, .draftComposing: break
+      default: history.seal()
+      }
+      return outcome
+    }
+    if action == .typing, history.extendTyping(draft: draft, selected: selected) {
+      return outcome
+    }
+    let step = HistoryStep(
+      action: action,
+      changes: log,
+      draftBefore: draftBefore,
+      draftAfter: draft,
+      selectedBefore: selectedBefore,
+      selectedAfter: selected
+    )
+    log = []
+    history.push(step)
     return outcome
   }
 
@@ -113,24 +181,239 @@ public struct TagField: Hashable, Sendable {
     return indexByKey[key(of: candidate)]
   }
 
-  // MARK: Equality
-
-  /// Fields are equal when their tags, drafts and rules are; the key index follows from those.
-  public static func == (lhs: TagField, rhs: TagField) -> Bool {
-    lhs.tags == rhs.tags && lhs.draft == rhs.draft && lhs.rules == rhs.rules
+  /// Why `text` could not be added as a tag right now, or nil if it could (trimming, transform,
+  /// length, pattern, allow and deny lists, duplicates, the tag limit).
+  public func refusal(of text: String) -> DropReason? {
+    let candidate = normalized(text)
+    if let reason = check(candidate) { return reason }
+    if let existing = indexByKey[key(of: candidate)] { return .duplicate(of: existing) }
+    if let limit = rules.maxTags, tags.count >= limit { return .tooMany(limit: limit) }
+    return nil
   }
 
-  /// Hashes the tags, draft and rules.
+  // MARK: Equality
+
+  /// Fields are equal when their tags, drafts, selections and rules are; the key index follows
+  /// from those, and the history is not compared.
+  public static func == (lhs: TagField, rhs: TagField) -> Bool {
+    lhs.tags == rhs.tags && lhs.draft == rhs.draft && lhs.selected == rhs.selected
+      && lhs.rules == rhs.rules
+  }
+
+  /// Hashes the tags, draft, selection and rules.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(tags)
     hasher.combine(draft)
+    hasher.combine(selected)
     hasher.combine(rules)
+  }
+
+  // MARK: Events
+
+  /// Applies a non-history event; returns the kind of step it is if it changed anything.
+  private mutating func perform(
+    _ event: FieldEvent,
+    into outcome: inout FieldOutcome
+  ) -> FieldAction {
+    switch event {
+    case .draftChanged(let text):
+      guard let split = FieldText.split(text, separators: rules.separators) else {
+        if !FieldText.sameBytes(text, draft) { selected = nil }
+        draft = text
+        return .typing
+      }
+      reserve(split.pieces.count, in: &outcome)
+      for piece in split.pieces {
+        admit(piece, into: &outcome)
+      }
+      draft = split.draft
+      selected = nil
+      // A separator that committed nothing (a dropped candidate) only edited the draft.
+      return log.isEmpty && appendStart < 0 ? .typing : .add
+    case .draftComposing(let text):
+      if !FieldText.sameBytes(text, draft) { selected = nil }
+      draft = text
+      return .typing
+    case .submitted:
+      commitDraft(into: &outcome)
+      return .add
+    case .deletedBackward:
+      if let index = selected {
+        outcome.removed.append(removeLogged(at: index))
+        return .remove
+      }
+      guard draft.isEmpty, !tags.isEmpty else { return .remove }
+      let last = tags.count - 1
+      switch rules.backspace {
+      case .remove:
+        outcome.removed.append(removeLogged(at: last))
+        return .remove
+      case .select:
+        selected = last
+        outcome.selected = PlacedTag(index: last, tag: tags[last])
+        return .remove
+      case .edit:
+        edit(at: last, into: &outcome)
+        return .edit
+      }
+    case .tagsAdded(let entries):
+      reserve(entries.count, in: &outcome)
+      for entry in entries {
+        admit(entry, into: &outcome)
+      }
+      return .add
+    case .tagRemoved(let index):
+      if tags.indices.contains(index) {
+        outcome.removed.append(removeLogged(at: index))
+      }
+      return .remove
+    case .tagRemovedMatching(let text):
+      if let index = index(of: text) {
+        outcome.removed.append(removeLogged(at: index))
+      }
+      return .remove
+    case .selected(let index):
+      if let index {
+        if tags.indices.contains(index), selected != index {
+          selected = index
+          outcome.selected = PlacedTag(index: index, tag: tags[index])
+        }
+      } else {
+        selected = nil
+      }
+      return .move
+    case .tagMoved(let from, let to):
+      if tags.indices.contains(from), tags.indices.contains(to), from != to {
+        outcome.moved.append(moveLogged(from: from, to: to))
+      }
+      return .move
+    case .tagReplaced(let index, let text):
+      if tags.indices.contains(index) {
+        replace(at: index, with: text, into: &outcome)
+      }
+      return .replace
+    case .tagEdited(let index):
+      if tags.indices.contains(index) {
+        edit(at: index, into: &outcome)
+      }
+      return .edit
+    case .blurred:
+      selected = nil
+      if rules.commitOnBlur, !draft.isEmpty {
+        commitDraft(into: &outcome)
+      }
+      return .add
+    case .undo, .redo:
+      return .typing
+    }
+  }
+
+  /// Return: the draft is one candidate and the draft empties.
+  private mutating func commitDraft(into outcome: inout FieldOutcome) {
+    let candidate = draft
+    draft = ""
+    selected = nil
+    admit(candidate, into: &outcome)
+  }
+
+  /// Commits a non-empty draft, then takes the tag at `index` out of the list into the draft.
+  private mutating func edit(at index: Int, into outcome: inout FieldOutcome) {
+    if !draft.isEmpty { commitDraft(into: &outcome) }
+    let removed = removeLogged(at: index)
+    outcome.removed.append(removed)
+    outcome.edited = removed
+    draft = removed.tag
+    selected = nil
+  }
+
+  /// Replaces the tag at a valid `index` if `text` passes the candidate checks.
+  private mutating func replace(at index: Int, with text: String, into outcome: inout FieldOutcome)
+  {
+    let candidate = normalized(text)
+    if let reason = check(candidate) {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: reason))
+      return
+    }
+    let key = key(of: candidate)
+    if let existing = indexByKey[key], existing != index {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .duplicate(of: existing)))
+      return
+    }
+    let old = tags[index]
+    // The same spelling changes nothing (a respelling such as `red` → `Red` does change it).
+    guard !FieldText.sameBytes(candidate, old) else { return }
+    flushAppended()
+    log.append(TagChange(kind: .replace, index: index, tags: [old, candidate]))
+    replaceRaw(at: index, with: candidate, key: key)
+    outcome.replaced.append(ReplacedTag(index: index, old: old, new: candidate))
+  }
+
+  // MARK: History
+
+  private mutating func undo() -> FieldOutcome {
+    guard let step = history.popUndo() else {
+      return FieldOutcome(history: HistoryChange(direction: .undo, action: nil))
+    }
+    var outcome = FieldOutcome(history: HistoryChange(direction: .undo, action: step.action))
+    for change in step.changes.reversed() {
+      applyRaw(change.inverse, into: &outcome)
+    }
+    draft = step.draftBefore
+    selected = step.selectedBefore
+    history.pushRedo(step)
+    return outcome
+  }
+
+  private mutating func redo() -> FieldOutcome {
+    guard let step = history.popRedo() else {
+      return FieldOutcome(history: HistoryChange(direction: .redo, action: nil))
+    }
+    var outcome = FieldOutcome(history: HistoryChange(direction: .redo, action: step.action))
+    for change in step.changes {
+      applyRaw(change, into: &outcome)
+    }
+    draft = step.draftAfter
+    selected = step.selectedAfter
+    history.pushUndo(step)
+    return outcome
+  }
+
+  /// Applies a recorded change without logging it, reporting it in `outcome`.
+  private mutating func applyRaw(_ change: TagChange, into outcome: inout FieldOutcome) {
+    switch change.kind {
+    case .insert:
+      insertRaw(change.tags, at: change.index)
+      outcome.inserted.reserveCapacity(outcome.inserted.count + change.tags.count)
+      for (offset, tag) in change.tags.enumerated() {
+        outcome.inserted.append(PlacedTag(index: change.index + offset, tag: tag))
+      }
+    case .remove:
+      let count = change.tags.count
+      outcome.removed.reserveCapacity(outcome.removed.count + count)
+      // Last first, so each index is both the tag's index before the change and just before
+      // its own removal.
+      for offset in (0..<count).reversed() {
+        outcome.removed.append(
+          RemovedTag(index: change.index + offset, tag: tags[change.index + offset])
+        )
+      }
+      removeRaw(at: change.index, count: count)
+    case .replace:
+      let new = change.tags[1]
+      replaceRaw(at: change.index, with: new, key: key(of: new))
+      outcome.replaced.append(ReplacedTag(index: change.index, old: change.tags[0], new: new))
+    case .move:
+      outcome.moved.append(MovedTag(from: change.index, to: change.target, tag: tags[change.index]))
+      moveRaw(from: change.index, to: change.target)
+    }
   }
 
   // MARK: Candidates
 
   /// Trims `text` and applies the rules' transform.
-  private func normalized(_ text: String) -> String {
+  private func normalized(_ text: String) -> String { Self.normalized(text, rules) }
+
+  private static func normalized(_ text: String, _ rules: FieldRules) -> String {
     let trimmed = FieldText.trimmed(text)
     switch rules.transform {
     case .none: return String(trimmed)
@@ -140,8 +423,26 @@ public struct TagField: Hashable, Sendable {
   }
 
   /// The duplicate-detection key of an already normalised candidate.
-  private func key(of candidate: String) -> String {
+  private func key(of candidate: String) -> String { Self.key(of: candidate, rules) }
+
+  private static func key(of candidate: String, _ rules: FieldRules) -> String {
     rules.caseSensitive ? candidate : CaselessKey.fold(candidate)
+  }
+
+  /// The checks that do not depend on the other tags: empty, too long, pattern, allow, deny.
+  private func check(_ candidate: String) -> DropReason? {
+    if candidate.isEmpty { return .empty }
+    // A string has at most as many characters as UTF-8 bytes: count characters only if needed.
+    if let limit = rules.maxTagLength, candidate.utf8.count > limit, candidate.count > limit {
+      return .tooLong(limit: limit)
+    }
+    if let pattern = rules.pattern, !pattern.matches(candidate) { return .pattern }
+    if allowKeys != nil || !denyKeys.isEmpty {
+      let key = key(of: candidate)
+      if let allowKeys, !allowKeys.contains(key) { return .notAllowed }
+      if denyKeys.contains(key) { return .denied }
+    }
+    return nil
   }
 
   /// Makes room for a batch of candidates up front, so a paste of N tags grows each table once.
@@ -152,18 +453,22 @@ public struct TagField: Hashable, Sendable {
     keys.reserveCapacity(keys.count + room)
     indexByKey.reserveCapacity(indexByKey.count + room)
     outcome.added.reserveCapacity(room)
+    appended.reserveCapacity(appended.count + room)
   }
 
-  /// Runs one candidate through the checks (empty, too long, duplicate, too many) in that order.
+  /// Moves the run of appended tags into `log`.
+  private mutating func flushAppended() {
+    guard appendStart >= 0 else { return }
+    log.append(TagChange(kind: .insert, index: appendStart, tags: appended))
+    appendStart = -1
+    appended = []
+  }
+
+  /// Runs one candidate through the checks in order and appends it if it passes.
   private mutating func admit(_ text: String, into outcome: inout FieldOutcome) {
     let candidate = normalized(text)
-    if candidate.isEmpty {
-      outcome.dropped.append(DroppedCandidate(text: "", reason: .empty))
-      return
-    }
-    // A string has at most as many characters as UTF-8 bytes: count characters only if needed.
-    if let limit = rules.maxTagLength, candidate.utf8.count > limit, candidate.count > limit {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooLong(limit: limit)))
+    if let reason = check(candidate) {
+      outcome.dropped.append(DroppedCandidate(text: candidate, reason: reason))
       return
     }
     let key = key(of: candidate)
@@ -175,6 +480,9 @@ public struct TagField: Hashable, Sendable {
       outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooMany(limit: limit)))
       return
     }
+    // Consecutive appends are one logged insertion, so a paste logs one change.
+    if appendStart < 0 { appendStart = tags.count }
+    appended.append(candidate)
     indexByKey[key] = tags.count
     tags.append(candidate)
     tagBytes += candidate.utf8.count
@@ -182,16 +490,77 @@ public struct TagField: Hashable, Sendable {
     outcome.added.append(candidate)
   }
 
-  /// Removes the tag at a valid `index` and re-indexes the tags after it: O(n - index).
-  private mutating func remove(at index: Int) -> RemovedTag {
-    let tag = tags.remove(at: index)
-    tagBytes -= tag.utf8.count
-    let key = keys.remove(at: index)
-    indexByKey[key] = nil
-    for later in index..<keys.count {
-      indexByKey[keys[later]] = later
+  // MARK: Tag-list changes
+
+  /// Removes the tag at a valid `index`, logging it and keeping the selection on its tag.
+  private mutating func removeLogged(at index: Int) -> RemovedTag {
+    flushAppended()
+    log.append(TagChange(kind: .remove, index: index, tags: [tags[index]]))
+    if let current = selected {
+      selected = current == index ? nil : current > index ? current - 1 : current
     }
+    let tag = tags[index]
+    removeRaw(at: index, count: 1)
     return RemovedTag(index: index, tag: tag)
+  }
+
+  /// Moves the tag at valid `from` to valid `to`, logging it and keeping the selection on its tag.
+  private mutating func moveLogged(from: Int, to: Int) -> MovedTag {
+    flushAppended()
+    log.append(TagChange(kind: .move, index: from, tags: [tags[from]], target: to))
+    if let current = selected {
+      if current == from {
+        selected = to
+      } else if from < current, current <= to {
+        selected = current - 1
+      } else if to <= current, current < from {
+        selected = current + 1
+      }
+    }
+    let moved = MovedTag(from: from, to: to, tag: tags[from])
+    moveRaw(from: from, to: to)
+    return moved
+  }
+
+  /// Inserts `newTags` (already admitted once, so distinct and valid) at `index`: O(n - index).
+  private mutating func insertRaw(_ newTags: [String], at index: Int) {
+    let newKeys = newTags.map(key(of:))
+    tags.insert(contentsOf: newTags, at: index)
+    keys.insert(contentsOf: newKeys, at: index)
+    for tag in newTags { tagBytes += tag.utf8.count }
+    reindex(from: index, to: keys.count)
+  }
+
+  /// Removes `count` tags from a valid `index`: O(n - index).
+  private mutating func removeRaw(at index: Int, count: Int) {
+    let range = index..<(index + count)
+    for tag in tags[range] { tagBytes -= tag.utf8.count }
+    for key in keys[range] { indexByKey[key] = nil }
+    tags.removeSubrange(range)
+    keys.removeSubrange(range)
+    reindex(from: index, to: keys.count)
+  }
+
+  /// Puts `tag` (with its `key`) at a valid `index`.
+  private mutating func replaceRaw(at index: Int, with tag: String, key: String) {
+    tagBytes += tag.utf8.count - tags[index].utf8.count
+    indexByKey[keys[index]] = nil
+    tags[index] = tag
+    keys[index] = key
+    indexByKey[key] = index
+  }
+
+  /// Moves the tag at valid `from` to valid `to`: O(|to - from|) plus the array shift.
+  private mutating func moveRaw(from: Int, to: Int) {
+    tags.insert(tags.remove(at: from), at: to)
+    keys.insert(keys.remove(at: from), at: to)
+    reindex(from: min(from, to), to: max(from, to) + 1)
+  }
+
+  private mutating func reindex(from start: Int, to end: Int) {
+    for index in start..<end {
+      indexByKey[keys[index]] = index
+    }
   }
 }
 
@@ -199,9 +568,14 @@ public struct TagField: Hashable, Sendable {
 public enum FieldEvent: Hashable, Sendable {
   /// The box now holds this whole text (typing, paste, any edit).
   case draftChanged(String)
+  /// The box holds this whole text while an input method composes: it becomes the draft as it
+  /// is and nothing is committed, so this draft may hold a separator until the next
+  /// ``draftChanged(_:)``.
+  case draftComposing(String)
   /// Return: the draft is committed as if a separator were typed after it.
   case submitted
-  /// Backspace at the start of the box: with an empty draft, removes the last tag.
+  /// Backspace at the start of the box: acts on the selected chip, or by ``FieldRules/backspace``
+  /// on the last tag when the draft is empty.
   case deletedBackward
   /// Tags offered from outside the box (a clicked suggestion), with the typed-tag rules.
   case tagsAdded([String])
@@ -209,6 +583,20 @@ public enum FieldEvent: Hashable, Sendable {
   case tagRemoved(at: Int)
   /// The tag equal to this text was removed; no match removes nothing.
   case tagRemovedMatching(String)
+  /// The chip at this index is selected; nil clears the selection.
+  case selected(Int?)
+  /// The tag at `from` moves so that it ends at index `to`.
+  case tagMoved(from: Int, to: Int)
+  /// The tag at this index is edited in place to this text, with the typed-tag rules.
+  case tagReplaced(at: Int, with: String)
+  /// The tag at this index leaves the list and its text becomes the draft.
+  case tagEdited(at: Int)
+  /// The field lost focus.
+  case blurred
+  /// Back one step in the history.
+  case undo
+  /// Forward one step in the history.
+  case redo
 }
 
 /// Splitting and trimming of field text, on Unicode scalars so that a CRLF (one `Character`) is
@@ -304,6 +692,18 @@ enum FieldText {
       draftStart = scalars.index(after: draftStart)
     }
     return (pieces, String(scalars[draftStart...]))
+  }
+
+  /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (a.utf8, b.utf8)
+    guard x.count == y.count else { return false }
+    if let equal = x.withContiguousStorageIfAvailable({ p in
+      y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
+    }), let equal {
+      return equal
+    }
+    return x.elementsEqual(y)
   }
 
   /// `text` without the whitespace and newline characters at either end.

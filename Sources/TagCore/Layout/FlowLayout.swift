@@ -3,11 +3,14 @@
 /// One engine with two policies: the tag field (chips narrowed to the width, a stretching text
 /// field last) and the tag cloud (no narrowing, no field).
 ///
-/// The rules, applied in exactly this arithmetic order so that frames are reproducible to the
-/// last bit (no accumulated offsets, no rescaling):
-/// - the first item of a line is at `x = 0`; every other item at `x = previous.maxX + spacing`;
+/// The rules, applied in exactly the seed's arithmetic order so that frames are reproducible to
+/// the last bit (floating-point addition is not associative, so the brackets matter):
+/// - the first item of a line is at `x = 0`; every other item at
+///   `x = previous.x + (previous.width + spacing)` (the seed's `x += width + spacing`);
 /// - an item that is not first on its line fits iff `x + width <= availableWidth`; otherwise it
-///   starts a new line at `x = 0`, `y = (lineY + tallestHeightOfLine) + spacing`;
+///   starts a new line at `x = 0` and, with `h` the tallest height of the line it leaves,
+///   `y = lineY + (h + spacing)` in the field (the seed's `y += lineHeight + spacing`) but
+///   `y = (lineY + h) + spacing` in the cloud (the seed's `y + rowHeight + spacing`);
 /// - items are top-aligned on their line; with an unbounded width (`nil`) nothing wraps.
 ///
 /// Both layouts are O(n) in time and allocate the result once. Inputs are not validated (NaN or
@@ -61,8 +64,8 @@ public enum FlowLayout {
   /// The lines of a flow layout made with `spacing`, as ranges of consecutive frame indices.
   ///
   /// A frame continues the line of the frame before it iff it has the same `y` and its `x` is
-  /// exactly `previous.maxX + spacing` — which is how the engine places every item that is not
-  /// first on its line; any other frame starts a new line. For frames produced by `field` or
+  /// exactly `previous.x + (previous.width + spacing)` — which is how the engine places every
+  /// item that is not first on its line; any other frame starts a new line. For frames produced by `field` or
   /// `cloud` with the same spacing this recovers the engine's lines, except in the degenerate
   /// case where a wrapped item lands exactly where it would have been placed without wrapping
   /// (zero line height, spacing and widths), which is then reported as one line. O(n).
@@ -74,7 +77,7 @@ public enum FlowLayout {
     var start = 0
     for index in frames.indices.dropFirst() {
       let frame = frames[index]
-      if frame.y != previous.y || frame.x != previous.maxX + spacing {
+      if frame.y != previous.y || frame.x != previous.x + (previous.width + spacing) {
         lines.append(start..<index)
         start = index
       }
@@ -90,10 +93,20 @@ struct FlowEngine {
   /// What differs between the tag field and the tag cloud.
   enum Policy {
     /// Boxes wider than the available width are narrowed to it; the total width is the available
-    /// width (the right-most edge when unbounded).
+    /// width (the right-most edge when unbounded); a new line at `y + (height + spacing)`.
     case field
-    /// No narrowing; the total width is the right-most edge used.
+    /// No narrowing; the total width is the right-most edge used; a new line at
+    /// `(y + height) + spacing`.
     case cloud
+
+    /// The top of the line after one at `y` whose tallest item is `height` high, in the seed's
+    /// order for this policy.
+    func nextLineY(after y: Double, height: Double, spacing: Double) -> Double {
+      switch self {
+      case .field: y + (height + spacing)
+      case .cloud: (y + height) + spacing
+      }
+    }
   }
 
   /// One item to place.
@@ -112,8 +125,9 @@ struct FlowEngine {
   private var lineY = 0.0
   /// Tallest item on the current line (0 while it is empty).
   private var lineHeight = 0.0
-  /// Right edge of the last item on the current line, nil while the line is empty.
-  private var previousMaxX: Double?
+  /// Where the next item goes if it fits on the current line (`x + (width + spacing)` of the
+  /// last one), nil while the line is empty.
+  private var nextX: Double?
   /// Right-most edge of every item placed so far (0 when none).
   private var rightEdge = 0.0
   /// Lowest bottom edge of every item placed so far (0 when none).
@@ -161,7 +175,7 @@ struct FlowEngine {
     }
 
     let frame = Frame(x: x, y: lineY, width: width, height: height)
-    previousMaxX = frame.maxX
+    nextX = x + (width + spacing)
     lineHeight = max(lineHeight, height)
     rightEdge = max(rightEdge, frame.maxX)
     bottomEdge = max(bottomEdge, frame.maxY)
@@ -181,12 +195,11 @@ struct FlowEngine {
   /// The x of an item that counts as `fitWidth` wide, starting a new line when it does not fit
   /// in what remains of a non-empty line.
   private mutating func originX(fitting fitWidth: Double) -> Double {
-    guard let previousMaxX else { return 0 }
-    let x = previousMaxX + spacing
+    guard let x = nextX else { return 0 }
     if let available = availableWidth, x + fitWidth > available {
-      lineY = lineY + lineHeight + spacing
+      lineY = policy.nextLineY(after: lineY, height: lineHeight, spacing: spacing)
       lineHeight = 0
-      self.previousMaxX = nil
+      nextX = nil
       return 0
     }
     return x

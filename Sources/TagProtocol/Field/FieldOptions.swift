@@ -1,27 +1,36 @@
 public import TagCore
 
-/// The `options` of `field/open`: the field's rules and its prompt.
+/// The `options` of `field/open`: the field's rules, its prompt and its vocabulary.
 public struct FieldOptions: Hashable, Sendable {
-  /// The rules (separators, limits, case mode, transform).
+  /// The rules (separators, limits, case mode, transform, validation, Backspace, blur, history).
   public var rules: FieldRules
   /// The placeholder shown while the draft is empty.
   public var prompt: String
+  /// The vocabulary for `field/suggest`, when given.
+  public var suggestions: [String]?
 
   /// The default prompt of SPEC §1.
   public static let defaultPrompt = "Add a tag"
 
   /// Creates options.
-  public init(rules: FieldRules = FieldRules(), prompt: String = FieldOptions.defaultPrompt) {
+  public init(
+    rules: FieldRules = FieldRules(),
+    prompt: String = FieldOptions.defaultPrompt,
+    suggestions: [String]? = nil
+  ) {
     self.rules = rules
     self.prompt = prompt
+    self.suggestions = suggestions
   }
 
   /// The members of `options`.
   public static let members: Members = [
     "separators", "maxTags", "maxTagLength", "caseSensitive", "transform", "prompt",
+    "pattern", "allow", "deny", "suggestions", "backspace", "commitOnBlur", "history",
   ]
 
-  /// Decodes `{separators?, maxTags?, maxTagLength?, caseSensitive?, transform?, prompt?}`.
+  /// Decodes `{separators?, maxTags?, maxTagLength?, caseSensitive?, transform?, prompt?,
+  /// pattern?, allow?, deny?, suggestions?, backspace?, commitOnBlur?, history?}`.
   ///
   /// Each separator is a one-character string; `"\n"`, `"\r"` and `"\r\n"` all mean "newline".
   public init(params: Params?) throws(ParamsError) {
@@ -58,5 +67,37 @@ public struct FieldOptions: Hashable, Sendable {
       rules.transform = transform
     }
     prompt = try params.optionalString("prompt") ?? FieldOptions.defaultPrompt
+    if let source = try params.optionalString("pattern") {
+      do throws(TagPatternError) {
+        rules.pattern = try TagPattern(source)
+      } catch {
+        throw ParamsError(
+          path: params.path("pattern"),
+          problem: "`\(source)` does not compile: \(error.problem)"
+        )
+      }
+    }
+    rules.allow = try params.optionalArray("allow").map { items throws(ParamsError) in
+      try strings(items, at: params.path("allow"))
+    }
+    rules.deny =
+      try params.optionalArray("deny").map { items throws(ParamsError) in
+        try strings(items, at: params.path("deny"))
+      } ?? []
+    suggestions = try params.optionalArray("suggestions").map { items throws(ParamsError) in
+      try strings(items, at: params.path("suggestions"))
+    }
+    if let name = try params.optionalString("backspace") {
+      guard let mode = BackspaceMode(rawValue: name) else {
+        let names = BackspaceMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        throw ParamsError(
+          path: params.path("backspace"),
+          problem: "must be one of \(names), got \"\(name)\""
+        )
+      }
+      rules.backspace = mode
+    }
+    rules.commitOnBlur = try params.optionalBool("commitOnBlur") ?? false
+    rules.historyLimit = try params.optionalInteger("history", in: 0...100_000) ?? 100
   }
 }

@@ -18,6 +18,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var prompt: String
   /// What the request did.
   public var outcome: FieldOutcome
+  /// The selected chip, if any.
+  public var selected: Int?
 
   /// Creates a result.
   public init(
@@ -26,8 +28,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     tags: [String],
     text: String,
     prompt: String,
-    outcome: FieldOutcome
+    outcome: FieldOutcome,
+    selected: Int? = nil
   ) {
+    self.selected = selected
     self.field = field
     self.version = version
     self.tags = tags
@@ -44,19 +48,23 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     w.integer(version)
     w.key("prompt")
     w.string(prompt)
-    w.fieldChange(tags: tags, text: text, outcome: outcome)
+    w.fieldChange(tags: tags, text: text, outcome: outcome, selected: selected)
     w.endObject()
   }
 }
 
 extension JSONWriter {
-  /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `outcome` and,
-  /// when the outcome has something to say, `announcement`.
-  mutating func fieldChange(tags: [String], text: String, outcome: FieldOutcome) {
+  /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
+  /// a chip is selected), `outcome` and, when the outcome has something to say, `announcement`.
+  mutating func fieldChange(tags: [String], text: String, outcome: FieldOutcome, selected: Int?) {
     key("tags")
     strings(tags)
     key("text")
     string(text)
+    if let selected {
+      key("selected")
+      integer(selected)
+    }
     key("outcome")
     write(outcome)
     if let announcement = Announcement.text(for: outcome, tags: tags) {
@@ -105,10 +113,82 @@ extension FieldOutcome: JSONWritable {
         w.string("tooMany")
         w.key("limit")
         w.integer(limit)
+      case .pattern:
+        w.string("pattern")
+      case .notAllowed:
+        w.string("notAllowed")
+      case .denied:
+        w.string("denied")
       }
       w.endObject()
     }
     w.endArray()
+    // The SPEC §6 members appear only when they have something to say.
+    if !inserted.isEmpty {
+      w.key("inserted")
+      w.beginArray()
+      for tag in inserted { w.placed(tag.index, tag.tag) }
+      w.endArray()
+    }
+    if !moved.isEmpty {
+      w.key("moved")
+      w.beginArray()
+      for move in moved {
+        w.beginObject()
+        w.key("from")
+        w.integer(move.from)
+        w.key("to")
+        w.integer(move.to)
+        w.key("tag")
+        w.string(move.tag)
+        w.endObject()
+      }
+      w.endArray()
+    }
+    if !replaced.isEmpty {
+      w.key("replaced")
+      w.beginArray()
+      for replacement in replaced {
+        w.beginObject()
+        w.key("index")
+        w.integer(replacement.index)
+        w.key("old")
+        w.string(replacement.old)
+        w.key("new")
+        w.string(replacement.new)
+        w.endObject()
+      }
+      w.endArray()
+    }
+    if let edited {
+      w.key("edited")
+      w.placed(edited.index, edited.tag)
+    }
+    if let selected {
+      w.key("selected")
+      w.placed(selected.index, selected.tag)
+    }
+    if let history {
+      w.key("history")
+      w.beginObject()
+      w.key("direction")
+      w.string(history.direction.rawValue)
+      w.key("action")
+      if let action = history.action { w.string(action.rawValue) } else { w.null() }
+      w.endObject()
+    }
     w.endObject()
+  }
+}
+
+extension JSONWriter {
+  /// `{index, tag}`.
+  mutating func placed(_ index: Int, _ tag: String) {
+    beginObject()
+    key("index")
+    integer(index)
+    key("tag")
+    string(tag)
+    endObject()
   }
 }

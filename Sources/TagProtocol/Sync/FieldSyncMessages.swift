@@ -122,7 +122,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var field: String
   /// The client buffer version `edits` apply to.
   public var version: Int
-  /// Deletions of consumed text, last to first.
+  /// Replacements of consumed text by text the server inserted (often empty), last to first.
   public var edits: [TextEdit]
   /// The tags.
   public var tags: [String]
@@ -136,6 +136,8 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var resync: Bool
   /// The pushed layout, when the client asked for one.
   public var layout: FlowResult?
+  /// The selected chip, if any.
+  public var selected: Int?
 
   /// Creates an update.
   public init(
@@ -147,8 +149,10 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     stateVersion: Int,
     outcome: FieldOutcome,
     resync: Bool = false,
-    layout: FlowResult? = nil
+    layout: FlowResult? = nil,
+    selected: Int? = nil
   ) {
+    self.selected = selected
     self.field = field
     self.version = version
     self.edits = edits
@@ -172,7 +176,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     w.endArray()
     w.key("stateVersion")
     w.integer(stateVersion)
-    w.fieldChange(tags: tags, text: text, outcome: outcome)
+    w.fieldChange(tags: tags, text: text, outcome: outcome, selected: selected)
     if resync {
       w.key("resync")
       w.bool(true)

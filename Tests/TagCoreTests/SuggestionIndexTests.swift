@@ -1,0 +1,163 @@
+import TagTestSupport
+import Testing
+
+@testable import TagCore
+
+/// The matched ranges of a suggestion as substrings, for readable expectations.
+private func highlighted(_ suggestion: Suggestion) -> [String] {
+  suggestion.matches.map { String(suggestion.text[$0]) }
+}
+
+@Suite struct SuggestionIndexTests {
+  private let cities = SuggestionIndex([
+    "New York", "Newark", "New York City", "Café Noir", "Cafeteria", "cafe", "Yorkshire",
+    "Nairobi", "Kyoto", "Straße", "Łódź", "São Paulo",
+  ])
+
+  @Test func initialsAreWordPrefixMatches() {
+    let items = cities.suggestions(for: "ny", limit: 10)
+    #expect(items.map(\.text) == ["New York", "New York City"])
+    #expect(items.map(\.kind) == [.wordPrefix, .wordPrefix])
+    #expect(items.map(highlighted) == [["N", "Y"], ["N", "Y"]])
+  }
+
+  @Test func tiersComeInOrderPrefixWordPrefixFuzzy() {
+    let index = SuggestionIndex(["Big Orange", "orange", "Oregano", "a orange b", "boring"])
+    let items = index.suggestions(for: "or", limit: 10)
+    #expect(items.map(\.text) == ["orange", "Oregano", "Big Orange", "a orange b", "boring"])
+    #expect(items.map(\.kind) == [.prefix, .prefix, .wordPrefix, .wordPrefix, .fuzzy])
+    #expect(items.map(highlighted) == [["or"], ["Or"], ["Or"], ["or"], ["or"]])
+  }
+
+  @Test func initialsHighlightTheFirstLetterOfEachWord() {
+    let items = cities.suggestions(for: "nyc", limit: 10)
+    #expect(items.first?.text == "New York City")
+    #expect(items.first.map(highlighted) == ["N", "Y", "C"])
+    #expect(items.first?.kind == .wordPrefix)
+  }
+
+  @Test func caseAndAccentInsensitive() {
+    let items = cities.suggestions(for: "CAFE", limit: 10)
+    #expect(items.map(\.text) == ["cafe", "Café Noir", "Cafeteria"])
+    #expect(items.map(highlighted) == [["cafe"], ["Café"], ["Cafe"]])
+    #expect(cities.suggestions(for: "lodz", limit: 1).map(\.text) == ["Łódź"])
+    #expect(cities.suggestions(for: "strasse", limit: 1).map(\.text) == ["Straße"])
+    #expect(cities.suggestions(for: "sao p", limit: 1).map(highlighted) == [["São P"]])
+    // A decomposed query finds a precomposed entry.
+    #expect(cities.suggestions(for: "Cafe\u{301} n", limit: 1).map(\.text) == ["Café Noir"])
+  }
+
+  @Test func prefixBeforeWordPrefix() {
+    let items = cities.suggestions(for: "york", limit: 10)
+    #expect(items.map(\.text) == ["Yorkshire", "New York", "New York City"])
+    #expect(items.map(\.kind) == [.prefix, .wordPrefix, .wordPrefix])
+    #expect(items.map(highlighted) == [["York"], ["York"], ["York"]])
+  }
+
+  @Test func exactMatchFirstAmongPrefixes() {
+    let items = cities.suggestions(for: "new", limit: 10)
+    #expect(items.map(\.text).prefix(3) == ["New York", "New York City", "Newark"])
+  }
+
+  @Test func fuzzySubsequenceWithRanges() {
+    let items = cities.suggestions(for: "nwyk", limit: 10)
+    #expect(items.map(\.text) == ["New York", "New York City"])
+    #expect(items.map(\.kind) == [.fuzzy, .fuzzy])
+    #expect(items.first.map(highlighted) == ["N", "w", "Y", "k"])
+  }
+
+  @Test func presentTagsLeftOutCaseless() {
+    var field = TagField()
+    _ = field.apply(.tagsAdded(["NEW YORK"]))
+    let items = cities.suggestions(for: "ny", limit: 10) { field.index(of: $0) != nil }
+    #expect(items.map(\.text) == ["New York City"])
+  }
+
+  @Test func limitAndEmptyQuery() {
+    #expect(
+      cities.suggestions(for: "", limit: 3).map(\.text) == ["New York", "Newark", "New York City"]
+    )
+    #expect(cities.suggestions(for: "  ", limit: 2).map(\.matches) == [[], []])
+    #expect(cities.suggestions(for: "n", limit: 2).count == 2)
+    #expect(cities.suggestions(for: "n", limit: 0).isEmpty)
+    #expect(cities.suggestions(for: "zzz", limit: 5).isEmpty)
+  }
+
+  @Test func caselessDuplicatesInTheVocabularyAreDropped() {
+    let index = SuggestionIndex(["Red", "red", "RED ", "Rouge"])
+    #expect(index.entries == ["Red", "Rouge"])
+  }
+
+  @Test func emptyVocabulary() {
+    #expect(SuggestionIndex([]).suggestions(for: "a", limit: 5).isEmpty)
+  }
+
+  @Test func foldMapsEveryByteToItsCharacter() {
+    let folded = SearchFold.fold("Aß É\u{301}x")
+    #expect(Array(folded.bytes) == Array("ass ex".utf8))
+    #expect(folded.origins == [0, 1, 1, 2, 3, 4])
+    #expect(folded.wordStarts == [0, 4])
+  }
+
+  /// Every suggestion really matches, in its tier, and the tiers come in order; checked against
+  /// a brute-force scan of a random vocabulary.
+  @Test(arguments: 1...20)
+  func agreesWithABruteForceScan(seed: Int) {
+    var random = SplitMix64(seed: UInt64(seed) &* 7_919)
+    let alphabet = ["a", "b", "c", "é", "E", " ", "-", "ß", "o"]
+    let vocabulary = (0..<200).map { _ in random.string(from: alphabet, maxLength: 8) }
+    let index = SuggestionIndex(vocabulary)
+    for _ in 0..<30 {
+      let query = random.string(from: ["a", "b", "c", "E", "-", "o", "s"], maxLength: 4)
+      let items = index.suggestions(for: query, limit: 1_000)
+      let q = SearchFold.fold(String(query)).bytes
+      if q.isEmpty { continue }
+      func tier(_ entry: String) -> SuggestionKind? {
+        let folded = SearchFold.fold(entry)
+        let bytes = folded.bytes
+        if bytes.starts(with: q) { return .prefix }
+        for start in folded.wordStarts where start > 0 && bytes[Int(start)...].starts(with: q) {
+          return .wordPrefix
+        }
+        let initials = folded.wordStarts.map { bytes[Int($0)] }
+        if q.count >= 2, !q.contains(0x20) {
+          for j in initials.indices where initials[j...].starts(with: q) { return .wordPrefix }
+        }
+        var i = 0
+        for byte in bytes where i < q.count && byte == q[i] { i += 1 }
+        return i == q.count ? .fuzzy : nil
+      }
+      let expected = index.entries.filter { tier($0) != nil }
+      #expect(Set(items.map(\.text)) == Set(expected), "query \(query)")
+      for item in items {
+        #expect(tier(item.text) == item.kind, "query \(query) \(item.text)")
+      }
+      let ranks = items.map {
+        [SuggestionKind.prefix, .wordPrefix, .fuzzy].firstIndex(of: $0.kind) ?? 0
+      }
+      #expect(ranks == ranks.sorted(), "query \(query)")
+      #expect(Set(items.map(\.text)).count == items.count)
+    }
+  }
+
+  /// A 100,000-entry vocabulary: a query looks at a few entries, not all of them.
+  @Test func largeVocabularyIsNotScanned() {
+    let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    var vocabulary: [String] = []
+    vocabulary.reserveCapacity(100_000)
+    for n in 0..<100_000 {
+      vocabulary.append("\(words[n % 8]) \(words[(n / 8) % 8]) \(n)")
+    }
+    let index = SuggestionIndex(vocabulary)
+    for query in ["a", "alpha b", "br", "ab", "echo 9999", "hg", "xq", "cd1"] {
+      let result = index.search(query, limit: 10, excluding: { _ in false })
+      #expect(result.items.count <= 10)
+      #expect(result.examined <= SuggestionIndex.fuzzyBudget + 64, "\(query): \(result.examined)")
+    }
+    let deltas = index.suggestions(for: "delta", limit: 10)
+    #expect(deltas.count == 10 && deltas.allSatisfy { $0.text.hasPrefix("delta") })
+    let initials = index.suggestions(for: "hg", limit: 10)
+    #expect(initials.count == 10 && initials.allSatisfy { $0.text.hasPrefix("hotel golf ") })
+    #expect(initials.allSatisfy { $0.kind == .wordPrefix })
+  }
+}

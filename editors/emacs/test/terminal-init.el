@@ -1,0 +1,51 @@
+;;; terminal-init.el --- Set-up of the tmux terminal test  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Loaded by terminal-test into `emacs -nw -Q'.  <f5> runs the reader
+;; and writes the tags it returns to the file named by TAGD_TERM_OUT;
+;; <f6> writes the newest kill there.  Mouse clicks come as xterm
+;; escape sequences (`xterm-mouse-mode').
+
+;;; Code:
+
+;; Before the package is loaded: a native-compiling Emacs would otherwise
+;; compile the .elc files in the background, then put a warning window
+;; on the screen under test (their sources are in another directory).
+(when (boundp 'native-comp-deferred-compilation)
+  (setq native-comp-deferred-compilation nil))
+
+(require 'tagd)
+(require 'tagd-org)
+(require 'tagd-field)
+(setq inhibit-startup-screen t
+      initial-scratch-message nil
+      make-backup-files nil
+      auto-save-default nil
+      ;; No lock files: emacsen of successive tests write the same result file.
+      create-lockfiles nil
+      ;; A failure shows its backtrace on the screen the test captures.
+      debug-on-error t)
+
+(defun tagd-term--write (value)
+  "Write VALUE, printed, to the file named by TAGD_TERM_OUT."
+  (with-temp-file (getenv "TAGD_TERM_OUT")
+    (prin1 value (current-buffer))))
+
+(defun tagd-term-read ()
+  "Read tags starting from (\"x\") and write them out."
+  (interactive)
+  (tagd-term--write (tagd-read-tags "Tags: " '("x"))))
+
+(defun tagd-term-kill-ring ()
+  "Write the newest kill ring entry out."
+  (interactive)
+  (tagd-term--write (current-kill 0)))
+
+(global-set-key (kbd "<f5>") #'tagd-term-read)
+(global-set-key (kbd "<f6>") #'tagd-term-kill-ring)
+(xterm-mouse-mode 1)
+(menu-bar-mode -1)
+
+(provide 'terminal-init)
+;;; terminal-init.el ends here

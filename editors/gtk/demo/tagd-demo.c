@@ -1,0 +1,368 @@
+/* tagd-demo: both seed demos in one window, "Recipe tags" and "Pick your interests".
+ *
+ * Options: --tagd PATH (the tagd executable), --rtl (right-to-left layout). The application exports the action
+ * `app.dump` (a file name): it writes the widgets' state, read through their properties, to
+ * that file as JSON, so the real-window tests can read the `tags` property from outside; and
+ * `app.set-entry` (a property name and a value) to set the entry's properties.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <json-glib/json-glib.h>
+#include <tagd.h>
+
+static const char *recipe_tags[] = { "vegan", "dinner", "weeknight", NULL };
+static const char *suggested[] = { "spicy", "gluten-free", "30 minutes", "one pot", NULL };
+static const char *interest_titles[] = {
+  "SwiftUI", "Swift", "Rust", "Go", "Python", "Kotlin", "TypeScript", "Haskell", "Elixir", "Zig", NULL
+};
+static const char *interest_tints[] = {
+  "#3584e4", "#f05138", "#ce422b", "#00add8", "#3776ab", "#7f52ff", "#3178c6", "#5e5086",
+  "#9b59b6", "#f7a41d", NULL
+};
+
+typedef struct {
+  GtkWidget *window;
+  GtkWidget *stack;
+  TagdEntry *entry;
+  TagdCloud *cloud;
+  GtkWidget *tight;
+  GtkWidget *suggestion_buttons[G_N_ELEMENTS (suggested)];
+} Demo;
+
+static Demo demo;
+
+/* What the user saw of the last spacing animation: how many ran, and the x of the second tag
+ * ("Swift") at every frame painted while one ran. The tests read these through app.dump. */
+static guint animation_runs;
+static GArray *animation_xs;
+static gulong after_paint_id;
+static char *tagd_program;
+static gboolean rtl;
+
+/* Caseless comparison for hiding a suggestion once it is a tag (tagd decides for real). */
+static gboolean
+has_tag (const char *tag)
+{
+  const char * const *tags = tagd_entry_get_tags (demo.entry);
+  g_autofree char *want = g_utf8_casefold (tag, -1);
+  for (guint i = 0; tags[i] != NULL; i++)
+    {
+      g_autofree char *have = g_utf8_casefold (tags[i], -1);
+      if (g_strcmp0 (want, have) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+update_suggestions (void)
+{
+  for (guint i = 0; suggested[i] != NULL; i++)
+    gtk_widget_set_visible (demo.suggestion_buttons[i], !has_tag (suggested[i]));
+}
+
+static void
+on_suggestion_clicked (GtkButton *button, gpointer data)
+{
+  const char *tags[] = { data, NULL };
+  tagd_entry_add_tags (demo.entry, tags);
+  gtk_widget_grab_focus (GTK_WIDGET (demo.entry));
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, gpointer data)
+{
+  GtkWidget *second = gtk_widget_get_next_sibling (gtk_widget_get_first_child (GTK_WIDGET (demo.cloud)));
+  graphene_rect_t bounds;
+
+  if (second != NULL && gtk_widget_compute_bounds (second, GTK_WIDGET (demo.cloud), &bounds))
+    {
+      double x = bounds.origin.x;
+      g_array_append_val (animation_xs, x);
+    }
+  if (!tagd_cloud_get_animating (demo.cloud))
+    g_clear_signal_handler (&after_paint_id, clock);
+}
+
+static void
+on_animating_changed (GObject *cloud, GParamSpec *pspec, gpointer data)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (cloud));
+
+  if (!tagd_cloud_get_animating (demo.cloud) || clock == NULL)
+    return;
+  animation_runs++;
+  g_array_set_size (animation_xs, 0);
+  if (after_paint_id == 0)
+    after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
+}
+
+static void
+on_tight_changed (GObject *sw, GParamSpec *pspec, gpointer data)
+{
+  tagd_cloud_set_spacing (demo.cloud, gtk_switch_get_active (GTK_SWITCH (sw)) ? 3 : 18);
+}
+
+static GtkWidget *
+heading (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  return label;
+}
+
+static GtkWidget *
+caption (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+static GtkWidget *
+recipe_page (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *row = gtk_flow_box_new ();
+  GtkWidget *label;
+
+  gtk_widget_set_margin_top (box, 24);
+  gtk_widget_set_margin_bottom (box, 24);
+  gtk_widget_set_margin_start (box, 24);
+  gtk_widget_set_margin_end (box, 24);
+
+  label = heading ("Tags");
+  gtk_box_append (GTK_BOX (box), label);
+  demo.entry = g_object_new (TAGD_TYPE_ENTRY, "tags", recipe_tags, "prompt", "Add a tag", NULL);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.entry));
+  gtk_box_append (GTK_BOX (box), caption ("Type a comma or press Enter to add a tag. Backspace removes the last one."));
+
+  label = heading ("Suggested");
+  gtk_widget_set_margin_top (label, 12);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (row), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (row), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (row), 6);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (row), FALSE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (row), 8);
+  for (guint i = 0; suggested[i] != NULL; i++)
+    {
+      GtkWidget *b = gtk_button_new ();
+      GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+      g_autofree char *name = g_strdup_printf ("Add %s", suggested[i]);
+      gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("list-add-symbolic"));
+      gtk_box_append (GTK_BOX (content), gtk_label_new (suggested[i]));
+      gtk_button_set_child (GTK_BUTTON (b), content);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+      g_signal_connect (b, "clicked", G_CALLBACK (on_suggestion_clicked), (gpointer) suggested[i]);
+      demo.suggestion_buttons[i] = b;
+      gtk_flow_box_append (GTK_FLOW_BOX (row), b);
+      /* Tab goes straight to the buttons, not to the flow box children around them. */
+      gtk_widget_set_focusable (gtk_widget_get_parent (b), FALSE);
+      /* Hide the flow box child with its button. */
+      g_object_bind_property (b, "visible", gtk_widget_get_parent (b), "visible", G_BINDING_SYNC_CREATE);
+    }
+  gtk_box_append (GTK_BOX (box), row);
+  g_signal_connect (demo.entry, "tags-changed", G_CALLBACK (update_suggestions), NULL);
+  update_suggestions ();
+  return box;
+}
+
+static GtkWidget *
+interests_page (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label;
+  const char *selected[] = { "SwiftUI", NULL };
+
+  gtk_widget_set_margin_top (box, 24);
+  gtk_widget_set_margin_bottom (box, 24);
+  gtk_widget_set_margin_start (box, 24);
+  gtk_widget_set_margin_end (box, 24);
+
+  gtk_box_append (GTK_BOX (box), heading ("Pick your interests"));
+  gtk_box_append (GTK_BOX (box), caption ("Select the topics you follow. Close tags melt together."));
+  demo.cloud = TAGD_CLOUD (tagd_cloud_new ());
+  tagd_cloud_set_tags (demo.cloud, interest_titles, interest_tints);
+  tagd_cloud_set_selection (demo.cloud, selected);
+  gtk_widget_set_margin_top (GTK_WIDGET (demo.cloud), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (demo.cloud), 12);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.cloud));
+  animation_xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_signal_connect (demo.cloud, "notify::animating", G_CALLBACK (on_animating_changed), NULL);
+
+  label = gtk_label_new ("Tight spacing");
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  demo.tight = gtk_switch_new ();
+  gtk_widget_set_valign (demo.tight, GTK_ALIGN_CENTER);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.tight), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  g_signal_connect (demo.tight, "notify::active", G_CALLBACK (on_tight_changed), NULL);
+  gtk_box_append (GTK_BOX (row), label);
+  gtk_box_append (GTK_BOX (row), demo.tight);
+  gtk_box_append (GTK_BOX (box), row);
+  return box;
+}
+
+static void
+add_strv (JsonBuilder *b, const char *name, const char * const *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; v != NULL && v[i] != NULL; i++)
+    json_builder_add_string_value (b, v[i]);
+  json_builder_end_array (b);
+}
+
+static void
+on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) tags = NULL;
+  g_auto (GStrv) selection = NULL;
+  g_autofree int *groups = NULL;
+  g_autofree char *announcement = NULL;
+  TagdConnection *conn = tagd_connection_get_default ();
+  guint n = 0;
+  double spacing = 0;
+  gboolean animating = FALSE;
+  GPtrArray *visible = g_ptr_array_new ();
+
+  /* Read through the GObject properties, as an application would. */
+  g_object_get (demo.entry, "tags", &tags, "announcement", &announcement, NULL);
+  g_object_get (demo.cloud, "selection", &selection, "spacing", &spacing, "animating", &animating, NULL);
+  groups = tagd_cloud_get_groups (demo.cloud, &n);
+  for (guint i = 0; suggested[i] != NULL; i++)
+    if (gtk_widget_get_visible (demo.suggestion_buttons[i]))
+      g_ptr_array_add (visible, (gpointer) suggested[i]);
+  g_ptr_array_add (visible, NULL);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "page");
+  json_builder_add_string_value (b, gtk_stack_get_visible_child_name (GTK_STACK (demo.stack)));
+  json_builder_set_member_name (b, "entry");
+  json_builder_begin_object (b);
+  add_strv (b, "tags", (const char * const *) tags);
+  json_builder_set_member_name (b, "draft");
+  json_builder_add_string_value (b, tagd_entry_get_draft (demo.entry));
+  json_builder_set_member_name (b, "announcement");
+  json_builder_add_string_value (b, announcement ? announcement : "");
+  json_builder_set_member_name (b, "width");
+  json_builder_add_int_value (b, gtk_widget_get_width (GTK_WIDGET (demo.entry)));
+  json_builder_set_member_name (b, "height");
+  json_builder_add_int_value (b, gtk_widget_get_height (GTK_WIDGET (demo.entry)));
+  json_builder_end_object (b);
+  add_strv (b, "suggestions", (const char * const *) visible->pdata);
+  json_builder_set_member_name (b, "cloud");
+  json_builder_begin_object (b);
+  add_strv (b, "selection", (const char * const *) selection);
+  json_builder_set_member_name (b, "spacing");
+  json_builder_add_double_value (b, spacing);
+  json_builder_set_member_name (b, "animating");
+  json_builder_add_boolean_value (b, animating);
+  json_builder_set_member_name (b, "groups");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (b, groups[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "animationRuns");
+  json_builder_add_int_value (b, animation_runs);
+  json_builder_set_member_name (b, "animationXs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < animation_xs->len; i++)
+    json_builder_add_double_value (b, g_array_index (animation_xs, double, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "tagdPid");
+  json_builder_add_int_value (b, tagd_connection_get_pid (conn));
+  json_builder_set_member_name (b, "restarts");
+  json_builder_add_int_value (b, tagd_connection_get_restart_count (conn));
+  json_builder_end_object (b);
+  g_ptr_array_free (visible, TRUE);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  text = json_generator_to_data (gen, NULL);
+  g_file_set_contents (g_variant_get_string (parameter, NULL), text, -1, NULL);
+}
+
+/* app.set-entry (name, value): sets a property of the entry, as application code would. */
+static void
+on_set_entry (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  const char *name;
+  g_autoptr (GVariant) value = NULL;
+  GValue gvalue = G_VALUE_INIT;
+
+  g_variant_get (parameter, "(&sv)", &name, &value);
+  g_dbus_gvariant_to_gvalue (value, &gvalue);
+  g_object_set_property (G_OBJECT (demo.entry), name, &gvalue);
+  g_value_unset (&gvalue);
+}
+
+static void
+on_activate (GApplication *app, gpointer data)
+{
+  GtkWidget *header, *switcher;
+
+  if (demo.window != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (demo.window));
+      return;
+    }
+  if (tagd_program != NULL)
+    tagd_connection_set_program (tagd_connection_get_default (), tagd_program);
+  if (rtl)
+    gtk_widget_set_default_direction (GTK_TEXT_DIR_RTL);
+
+  demo.window = gtk_application_window_new (GTK_APPLICATION (app));
+  gtk_window_set_title (GTK_WINDOW (demo.window), "Tags");
+  gtk_window_set_default_size (GTK_WINDOW (demo.window), 560, -1);
+
+  demo.stack = gtk_stack_new ();
+  gtk_stack_set_transition_type (GTK_STACK (demo.stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
+  gtk_stack_add_titled (GTK_STACK (demo.stack), recipe_page (), "recipe", "Recipe tags");
+  gtk_stack_add_titled (GTK_STACK (demo.stack), interests_page (), "interests", "Pick your interests");
+  gtk_stack_set_visible_child_name (GTK_STACK (demo.stack), "recipe");
+
+  header = gtk_header_bar_new ();
+  switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (demo.stack));
+  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), switcher);
+  gtk_window_set_titlebar (GTK_WINDOW (demo.window), header);
+  gtk_window_set_child (GTK_WINDOW (demo.window), demo.stack);
+
+  gtk_window_present (GTK_WINDOW (demo.window));
+  gtk_widget_grab_focus (GTK_WIDGET (demo.entry));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GtkApplication) app = gtk_application_new ("org.tagd.Demo", G_APPLICATION_DEFAULT_FLAGS);
+  GSimpleAction *dump = g_simple_action_new ("dump", G_VARIANT_TYPE_STRING);
+  const GOptionEntry options[] = {
+    { "tagd", 0, 0, G_OPTION_ARG_FILENAME, &tagd_program, "The tagd executable", "PATH" },
+    { "rtl", 0, 0, G_OPTION_ARG_NONE, &rtl, "Lay the window out right to left", NULL },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (app), options);
+  g_signal_connect (dump, "activate", G_CALLBACK (on_dump), NULL);
+  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (dump));
+  g_object_unref (dump);
+  dump = g_simple_action_new ("set-entry", G_VARIANT_TYPE ("(sv)"));
+  g_signal_connect (dump, "activate", G_CALLBACK (on_set_entry), NULL);
+  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (dump));
+  g_object_unref (dump);
+  g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

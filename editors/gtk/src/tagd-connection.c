@@ -1,0 +1,609 @@
+/* tagd-connection.c: one tagd child per application, spoken to with jsonrpc-glib.
+ *
+ * Every TagdEntry and TagdCloud of a process shares this connection, the way an editor shares
+ * one language-server connection between its buffers. The child is spawned with GSubprocess on
+ * first use; its stdout and stdin pipes become one GIOStream for JsonrpcClient (Content-Length
+ * framing). When the child dies it is spawned again and every registered session is asked to
+ * re-open itself from its widget's own state, so nothing the user typed is lost.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <jsonrpc-glib.h>
+#include <unistd.h>
+
+#include "tagd-private.h"
+
+G_DEFINE_QUARK (tagd-error-quark, tagd_error)
+
+typedef struct {
+  gpointer                 owner;
+  const TagdSessionVTable *vtable;
+} Session;
+
+struct _TagdConnection {
+  GObject         parent_instance;
+  char           *program;
+  GSubprocess    *proc;
+  JsonrpcClient  *client;
+  guint           generation;   /* bumped for every child spawned */
+  gboolean        up;           /* the current child answered initialize */
+  guint           restarts;
+  guint           quick_deaths; /* children that died before answering initialize */
+  guint           respawn_source;
+  gboolean        gave_up;      /* tagd cannot be started: stop trying (and warning) */
+  GHashTable     *sessions;     /* id -> Session */
+  guint           next_session;
+};
+
+enum { PROP_0, PROP_PROGRAM, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TagdConnection, tagd_connection, G_TYPE_OBJECT)
+
+static void spawn (TagdConnection *self);
+
+/* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH, else the
+ * repository's own build next to these sources (known at build time). */
+static char *
+find_program (TagdConnection *self)
+{
+  const char *env = g_getenv ("TAGD");
+  char *found;
+
+  if (self->program != NULL && self->program[0] != '\0')
+    return g_strdup (self->program);
+  if (env != NULL && env[0] != '\0')
+    return g_strdup (env);
+  found = g_find_program_in_path ("tagd");
+  if (found != NULL)
+    return found;
+  {
+    const char *candidates[] = { ".build/debug/tagd", ".build/release/tagd" };
+    for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+      {
+        char *path = g_build_filename (TAGD_REPO_DIR, candidates[i], NULL);
+        if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+          return path;
+        g_free (path);
+      }
+  }
+  return g_strdup ("tagd");
+}
+
+static void
+reopen_all (TagdConnection *self)
+{
+  GPtrArray *owners = g_ptr_array_new ();
+  GPtrArray *vtables = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  /* Re-opening renames sessions, so collect first. */
+  g_hash_table_iter_init (&iter, self->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Session *s = value;
+      g_ptr_array_add (owners, s->owner);
+      g_ptr_array_add (vtables, (gpointer) s->vtable);
+    }
+  for (guint i = 0; i < owners->len; i++)
+    ((const TagdSessionVTable *) vtables->pdata[i])->reopen (owners->pdata[i]);
+  g_ptr_array_free (owners, TRUE);
+  g_ptr_array_free (vtables, TRUE);
+}
+
+typedef struct {
+  TagdConnection *self;
+  guint           generation;
+  TagdReplyFunc   func;
+  gpointer        user_data;
+} Call;
+
+static void
+on_initialize (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Call *call = data;
+  TagdConnection *self = call->self;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = jsonrpc_client_call_finish (JSONRPC_CLIENT (source), res, &reply, &error);
+
+  if (call->generation == self->generation && ok)
+    {
+      gboolean first = self->restarts == 0 && !self->up;
+      self->up = TRUE;
+      self->quick_deaths = 0;
+      jsonrpc_client_send_notification_async (self->client, "initialized", NULL, NULL, NULL, NULL);
+      if (!first)
+        reopen_all (self);
+    }
+  else if (call->generation == self->generation)
+    g_debug ("tagd: initialize failed: %s", error->message);
+  g_object_unref (self);
+  g_free (call);
+}
+
+static void
+on_notification (JsonrpcClient  *client,
+                 const char     *method,
+                 GVariant       *params,
+                 TagdConnection *self)
+{
+  const char *id = NULL;
+  Session *s;
+
+  if (client != self->client || params == NULL)
+    return;
+  if (!g_variant_lookup (params, "field", "&s", &id) && !g_variant_lookup (params, "cloud", "&s", &id))
+    return;
+  s = g_hash_table_lookup (self->sessions, id);
+  if (s != NULL)
+    s->vtable->notify (s->owner, method, params);
+}
+
+static gboolean
+respawn_cb (gpointer data)
+{
+  TagdConnection *self = data;
+  self->respawn_source = 0;
+  spawn (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_child_exit (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Call *call = data;
+  TagdConnection *self = call->self;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (source), res, NULL);
+  if (call->generation == self->generation)
+    {
+      guint delay;
+
+      g_debug ("tagd (generation %u) exited; restarting", call->generation);
+      if (!self->up)
+        self->quick_deaths++;
+      self->up = FALSE;
+      self->restarts++;
+      /* Calls in flight on the old client are answered with TAGD_ERROR_RESTARTED. */
+      self->generation++;
+      if (self->client != NULL)
+        jsonrpc_client_close (self->client, NULL, NULL);
+      g_clear_object (&self->client);
+      g_clear_object (&self->proc);
+      if (self->quick_deaths > 8)
+        self->gave_up = TRUE;
+      if (self->gave_up)
+        g_warning ("tagd keeps dying before it answers initialize; giving up (program: %s)",
+                   self->program ? self->program : "(found automatically)");
+      else
+        {
+          delay = 50u << MIN (self->quick_deaths, 5u);
+          self->respawn_source = g_timeout_add (delay, respawn_cb, self);
+        }
+    }
+  g_object_unref (self);
+  g_free (call);
+}
+
+static void
+on_client_failed (JsonrpcClient *client, TagdConnection *self)
+{
+  /* The stream broke (EOF or garbage): make sure the child is gone so on_child_exit restarts. */
+  if (client == self->client && self->proc != NULL)
+    g_subprocess_force_exit (self->proc);
+}
+
+static void
+spawn (TagdConnection *self)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *program = find_program (self);
+  const char *argv[] = { program, NULL };
+  g_autoptr (GIOStream) stream = NULL;
+  GVariantBuilder caps;
+  GVariant *params;
+  Call *call;
+
+  self->generation++;
+  self->up = FALSE;
+  self->proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  if (self->proc == NULL)
+    {
+      g_warning ("tagd: cannot start %s: %s", program, error->message);
+      self->gave_up = TRUE;
+      return;
+    }
+  stream = g_simple_io_stream_new (g_subprocess_get_stdout_pipe (self->proc),
+                                   g_subprocess_get_stdin_pipe (self->proc));
+  self->client = jsonrpc_client_new (stream);
+  g_signal_connect_object (self->client, "notification", G_CALLBACK (on_notification), self, 0);
+  g_signal_connect_object (self->client, "failed", G_CALLBACK (on_client_failed), self, 0);
+  jsonrpc_client_start_listening (self->client);
+
+  call = g_new0 (Call, 1);
+  call->self = g_object_ref (self);
+  call->generation = self->generation;
+  g_subprocess_wait_async (self->proc, NULL, on_child_exit, call);
+
+  /* GTK positions count in characters (code points): ask for utf-32 so none are converted. */
+  g_variant_builder_init (&caps, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&caps, "{sv}", "general",
+                         g_variant_new_parsed ("{'positionEncodings': <['utf-32']>}"));
+  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v}",
+                                 (gint64) getpid (), g_variant_builder_end (&caps));
+  call = g_new0 (Call, 1);
+  call->self = g_object_ref (self);
+  call->generation = self->generation;
+  jsonrpc_client_call_async (self->client, "initialize", params, NULL, on_initialize, call);
+}
+
+static void
+ensure_started (TagdConnection *self)
+{
+  if (self->proc == NULL && self->respawn_source == 0 && !self->gave_up)
+    spawn (self);
+}
+
+static gboolean
+fail_later (gpointer data)
+{
+  Call *call = data;
+  g_autoptr (GError) error = g_error_new_literal (TAGD_ERROR, TAGD_ERROR_RESTARTED, "tagd is restarting");
+  call->func (NULL, error, call->user_data);
+  g_object_unref (call->self);
+  g_free (call);
+  return G_SOURCE_REMOVE;
+}
+
+/* jsonrpc-glib 3.42 reads an error's code as an int32 ("i"), but a JSON integer arrives as
+ * int64 ("x"), so it gives up and puts the printed error object in a G_IO_ERROR_FAILED message:
+ * "{'code': <int64 -32602>, 'message': <'...'>}". Turn that back into code and message
+ * (TAGD_ERROR domain, the JSON-RPC code as the error code). */
+static GError *
+protocol_error (GError *error)
+{
+  g_autoptr (GVariant) v = NULL;
+  const char *message = NULL;
+  double code;
+  GError *out;
+
+  if (error == NULL || error->message[0] != '{')
+    return error;
+  v = g_variant_parse (G_VARIANT_TYPE_VARDICT, error->message, NULL, NULL, NULL);
+  if (v == NULL)
+    return error;
+  code = _tagd_variant_number (v, "code", 0);
+  if (code == 0 || !g_variant_lookup (v, "message", "&s", &message))
+    return error;
+  out = g_error_new (TAGD_ERROR, (int) code, "%s (%d)", message, (int) code);
+  g_error_free (error);
+  return out;
+}
+
+static void
+on_reply (GObject *source, GAsyncResult *res, gpointer data)
+{
+  Call *call = data;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) error = NULL;
+
+  jsonrpc_client_call_finish (JSONRPC_CLIENT (source), res, &reply, &error);
+  error = protocol_error (error);
+  if (call->generation != call->self->generation)
+    {
+      g_clear_error (&error);
+      error = g_error_new_literal (TAGD_ERROR, TAGD_ERROR_RESTARTED, "tagd restarted");
+      g_clear_pointer (&reply, g_variant_unref);
+    }
+  call->func (reply, error, call->user_data);
+  g_object_unref (call->self);
+  g_free (call);
+}
+
+void
+_tagd_connection_call (TagdConnection *self,
+                       const char     *method,
+                       GVariant       *params,
+                       TagdReplyFunc   func,
+                       gpointer        user_data)
+{
+  Call *call = g_new0 (Call, 1);
+
+  ensure_started (self);
+  call->self = g_object_ref (self);
+  call->generation = self->generation;
+  call->func = func;
+  call->user_data = user_data;
+  if (self->client == NULL)
+    {
+      if (params != NULL)
+        g_variant_unref (g_variant_ref_sink (params));
+      g_idle_add (fail_later, call);
+      return;
+    }
+  jsonrpc_client_call_async (self->client, method, params, NULL, on_reply, call);
+}
+
+void
+_tagd_connection_notify (TagdConnection *self,
+                         const char     *method,
+                         GVariant       *params)
+{
+  ensure_started (self);
+  if (self->client == NULL)
+    {
+      /* No child right now: the session is re-opened with its whole text when one is up. */
+      if (params != NULL)
+        g_variant_unref (g_variant_ref_sink (params));
+      return;
+    }
+  jsonrpc_client_send_notification_async (self->client, method, params, NULL, NULL, NULL);
+}
+
+gboolean
+_tagd_connection_is_up (TagdConnection *self)
+{
+  return self->client != NULL;
+}
+
+char *
+_tagd_connection_register (TagdConnection          *self,
+                           const char              *prefix,
+                           gpointer                 owner,
+                           const TagdSessionVTable *vtable)
+{
+  Session *s = g_new0 (Session, 1);
+  char *id = g_strdup_printf ("gtk-%s-%u", prefix, ++self->next_session);
+
+  s->owner = owner;
+  s->vtable = vtable;
+  g_hash_table_insert (self->sessions, g_strdup (id), s);
+  ensure_started (self);
+  return id;
+}
+
+char *
+_tagd_connection_rename (TagdConnection *self,
+                         const char     *old_id,
+                         const char     *prefix)
+{
+  Session *s = g_hash_table_lookup (self->sessions, old_id);
+  char *id;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  id = g_strdup_printf ("gtk-%s-%u", prefix, ++self->next_session);
+  {
+    gpointer old_key = NULL;
+    g_hash_table_steal_extended (self->sessions, old_id, &old_key, NULL);
+    g_free (old_key);
+  }
+  g_hash_table_insert (self->sessions, g_strdup (id), s);
+  return id;
+}
+
+void
+_tagd_connection_unregister (TagdConnection *self,
+                             const char     *id)
+{
+  g_hash_table_remove (self->sessions, id);
+}
+
+/* ---- GVariant helpers ---- */
+
+GVariant *
+_tagd_variant_lookup (GVariant *dict, const char *key)
+{
+  GVariant *v;
+
+  if (dict == NULL || !g_variant_is_of_type (dict, G_VARIANT_TYPE_VARDICT))
+    return NULL;
+  v = g_variant_lookup_value (dict, key, NULL);
+  while (v != NULL && g_variant_is_of_type (v, G_VARIANT_TYPE_VARIANT))
+    {
+      GVariant *inner = g_variant_get_variant (v);
+      g_variant_unref (v);
+      v = inner;
+    }
+  return v;
+}
+
+static double
+number_of (GVariant *v, double fallback)
+{
+  if (v == NULL)
+    return fallback;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT64))
+    return (double) g_variant_get_int64 (v);
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_DOUBLE))
+    return g_variant_get_double (v);
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_INT32))
+    return (double) g_variant_get_int32 (v);
+  return fallback;
+}
+
+double
+_tagd_variant_number (GVariant *dict, const char *key, double fallback)
+{
+  g_autoptr (GVariant) v = _tagd_variant_lookup (dict, key);
+  return number_of (v, fallback);
+}
+
+char **
+_tagd_variant_strv (GVariant *value)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GVariantIter iter;
+  GVariant *child;
+
+  if (value != NULL && g_variant_is_container (value))
+    {
+      g_variant_iter_init (&iter, value);
+      while ((child = g_variant_iter_next_value (&iter)))
+        {
+          GVariant *s = child;
+          if (g_variant_is_of_type (s, G_VARIANT_TYPE_VARIANT))
+            s = g_variant_get_variant (child);
+          else
+            g_variant_ref (s);
+          if (g_variant_is_of_type (s, G_VARIANT_TYPE_STRING))
+            g_ptr_array_add (out, g_variant_dup_string (s, NULL));
+          g_variant_unref (s);
+          g_variant_unref (child);
+        }
+    }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+/* ---- GObject ---- */
+
+static void
+tagd_connection_finalize (GObject *object)
+{
+  TagdConnection *self = TAGD_CONNECTION (object);
+  g_clear_handle_id (&self->respawn_source, g_source_remove);
+  g_clear_object (&self->client);
+  g_clear_object (&self->proc);
+  g_clear_pointer (&self->sessions, g_hash_table_unref);
+  g_free (self->program);
+  G_OBJECT_CLASS (tagd_connection_parent_class)->finalize (object);
+}
+
+static void
+tagd_connection_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  TagdConnection *self = TAGD_CONNECTION (object);
+  switch (prop_id)
+    {
+    case PROP_PROGRAM:
+      g_value_set_string (value, self->program);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tagd_connection_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  TagdConnection *self = TAGD_CONNECTION (object);
+  switch (prop_id)
+    {
+    case PROP_PROGRAM:
+      tagd_connection_set_program (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tagd_connection_class_init (TagdConnectionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tagd_connection_finalize;
+  object_class->get_property = tagd_connection_get_property;
+  object_class->set_property = tagd_connection_set_property;
+
+  /**
+   * TagdConnection:program:
+   *
+   * The tagd executable to spawn. When unset: `$TAGD`, else `tagd` on `PATH`, else the
+   * repository's own `.build/debug/tagd` next to the library's sources. Takes effect the next
+   * time a child is spawned.
+   */
+  properties[PROP_PROGRAM] =
+    g_param_spec_string ("program", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+tagd_connection_init (TagdConnection *self)
+{
+  self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+/**
+ * tagd_connection_get_default:
+ *
+ * The application's one connection to tagd, shared by every widget. The child is spawned when
+ * the first widget needs it.
+ *
+ * Returns: (transfer none): the connection
+ */
+TagdConnection *
+tagd_connection_get_default (void)
+{
+  static TagdConnection *instance;
+  if (instance == NULL)
+    instance = g_object_new (TAGD_TYPE_CONNECTION, NULL);
+  return instance;
+}
+
+/**
+ * tagd_connection_get_program:
+ * @self: the connection
+ *
+ * Returns: (nullable): the configured program, if any
+ */
+const char *
+tagd_connection_get_program (TagdConnection *self)
+{
+  g_return_val_if_fail (TAGD_IS_CONNECTION (self), NULL);
+  return self->program;
+}
+
+/**
+ * tagd_connection_set_program:
+ * @self: the connection
+ * @program: (nullable): path of the tagd executable
+ *
+ * Sets the tagd executable. Call it before the first widget is created.
+ */
+void
+tagd_connection_set_program (TagdConnection *self, const char *program)
+{
+  g_return_if_fail (TAGD_IS_CONNECTION (self));
+  if (g_strcmp0 (self->program, program) == 0)
+    return;
+  self->gave_up = FALSE;
+  g_free (self->program);
+  self->program = g_strdup (program);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRAM]);
+}
+
+/**
+ * tagd_connection_get_pid:
+ * @self: the connection
+ *
+ * Returns: the process id of the running tagd child, or 0
+ */
+GPid
+tagd_connection_get_pid (TagdConnection *self)
+{
+  const char *id;
+  g_return_val_if_fail (TAGD_IS_CONNECTION (self), 0);
+  if (self->proc == NULL)
+    return 0;
+  id = g_subprocess_get_identifier (self->proc);
+  return id ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
+/**
+ * tagd_connection_get_restart_count:
+ * @self: the connection
+ *
+ * Returns: how many times the tagd child has died and been spawned again
+ */
+guint
+tagd_connection_get_restart_count (TagdConnection *self)
+{
+  g_return_val_if_fail (TAGD_IS_CONNECTION (self), 0);
+  return self->restarts;
+}
