@@ -23,7 +23,12 @@ public struct Outbox: Sendable {
 
   /// Queues one message body.
   public mutating func send(_ body: [UInt8]) {
-    bodies += body
+    body.withUnsafeBufferPointer { send($0) }
+  }
+
+  /// Queues one message body (copied).
+  public mutating func send(_ body: UnsafeBufferPointer<UInt8>) {
+    bodies.append(contentsOf: body)
     bodyEnds.append(bodies.count)
   }
 

@@ -8,10 +8,11 @@ extension Server {
   /// Writes the whole response into `w` and returns true, or returns false when the request
   /// gets no reply at all (Vim's `$/cancelRequest` sent as a request). Every failure on the way
   /// is one ``RequestError``, turned into a response in one place.
+  @discardableResult
   mutating func reply(
     to method: String,
     id: RequestID,
-    params: JSONValue?,
+    params: ParamsSource,
     writer w: inout JSONWriter,
     outbox: inout Outbox
   ) -> Bool {
@@ -44,7 +45,7 @@ extension Server {
   private mutating func serve<R: ServedRequest>(
     _ type: R.Type,
     id: RequestID,
-    params: JSONValue?,
+    params: ParamsSource,
     writer w: inout JSONWriter,
     outbox: inout Outbox
   ) throws(RequestError) {
@@ -59,7 +60,7 @@ extension Server {
   }
 
   /// Acts on a notification; never replies.
-  mutating func notify(method: String, params: JSONValue?, outbox: inout Outbox) {
+  mutating func notify(method: String, params: ParamsSource, outbox: inout Outbox) {
     guard let type = Self.notificationsByMethod[method] else {
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
@@ -76,7 +77,7 @@ extension Server {
 
   private mutating func act<N: ServedNotification>(
     on type: N.Type,
-    params: JSONValue?,
+    params: ParamsSource,
     outbox: inout Outbox
   ) {
     do throws(ParamsError) {

@@ -86,6 +86,6 @@ extension Server {
     )
     var w = JSONWriter()
     w.notification(method: FieldUpdateNotification.method) { $0.write(update) }
-    outbox.send(w.bytes)
+    w.withBytes { outbox.send($0) }
   }
 }

@@ -44,6 +44,9 @@ public struct Server: Sendable {
   var fields: [String: FieldSession] = [:]
   var clouds: [String: CloudSession] = [:]
   var writer = JSONWriter()
+  /// Whether single calls are decoded straight from their bytes (the tests turn it off to
+  /// compare with the ``JSONValue`` path, which must answer identically).
+  var decodesFromBytes = true
 
   /// Creates a server awaiting `initialize`.
   public init(config: ServerConfig = ServerConfig()) {
@@ -76,6 +79,23 @@ public struct Server: Sendable {
     writer = JSONWriter()
     defer { writer = w }
     w.reset()
+    // The fast path: one well-formed request or notification, classified and decoded straight
+    // from the bytes. Everything else (batches, responses, any error) takes the JSONValue path,
+    // which gives the exact answers.
+    if decodesFromBytes,
+      let call = body.withUnsafeBufferPointer({
+        Envelope.scanCall($0, maxDepth: config.maxDepth)
+      })
+    {
+      let params = ParamsSource.bytes(body, call.params)
+      if let id = call.id {
+        reply(to: call.method, id: id, params: params, writer: &w, outbox: &outbox)
+      } else {
+        notify(method: call.method, params: params, outbox: &outbox)
+      }
+      if !w.isEmpty { w.withBytes { outbox.send($0) } }
+      return
+    }
     switch Envelope.decode(body, maxDepth: config.maxDepth) {
     case .single(let message):
       handle(message, writer: &w, outbox: &outbox)
@@ -88,8 +108,8 @@ public struct Server: Sendable {
       w.endArray()
       guard answered > 0 else { return }
     }
-    if !w.bytes.isEmpty {
-      outbox.send(w.bytes)
+    if !w.isEmpty {
+      w.withBytes { outbox.send($0) }
     }
   }
 
@@ -108,9 +128,9 @@ public struct Server: Sendable {
       w.errorResponse(id: failure.id, error: failure.error)
       return true
     case .success(.request(let id, let method, let params)):
-      return reply(to: method, id: id, params: params, writer: &w, outbox: &outbox)
+      return reply(to: method, id: id, params: .tree(params), writer: &w, outbox: &outbox)
     case .success(.notification(let method, let params)):
-      notify(method: method, params: params, outbox: &outbox)
+      notify(method: method, params: .tree(params), outbox: &outbox)
       return false
     case .success(.response(let id, _)):
       outbox.log(
@@ -135,6 +155,6 @@ public struct Server: Sendable {
     outbox.log(.warning, error.message)
     writer.reset()
     writer.errorResponse(id: nil, error: error)
-    outbox.send(writer.bytes)
+    writer.withBytes { outbox.send($0) }
   }
 }

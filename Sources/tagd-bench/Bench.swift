@@ -6,6 +6,8 @@ struct Bench {
   let tagd: String
   /// This executable (re-run with `--responder` as the floor).
   let bench: String
+  /// The Node.js peer (`bench/peer/field-peer.js`) and the `node` to run it, when both exist.
+  let peer: (node: String, script: String)?
   /// A smoke run: fewer and smaller measurements.
   let quick: Bool
   /// Progress lines go to stderr.
@@ -26,6 +28,26 @@ struct Bench {
     let child = try Child(path: bench, arguments: ["--responder"])
     try initialize(child, expectName: nil)
     return child
+  }
+
+  /// Spawns the Node.js peer and initializes it.
+  func startPeer() throws(BenchError) -> Child {
+    guard let peer else { throw BenchError("no Node.js peer") }
+    let child = try Child(path: peer.node, arguments: [peer.script])
+    try initialize(child, expectName: "field-peer")
+    return child
+  }
+
+  /// The servers a comparison runs, in the order of each round.
+  var servers: [ServerKind] { peer == nil ? [.tagd, .floor] : [.tagd, .floor, .peer] }
+
+  /// Spawns and initializes one of the servers.
+  func start(_ kind: ServerKind) throws(BenchError) -> Child {
+    switch kind {
+    case .tagd: try startTagd()
+    case .floor: try startFloor()
+    case .peer: try startPeer()
+    }
   }
 
   /// Sends `initialize` and checks the reply (`serverInfo.name` when `expectName` is given).
@@ -61,4 +83,11 @@ struct Bench {
     }
     return elapsed
   }
+}
+
+/// The servers measured side by side: tagd, the do-nothing floor and the Node.js peer.
+enum ServerKind {
+  case tagd
+  case floor
+  case peer
 }

@@ -31,6 +31,13 @@ enum Report {
       start-up includes loading Foundation (the bench links it for the decoder comparison), so
       its start figure is not a floor for tagd's.
 
+      The **peer** is `bench/peer/field-peer.js`, a small Node.js server (no packages) with the
+      same framing and the same `field/change` rule, written as one would in plain Node
+      (`JSON.parse`, `JSON.stringify`, one write per read). Before anything is measured the
+      bench checks that its replies to the typing workload are byte-identical to tagd's; it is
+      then measured in the same rounds as tagd and the floor, and the table gives tagd's
+      throughput and latency as a ratio to it.
+
       Server CPU is `/proc/PID/schedstat` (nanoseconds on CPU) over the timed window; peak RSS is
       `VmHWM` from `/proc/PID/status`, read before the child exits. The machine is shared with
       other engineers compiling Swift, so wall-clock figures are noisy; CPU figures less so.
@@ -62,6 +69,24 @@ enum Report {
     for figure in results.figures {
       out +=
         "| \(figure.name) | \(figure.target) | \(figure.measured) | \(figure.pass ? "yes" : "**no**") | \(figure.floor) |\n"
+    }
+    out += """
+
+      ## Instructions (callgrind)
+
+      `tagd-bench --instructions` (this table alone, a minute or so): each workload runs under
+      `valgrind --tool=callgrind` twice, once with start-up and set-up only and once with the
+      measured messages after them; the difference divided by the items is the cost per item.
+      Instruction counts barely move on a shared machine, so builds are compared by these.
+      The sync path types the same keystrokes as `field/didChange` notifications (one per
+      keystroke, plus the client's `applied` report after each commit).
+
+
+      """
+    if let rows = results.instructions {
+      out += instructionTable(rows)
+    } else {
+      out += "(valgrind was not installed for this run.)\n"
     }
     out += """
 
@@ -113,5 +138,23 @@ enum Report {
       return "\n## Profile\n\n(to be written by hand)\n"
     }
     return lines[(index + 1)...].joined(separator: "\n")
+  }
+}
+
+extension Report {
+  /// The instruction-count table (Markdown), one row per workload.
+  static func instructionTable(_ rows: [Instructions.Row]) -> String {
+    var out = """
+      | workload | instructions per item | goal | pass | base Ir | full Ir |
+      |---|---|---|---|---|---|
+
+      """
+    for row in rows {
+      let goal = row.workload.goal.map { "≤ \(Format.count($0))" } ?? "—"
+      let pass = row.workload.goal.map { row.perItem <= Double($0) ? "yes" : "**no**" } ?? "—"
+      out +=
+        "| \(row.workload.name) | \(Format.count(Int(row.perItem.rounded()))) per \(row.workload.unit) | \(goal) | \(pass) | \(Format.count(row.base)) | \(Format.count(row.full)) |\n"
+    }
+    return out
   }
 }

@@ -3,11 +3,13 @@ import JSONRPC
 /// Everything measured in one run of the benchmark, ready to be reported.
 struct Results {
   var start: (tagd: Sample, floor: Sample)
-  var throughput: (tagd: [ThroughputRun], floor: [ThroughputRun])
-  var latency: (tagd: [Double], floor: [Double], tagdP99: [Double])
+  var throughput: (tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun])
+  var latency: (tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double])
   var scale: [ScaleRow]
   var memory: (tagd: [MemoryRun], floorIdlePeak: [Int])
   var decoders: [DecoderTiming]
+  /// Callgrind counts per item, when valgrind is installed.
+  var instructions: [Instructions.Row]?
   var pipelinedCount: Int
   var openFieldCount: Int
   var seconds: Double
@@ -72,6 +74,32 @@ struct Results {
           "\(Format.fixed(floorP50.median, 1)) µs (+\(Format.fixed(p50.median - floorP50.median, 1)) µs)"
       )
     )
+    if !throughput.peer.isEmpty, !latency.peer.isEmpty {
+      let peerRate = Sample(throughput.peer.map(\.rate))
+      let peerCPU = Sample(throughput.peer.map(\.cpuMicroseconds))
+      let peerP50 = Sample(latency.peer)
+      rows.append(
+        Figure(
+          name: "Node.js peer: pipelined `field/change`; tagd ÷ peer",
+          target: "—",
+          measured:
+            "\(Format.sample(Sample(peerRate.values.map { $0 / 1e3 }), 0, "k/s")); tagd ×\(Format.fixed(rate.median / peerRate.median, 2))",
+          pass: true,
+          floor:
+            "CPU \(Format.fixed(peerCPU.median, 3)) µs per request (tagd ÷ peer ×\(Format.fixed(cpu.median / peerCPU.median, 2)))"
+        )
+      )
+      rows.append(
+        Figure(
+          name: "Node.js peer: round trip p50; tagd ÷ peer",
+          target: "—",
+          measured:
+            "\(Format.sample(peerP50, 1, "µs")); tagd ×\(Format.fixed(p50.median / peerP50.median, 2))",
+          pass: true,
+          floor: "—"
+        )
+      )
+    }
     for (kind, target, useServer) in [
       (ScaleKind.paste, 50.0, true), (.fieldLayout, 50.0, false), (.cloudLayout, 100.0, false),
     ] {

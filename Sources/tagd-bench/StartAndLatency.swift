@@ -20,16 +20,20 @@ extension Bench {
     return (Sample(tagdTimes), Sample(floorTimes))
   }
 
-  /// Round-trip p50 and p99 in µs of one `field/change` at a time (the floor gets the same
-  /// bytes); one sample per run, tagd and floor alternating.
-  func measureLatency() throws(BenchError) -> (tagd: [Double], floor: [Double], tagdP99: [Double]) {
+  /// Round-trip p50 and p99 in µs of one `field/change` at a time (the floor and the peer get
+  /// the same bytes); one sample per run, tagd, floor and peer in turn.
+  func measureLatency() throws(BenchError) -> (
+    tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double]
+  ) {
     let count = quick ? 2_000 : 20_000
     var tagdP50: [Double] = []
     var floorP50: [Double] = []
     var tagdP99: [Double] = []
+    var peerP50: [Double] = []
     for run in 0...runs {
-      for isFloor in [false, true] {
-        let child = isFloor ? try startFloor() : try startTagd()
+      for kind in servers {
+        let isFloor = kind == .floor
+        let child = try start(kind)
         try openTypingField(child)
         let (frames, drafts) = Workloads.typing(count: count, firstID: 100, field: "f")
         let first = child.frames.count
@@ -44,15 +48,16 @@ extension Bench {
         child.finish()
         guard run > 0 else { continue }
         let p50 = Sample.percentile(times, 0.5)
-        if isFloor {
-          floorP50.append(p50)
-        } else {
+        switch kind {
+        case .floor: floorP50.append(p50)
+        case .peer: peerP50.append(p50)
+        case .tagd:
           tagdP50.append(p50)
           tagdP99.append(Sample.percentile(times, 0.99))
         }
       }
     }
-    return (tagdP50, floorP50, tagdP99)
+    return (tagdP50, floorP50, tagdP99, peerP50)
   }
 
   /// Opens field `f` with a handful of tags.
@@ -82,6 +87,32 @@ extension Bench {
         return "unexpected tag count"
       }
       return nil
+    }
+  }
+}
+
+extension Bench {
+  /// Checks that the peer answers the typing workload with exactly tagd's bytes, so the two are
+  /// compared on the same job.
+  func checkPeerParity() throws(BenchError) {
+    guard peer != nil else { return }
+    let (frames, _) = Workloads.typing(count: quick ? 500 : 5_000, firstID: 100, field: "f")
+    var bodies: [[ArraySlice<UInt8>]] = []
+    for kind in [ServerKind.tagd, .peer] {
+      let child = try start(kind)
+      try openTypingField(child)
+      let first = child.frames.count
+      try child.exchange(frames.bytes, untilFrames: first + frames.ends.count)
+      bodies.append(child.bodies(first..<child.frames.count).map { child.received[$0] })
+      child.finish()
+    }
+    guard bodies[0].count == bodies[1].count else {
+      throw BenchError("the peer sent \(bodies[1].count) replies, tagd \(bodies[0].count)")
+    }
+    for (index, (ours, theirs)) in zip(bodies[0], bodies[1]).enumerated() where ours != theirs {
+      throw BenchError(
+        "the peer's reply \(index) differs from tagd's: \(String(decoding: theirs, as: UTF8.self))"
+      )
     }
   }
 }

@@ -12,14 +12,18 @@ extension Bench {
   /// The number of pipelined requests per run.
   var pipelinedCount: Int { quick ? 10_000 : 100_000 }
 
-  /// Runs the typing workload pipelined against tagd and the floor, alternating.
-  func measureThroughput() throws(BenchError) -> (tagd: [ThroughputRun], floor: [ThroughputRun]) {
+  /// Runs the typing workload pipelined against tagd, the floor and the peer, in turn.
+  func measureThroughput() throws(BenchError) -> (
+    tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun]
+  ) {
     let (frames, drafts) = Workloads.typing(count: pipelinedCount, firstID: 100, field: "f")
     var tagdRuns: [ThroughputRun] = []
     var floorRuns: [ThroughputRun] = []
+    var peerRuns: [ThroughputRun] = []
     for run in 0...runs {
-      for isFloor in [false, true] {
-        let child = isFloor ? try startFloor() : try startTagd()
+      for kind in servers {
+        let isFloor = kind == .floor
+        let child = try start(kind)
         try openTypingField(child)
         let first = child.frames.count
         let cpuBefore = Procfs.cpuNanoseconds(child.pid) ?? 0
@@ -41,9 +45,13 @@ extension Bench {
           cpuMicroseconds: cpu / 1e3 / Double(drafts.count),
           peakRSS: peak
         )
-        if isFloor { floorRuns.append(result) } else { tagdRuns.append(result) }
+        switch kind {
+        case .tagd: tagdRuns.append(result)
+        case .floor: floorRuns.append(result)
+        case .peer: peerRuns.append(result)
+        }
       }
     }
-    return (tagdRuns, floorRuns)
+    return (tagdRuns, floorRuns, peerRuns)
   }
 }

@@ -52,6 +52,49 @@ enum Workloads {
     return (writer, drafts)
   }
 
+  /// The typing workload on the editor sync path.
+  ///
+  /// The same keystrokes as `typing`, each a `field/didChange` inserting what the step adds at
+  /// the end of the buffer. After each comma
+  /// the client applies the server's deletion of the committed text and reports it (`applied`),
+  /// as an editor that keeps up does; those reports are part of the keystroke's cost.
+  static func syncTyping(count: Int, field: String) -> FrameWriter {
+    var writer = FrameWriter()
+    var buffer = ""
+    var version = 0
+    func change(at start: Int, to end: Int, _ text: String, applied: Int? = nil) {
+      version += 1
+      let range =
+        #"{"start":{"line":0,"character":\#(start)},"end":{"line":0,"character":\#(end)}}"#
+      let appliedMember = applied.map { #","applied":\#($0)"# } ?? ""
+      writer.append(
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"\#(field)","version":\#(version),"contentChanges":[{"range":\#(range),"text":"\#(text)"}]\#(appliedMember)}}"#
+      )
+    }
+    var phrase = 0
+    var step = 0
+    for _ in 0..<count {
+      let words = Array(phrases[phrase % phrases.count])
+      let text: String
+      if step < 4 {
+        text = String(words[0..<max(1, words.count * (step + 1) / 4)])
+        step += 1
+      } else {
+        text = String(words) + ","
+        step = 0
+        phrase += 1
+      }
+      change(at: buffer.count, to: buffer.count, String(text.dropFirst(buffer.count)))
+      buffer = text
+      if step == 0 {
+        // The server consumed the whole buffer ("phrase,"): delete it as its update asks.
+        change(at: 0, to: buffer.count, "", applied: version)
+        buffer = ""
+      }
+    }
+    return writer
+  }
+
   /// `count` distinct tag names.
   static func tagNames(_ count: Int, prefix: String = "tag") -> [String] {
     (0..<count).map { "\(prefix)\($0)" }

@@ -9,6 +9,8 @@ import Glibc
 //   .build/release/tagd-bench --output PATH                  write the report elsewhere
 //   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
+//   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
+//                         instruction counts per item under callgrind (start-up subtracted)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--responder" { Responder.run() }
@@ -48,25 +50,72 @@ if arguments.first == "--emit-typing", arguments.count == 2, let count = Int(arg
   exit(0)
 }
 
+// `--decode-loop INDEX N`: runs decoder INDEX of the JSON comparison N times (for callgrind:
+// the per-message instructions of one decoder are the difference of two counts).
+if arguments.first == "--decode-loop", arguments.count == 3, let index = Int(arguments[1]),
+  let count = Int(arguments[2])
+{
+  exit(JSONComparison.loop(decoder: index, count: count) == 0 ? 1 : 0)
+}
+
 var quick = false
 var output: String?
+var instructionsOnly = false
+var tagdPath: String?
+var callgrindDirectory: String?
 while let argument = arguments.first {
   arguments.removeFirst()
   switch argument {
   case "--quick": quick = true
+  case "--instructions": instructionsOnly = true
+  case "--tagd", "--callgrind-dir":
+    guard let path = arguments.first else { fail("\(argument) needs a path") }
+    if argument == "--tagd" { tagdPath = path } else { callgrindDirectory = path }
+    arguments.removeFirst()
   case "--output":
     guard let path = arguments.first else { fail("--output needs a path") }
     output = path
     arguments.removeFirst()
-  default: fail("unknown argument \(argument); try --quick, --output PATH")
+  default: fail("unknown argument \(argument); try --quick, --output PATH, --instructions")
   }
 }
 
-let tagd = directory + "/tagd"
+let tagd = tagdPath ?? directory + "/tagd"
 guard access(tagd, X_OK) == 0 else {
   fail("no tagd at \(tagd); run `swift build -c release` first")
 }
-let bench = Bench(tagd: tagd, bench: executable, quick: quick) { line in
+
+if instructionsOnly {
+  guard let valgrind = Instructions.valgrind() else {
+    fail("--instructions needs valgrind on PATH")
+  }
+  do throws(BenchError) {
+    let rows = try Instructions.measure(
+      tagd: tagd,
+      valgrind: valgrind,
+      quick: quick,
+      keep: callgrindDirectory
+    ) { writeText($0 + "\n", to: STDERR_FILENO) }
+    writeText(Report.instructionTable(rows), to: STDOUT_FILENO)
+    exit(0)
+  } catch {
+    fail(error.description)
+  }
+}
+/// The first executable `name` on `PATH`.
+func onPath(_ name: String) -> String? {
+  guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+  for directory in path.split(separator: ":") {
+    let candidate = String(directory) + "/" + name
+    if access(candidate, X_OK) == 0 { return candidate }
+  }
+  return nil
+}
+let peerScript = (Procfs.packageRoot(from: directory) ?? ".") + "/bench/peer/field-peer.js"
+let peer = onPath("node").flatMap { node in
+  access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
+}
+let bench = Bench(tagd: tagd, bench: executable, peer: peer, quick: quick) { line in
   writeText(line + "\n", to: STDERR_FILENO)
 }
 
@@ -74,6 +123,12 @@ do throws(BenchError) {
   let began = Clock.seconds()
   bench.progress("start-up…")
   let start = try bench.measureStart()
+  if peer == nil {
+    bench.progress("no node on PATH or no bench/peer/field-peer.js: no Node.js peer")
+  } else {
+    bench.progress("Node.js peer: checking its replies equal tagd's…")
+    try bench.checkPeerParity()
+  }
   bench.progress("pipelined field/change…")
   let throughput = try bench.measureThroughput()
   bench.progress("round trips…")
@@ -96,6 +151,18 @@ do throws(BenchError) {
   let memory = try bench.measureMemory()
   bench.progress("JSON decoders…")
   let decoders = try JSONComparison.measure(iterations: quick ? 20_000 : 200_000, runs: bench.runs)
+  var instructions: [Instructions.Row]?
+  if let valgrind = Instructions.valgrind() {
+    instructions = try Instructions.measure(
+      tagd: tagd,
+      valgrind: valgrind,
+      quick: quick,
+      keep: callgrindDirectory,
+      progress: bench.progress
+    )
+  } else {
+    bench.progress("no valgrind on PATH: no instruction counts")
+  }
   let results = Results(
     start: start,
     throughput: throughput,
@@ -103,6 +170,7 @@ do throws(BenchError) {
     scale: scale,
     memory: memory,
     decoders: decoders,
+    instructions: instructions,
     pipelinedCount: bench.pipelinedCount,
     openFieldCount: bench.openFieldCount,
     seconds: Clock.seconds() - began

@@ -1,6 +1,7 @@
-import JSONRPC
 import TagTestSupport
 import Testing
+
+@testable import JSONRPC
 
 private func written(_ value: JSONValue) -> String {
   var writer = JSONWriter()
@@ -141,4 +142,67 @@ func writesValues(_ value: JSONValue, _ expected: String) {
     String(decoding: writer.bytes, as: UTF8.self)
       == #"{"jsonrpc":"2.0","method":"n","params":null}"#
   )
+}
+
+/// The bytes tagd 1.0 wrote for a double.
+///
+/// Integral values below 2^53 as integers, everything else through `description`. The number
+/// writer must produce exactly these.
+private func descriptionRule(_ value: Double) -> String {
+  guard value.isFinite else { return "null" }
+  if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value {
+    return value == 0 && value.sign == .minus ? "-0" : String(Int64(value))
+  }
+  return value.description
+}
+
+@Test func doublesAreWrittenByteForByteAsDescriptionWrites() {
+  var generator = SplitMix64(seed: 0xD7_0A)
+  var samples: [Double] = [
+    0.0001, 0.00012, 0.0001.nextDown, 0.0001.nextUp, 0.30000000000000004, 562_949_953_421_312.25,
+    1e15 + 0.5, 0.1, 100.5, 4_503_599_627_370_495.5, 0x1p52.nextDown, 0x1p53.nextDown, 0.5,
+    1.0.nextDown, 1.0.nextUp, 2.0.nextDown, 1e-4 * 3, 2.675, 1.005, 123_456_789_012_345.6,
+  ]
+  for power in -20...60 {
+    let base = Double(sign: .plus, exponent: power, significand: 1)
+    samples += [base, base.nextUp, base.nextDown, -base.nextUp]
+  }
+  for _ in 0..<20_000 {
+    // Bits anywhere, and the shapes layouts produce: halves, quarters, mixes, decimals.
+    samples.append(Double(bitPattern: generator.next()))
+    let a = Double(Int.random(in: 0...2_000, using: &generator))
+    let b = Double(Int.random(in: 0...2_000, using: &generator))
+    let p = Double(Int.random(in: 0...1_000, using: &generator)) / 1_000
+    samples.append((1 - p) * a + p * b)
+    samples.append(a / Double(Int.random(in: 1...64, using: &generator)))
+    samples.append(
+      Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
+        / [10.0, 100, 1000, 1e6, 1e9][Int.random(in: 0...4, using: &generator)]
+    )
+    samples.append(Double.random(in: -1e15...1e15, using: &generator))
+    samples.append(Double.random(in: 0.0001...0.01, using: &generator))
+  }
+  var mismatches: [String] = []
+  var shortest = 0
+  for sample in samples {
+    // Wherever it applies, the digit writer itself (not the fallback) must give those bytes.
+    let integral = sample.magnitude < 0x1p53 && Double(Int64(sample)) == sample
+    if sample.isFinite, !integral, sample.magnitude >= 0.0001, sample.magnitude < 0x1p53 {
+      var direct = JSONWriter()
+      let taken = direct.appendShortestDecimal(sample)
+      #expect(taken, "\(sample) not written by digits")
+      if String(decoding: direct.bytes, as: UTF8.self) != sample.description {
+        mismatches.append("digits of \(sample.bitPattern): \(direct.bytes) vs \(sample)")
+      }
+      shortest += 1
+    }
+    var writer = JSONWriter()
+    writer.double(sample)
+    let written = String(decoding: writer.bytes, as: UTF8.self)
+    if written != descriptionRule(sample) {
+      mismatches.append("\(sample.bitPattern): \(written) vs \(descriptionRule(sample))")
+    }
+  }
+  #expect(mismatches.isEmpty, "\(mismatches.count) differ, e.g. \(mismatches.prefix(5))")
+  #expect(shortest > 60_000)
 }

@@ -373,3 +373,73 @@ extension MergeGroupsTests {
 extension MergeGroupsTests {
   /// TagCore's libm-free square root must be bit-identical to the hardware one.
 }
+
+// MARK: - Grid and sweep
+
+/// The grid (tried first) and the sweep (its fallback) must each agree with the definition, and
+/// the grid must really take flow layouts, transitions between them and a single long line.
+extension MergeGroupsTests {
+  @Test(arguments: Array(UInt64(1)...UInt64(6)))
+  func gridAndSweepEachMatchBruteForce(seed: UInt64) {
+    var random = SplitMix64(seed: seed &* 7919)
+    var gridTaken = 0
+    for round in 0..<60 {
+      let count = Int.random(in: 0...200, using: &random)
+      let frames: [Frame]
+      if round % 3 == 0 {
+        let span = [50.0, 200, 1000][round % 3]
+        frames = (0..<count).map { _ in
+          randomFrame(using: &random, span: span, fractional: round % 2 == 1)
+        }
+      } else {
+        let sizes = (0..<count).map { _ in
+          Size(
+            width: Double(Int.random(in: 20...140, using: &random)),
+            height: round % 2 == 0 ? 20 : Double(Int.random(in: 16...40, using: &random))
+          )
+        }
+        let width: Double? =
+          round % 7 == 0 ? nil : Double(Int.random(in: 150...900, using: &random))
+        let transition = SpacingTransition(
+          from: Double(Int.random(in: 0...20, using: &random)),
+          to: Double(Int.random(in: 0...20, using: &random))
+        )
+        let progress = Double(Int.random(in: 0...8, using: &random)) / 8
+        frames = transition.frames(of: sizes, width: width, progress: progress).frames
+      }
+      for mergeDistance in [10.0, 0.5, 3, 25] {
+        let slow = bruteForceGroups(frames, mergeDistance: mergeDistance)
+        let sweep = MergeGroups.groups(of: frames, mergeDistance: mergeDistance, method: .sweep)
+        #expect(sweep == slow, "sweep: seed \(seed) round \(round) distance \(mergeDistance)")
+        if let grid = MergeGroups.groups(of: frames, mergeDistance: mergeDistance, method: .grid) {
+          gridTaken += round % 3 == 0 ? 0 : 1
+          #expect(grid == slow, "grid: seed \(seed) round \(round) distance \(mergeDistance)")
+        } else {
+          #expect(round % 3 == 0 || count < 2, "grid declined a flow layout: round \(round)")
+        }
+      }
+    }
+    #expect(gridTaken > 100)
+  }
+
+  @Test func gridTakesLargeFlowLayouts() {
+    let sizes = (0..<100_000).map { Size(width: Double(40 + ($0 * 37) % 90), height: 20) }
+    let mid = SpacingTransition(from: 3, to: 18).frames(of: sizes, width: 800, progress: 0.5)
+    let line = FlowLayout.cloud(sizes, width: nil, spacing: 3)
+    for frames in [mid.frames, line.frames] {
+      let grid = MergeGroups.groups(of: frames, mergeDistance: 10, method: .grid)
+      #expect(grid != nil)
+      #expect(grid == MergeGroups.groups(of: frames, mergeDistance: 10, method: .sweep))
+    }
+  }
+
+  @Test func gridDeclinesCrowdsAndHugeCoordinates() {
+    // Everything within the merge distance of everything: quadratic pairs, the sweep decides.
+    let crowd = (0..<2_000).map { frame(Double($0 % 7), Double($0 % 5), 2, 2) }
+    #expect(MergeGroups.groups(of: crowd, mergeDistance: 10, method: .grid) == nil)
+    #expect(MergeGroups.groups(of: crowd) == [Array(0..<2_000)])
+    let far = [frame(0, 0, 10, 10), frame(0x1p41, 0, 10, 10), frame(15, 0, 10, 10)]
+    #expect(MergeGroups.groups(of: far, mergeDistance: 10, method: .grid) == nil)
+    #expect(MergeGroups.groups(of: far) == [[0, 2], [1]])
+  }
+}

@@ -103,6 +103,11 @@ public struct FrameDecoder: Sendable {
         framing = buffer[readIndex] | 0x20 == UInt8(ascii: "c") ? .contentLength : .newlineDelimited
         state = Self.initialState(for: framing)
       case .headers(let length, let consumed):
+        if length == nil, consumed == 0, let (headerBytes, bodyLength) = plainHeader() {
+          readIndex += headerBytes
+          state = .body(length: bodyLength)
+          continue
+        }
         switch nextHeaderLine(length: length, consumed: consumed) {
         case .needMoreBytes: return nil
         case .report(let event): return event
@@ -239,6 +244,47 @@ public struct FrameDecoder: Sendable {
     }
     state = .headers(length: value, consumed: consumed + lineBytes)
     return .continue
+  }
+
+  /// The common header block `Content-Length: N\r\n\r\n`, found in one pass: its size and N.
+  ///
+  /// The name may be in any case, with spaces or tabs around N. Nil for anything else
+  /// (other headers, bare LFs, a block not yet complete, N over the limit, a block over the
+  /// header limit), which the line-by-line path then reads with its exact errors.
+  private func plainHeader() -> (headerBytes: Int, length: Int)? {
+    buffer.withUnsafeBufferPointer { bytes in
+      guard let base = bytes.baseAddress else { return nil }
+      let start = base + readIndex
+      let available = bytes.count - readIndex
+      let name: StaticString = "content-length:"
+      let nameCount = name.utf8CodeUnitCount
+      guard available >= nameCount + 5 else { return nil }
+      for offset in 0..<nameCount {
+        let expected = name.utf8Start[offset]
+        let byte = start[offset]
+        let isLetter = expected >= UInt8(ascii: "a") && expected <= UInt8(ascii: "z")
+        guard isLetter ? byte | 0x20 == expected : byte == expected else { return nil }
+      }
+      var index = nameCount
+      while index < available, start[index] == 0x20 || start[index] == 0x09 { index += 1 }
+      var value = 0
+      var digits = 0
+      while index < available, start[index] &- UInt8(ascii: "0") < 10, digits < 15 {
+        value = value * 10 + Int(start[index] &- UInt8(ascii: "0"))
+        digits += 1
+        index += 1
+      }
+      guard digits > 0 else { return nil }
+      while index < available, start[index] == 0x20 || start[index] == 0x09 { index += 1 }
+      guard available - index >= 4, start[index] == 0x0D, start[index + 1] == 0x0A,
+        start[index + 2] == 0x0D, start[index + 3] == 0x0A
+      else { return nil }
+      let headerBytes = index + 4
+      guard headerBytes <= limits.maxHeaderBytes, value <= limits.maxMessageBytes else {
+        return nil
+      }
+      return (headerBytes, value)
+    }
   }
 
   private mutating func endOfHeaders(length: Int?) -> HeaderStep {

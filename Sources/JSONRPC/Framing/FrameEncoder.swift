@@ -15,16 +15,29 @@ public enum FrameEncoder {
   ) {
     switch framing {
     case .contentLength:
-      // The header is written byte by byte: no String is built per message.
-      output.append(contentsOf: contentLengthPrefix)
-      var divisor = 1
-      while divisor <= body.count / 10 { divisor *= 10 }
-      while divisor > 0 {
-        output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: body.count / divisor % 10))
-        divisor /= 10
+      // The header is built on the stack and appended in one run: no String per message.
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { header in
+        var length = 0
+        for byte in contentLengthPrefix {
+          header[length] = byte
+          length += 1
+        }
+        var divisor = 1
+        while divisor <= body.count / 10 { divisor *= 10 }
+        while divisor > 0 {
+          header[length] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: body.count / divisor % 10)
+          length += 1
+          divisor /= 10
+        }
+        for byte in headerEnd {
+          header[length] = byte
+          length += 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: header[0..<length]))
       }
-      output.append(contentsOf: headerEnd)
-      output.append(contentsOf: body)
+      if body.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+        output.append(contentsOf: body)
+      }
     case .newlineDelimited:
       output.append(contentsOf: body)
       output.append(UInt8(ascii: "\n"))

@@ -5,7 +5,8 @@
 struct JSONParser {
   private let input: UnsafeBufferPointer<UInt8>
   private let maxDepth: Int
-  private var position = 0
+  /// The offset of the next byte to read.
+  private(set) var position = 0
 
   /// An open array or object: where its elements (and, for objects, keys) start on the stacks.
   private struct Container {
@@ -18,9 +19,16 @@ struct JSONParser {
   private var values: [JSONValue] = []
   private var keys: [String] = []
 
-  init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+  /// Containers already open around `position` (a ``JSONScanner`` reading one dynamic value).
+  private let outerDepth: Int
+
+  /// A parser of `input` from `position`, inside `outerDepth` open containers
+  /// (``JSONScanner`` reads a dynamic value through it).
+  init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int, position: Int = 0, outerDepth: Int = 0) {
     self.input = input
     self.maxDepth = maxDepth
+    self.position = position
+    self.outerDepth = outerDepth
     // One allocation each up front instead of several regrowths on typical messages.
     containers.reserveCapacity(8)
     values.reserveCapacity(16)
@@ -39,7 +47,8 @@ struct JSONParser {
 
   // MARK: Structure
 
-  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+  /// Parses one value (with the whitespace before it) from `position`.
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     var current: JSONValue
     expectingValue: while true {
       skipWhitespace()
@@ -99,7 +108,7 @@ struct JSONParser {
   }
 
   private mutating func open(isObject: Bool) throws(JSONParseError) {
-    guard containers.count < maxDepth else {
+    guard containers.count + outerDepth < maxDepth else {
       throw failure("nesting deeper than \(maxDepth)")
     }
     containers.append(

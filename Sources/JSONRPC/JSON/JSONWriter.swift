@@ -11,8 +11,27 @@
 /// // w.bytes == Array(#"{"a":1,"b":"x"}"#.utf8)
 /// ```
 public struct JSONWriter: Sendable {
-  /// The text written so far.
-  public private(set) var bytes: [UInt8]
+  /// The buffer: raw memory, written with unchecked stores after one capacity check per call.
+  ///
+  /// Shared between copies of a writer until one of them writes (then it is copied).
+  private final class Storage: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+      self.capacity = capacity
+      base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
+    }
+
+    deinit { base.deallocate() }
+  }
+
+  /// The shared empty buffer of a new writer: never unique, so the first write allocates.
+  private static let empty = Storage(capacity: 0)
+
+  private var storage: Storage
+  /// The number of bytes written.
+  private var count = 0
 
   /// Whether the next value or key needs a comma before it.
   ///
@@ -22,32 +41,48 @@ public struct JSONWriter: Sendable {
 
   /// Creates an empty writer.
   public init() {
-    bytes = []
+    storage = Self.empty
   }
 
   /// Creates an empty writer with room for `capacity` bytes, so a typical message is written
   /// without regrowing the buffer.
   public init(reservingCapacity capacity: Int) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    storage = Storage(capacity: capacity)
+  }
+
+  /// The text written so far (a copy; ``withBytes(_:)`` lends it without copying).
+  public var bytes: [UInt8] {
+    Array(UnsafeBufferPointer(start: storage.base, count: count))
+  }
+
+  /// Whether nothing has been written.
+  public var isEmpty: Bool { count == 0 }
+
+  /// Lends the text written so far.
+  public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try body(UnsafeBufferPointer(start: storage.base, count: count))
   }
 
   /// Writes `null`.
   public mutating func null() {
-    separate()
-    append("null")
+    separateAndAppend("null")
   }
 
   /// Writes `true` or `false`.
   public mutating func bool(_ value: Bool) {
-    separate()
-    append(value ? "true" : "false")
+    separateAndAppend(value ? "true" : "false")
   }
 
   /// Writes an integer.
   public mutating func integer(_ value: Int64) {
-    separate()
-    appendDecimal(value)
+    let out = reserve(21)
+    var length = 0
+    if needsComma {
+      out[0] = UInt8(ascii: ",")
+      length = 1
+    }
+    needsComma = true
+    count += length + Self.writeDecimal(value, to: out + length)
   }
 
   /// Writes an integer.
@@ -61,17 +96,87 @@ public struct JSONWriter: Sendable {
     if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value {
       let integral = Int64(value)
       if integral == 0 && value.sign == .minus {
-        separate()
-        append("-0")
+        separateAndAppend("-0")
       } else {
         integer(integral)
       }
       return
     }
     separate()
-    // Swift's description is the shortest round-tripping form, and always valid JSON for
-    // finite values: `0.1`, `1e-07`, `5e+20`, `9007199254740992.0`.
-    bytes.append(contentsOf: value.description.utf8)
+    if appendShortestDecimal(value) { return }
+    // Outside 0.0001 ≤ |value| < 2^53 (exponent forms, 2^53 itself): Swift's description is the
+    // same shortest form, always valid JSON for finite values: `1e-07`, `5e+20`,
+    // `9007199254740992.0`. Layout coordinates never get here.
+    var text = value.description
+    text.withUTF8 { appendRun($0) }
+  }
+
+  /// Writes a finite, non-integral `value` with `0.0001 <= |value| < 2^53` in its shortest
+  /// round-tripping decimal form, exactly as `Double.description` would, without building a
+  /// String; false (nothing written) outside that range.
+  ///
+  /// `|value| = m · 2^e` exactly. Going up from one fraction digit, the first `k` for which
+  /// some integer `d` has `d / 10^k` inside the interval that reads back to `value` (its
+  /// half-way points to the neighbouring doubles, included when `m` is even) gives the fewest
+  /// digits; among those `d`, the one nearest `value`, an even one on a tie. All of it is
+  /// integer arithmetic on 128 bits: `(4m ± 2) · 10^k` and `d · 2^(2 - e)` stay below 2^126
+  /// in this range (k ≤ 21, e ≥ -66).
+  mutating func appendShortestDecimal(_ value: Double) -> Bool {
+    let magnitude = value.magnitude
+    guard magnitude >= 0.0001, magnitude < 0x1p53 else { return false }
+    let bits = magnitude.bitPattern
+    let fraction = bits & (1 << 52 - 1)
+    let mantissa = UInt128(fraction | 1 << 52)
+    let exponent = Int(bits >> 52) - 1075
+    guard exponent < 0 else { return false }  // integral: written elsewhere
+    let shift = 2 - exponent  // value = 4m / 2^shift
+    let inclusive = mantissa & 1 == 0
+    // The gap below is half as wide at a power of two.
+    let below: UInt128 = fraction == 0 ? 1 : 2
+    let unit = UInt128(1) << shift
+    var power: UInt128 = 1
+    for digits in 1...21 {
+      power *= 10
+      let low = (4 * mantissa - below) * power
+      let high = (4 * mantissa + 2) * power
+      var first = (low + unit - 1) >> shift
+      if !inclusive && first << shift == low { first += 1 }
+      let scaledFirst = first << shift
+      guard inclusive ? scaledFirst <= high : scaledFirst < high else { continue }
+      // The nearest integer to value · 10^k, an even one on a tie; the interval's first
+      // integer when the nearest lies below it (possible only at a power of two).
+      let center = 4 * mantissa * power
+      var nearest = (center + unit / 2) >> shift
+      if center & (unit - 1) == unit / 2, nearest & 1 == 1 { nearest -= 1 }
+      let chosen = nearest < first ? first : nearest
+      appendFixed(UInt64(chosen), fractionDigits: digits, negative: value < 0)
+      return true
+    }
+    return false
+  }
+
+  /// Writes `digits · 10^-fractionDigits` in plain decimal notation (`0.05`, `12.5`).
+  private mutating func appendFixed(_ digits: UInt64, fractionDigits: Int, negative: Bool) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+      var index = 48
+      var rest = digits
+      var written = 0
+      while rest != 0 || written <= fractionDigits {
+        if written == fractionDigits {
+          index -= 1
+          buffer[index] = UInt8(ascii: ".")
+        }
+        index -= 1
+        buffer[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+        rest /= 10
+        written += 1
+      }
+      if negative {
+        index -= 1
+        buffer[index] = UInt8(ascii: "-")
+      }
+      appendRun(UnsafeBufferPointer(rebasing: buffer[index..<48]))
+    }
   }
 
   /// Writes an escaped string.
@@ -82,39 +187,45 @@ public struct JSONWriter: Sendable {
 
   /// Opens an object.
   public mutating func beginObject() {
-    separate()
-    bytes.append(UInt8(ascii: "{"))
-    needsComma = false
+    open(UInt8(ascii: "{"))
   }
 
   /// Closes the innermost object.
   public mutating func endObject() {
-    bytes.append(UInt8(ascii: "}"))
+    reserve(1)[0] = UInt8(ascii: "}")
+    count += 1
     needsComma = true
   }
 
   /// Opens an array.
   public mutating func beginArray() {
-    separate()
-    bytes.append(UInt8(ascii: "["))
-    needsComma = false
+    open(UInt8(ascii: "["))
   }
 
   /// Closes the innermost array.
   public mutating func endArray() {
-    bytes.append(UInt8(ascii: "]"))
+    reserve(1)[0] = UInt8(ascii: "]")
+    count += 1
     needsComma = true
   }
 
   /// Writes a member name known at compile time; the next value is its value.
   ///
   /// The name is copied as is: it must not need escaping (plain ASCII names always qualify).
+  /// `,"name":` is stored in one run after one capacity check.
   public mutating func key(_ name: StaticString) {
-    separate()
-    bytes.append(UInt8(ascii: "\""))
-    append(name)
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    let length = name.utf8CodeUnitCount
+    let out = reserve(length + 4)
+    var index = 0
+    if needsComma {
+      out[0] = UInt8(ascii: ",")
+      index = 1
+    }
+    out[index] = UInt8(ascii: "\"")
+    (out + index + 1).update(from: name.utf8Start, count: length)
+    out[index + 1 + length] = UInt8(ascii: "\"")
+    out[index + 2 + length] = UInt8(ascii: ":")
+    count += index + 3 + length
     needsComma = false
   }
 
@@ -122,14 +233,15 @@ public struct JSONWriter: Sendable {
   public mutating func key(named name: String) {
     separate()
     appendQuoted(name)
-    bytes.append(UInt8(ascii: ":"))
+    reserve(1)[0] = UInt8(ascii: ":")
+    count += 1
     needsComma = false
   }
 
   /// Writes already-encoded JSON text as one value (trusted, not validated).
   public mutating func raw(_ json: [UInt8]) {
     separate()
-    bytes.append(contentsOf: json)
+    json.withUnsafeBufferPointer { appendRun($0) }
   }
 
   /// Writes any value.
@@ -156,69 +268,131 @@ public struct JSONWriter: Sendable {
 
   /// Empties the buffer, keeping its capacity, so one writer can be reused per message.
   public mutating func reset() {
-    bytes.removeAll(keepingCapacity: true)
+    count = 0
     needsComma = false
   }
 
   // MARK: Private
 
+  /// The pointer to write `extra` more bytes at, with room for them.
+  ///
+  /// The caller stores them and adds to `count`.
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    if count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage) {
+      grow(extra)
+    }
+    return storage.base + count
+  }
+
+  /// A unique buffer with room for `extra` more bytes (capacity doubles).
+  private mutating func grow(_ extra: Int) {
+    let fresh = Storage(capacity: max(count + extra, 2 * storage.capacity, 256))
+    fresh.base.update(from: storage.base, count: count)
+    storage = fresh
+  }
+
   /// Writes a comma if a value came before; every value then leaves `needsComma` true.
   private mutating func separate() {
-    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    if needsComma {
+      reserve(1)[0] = UInt8(ascii: ",")
+      count += 1
+    }
     needsComma = true
   }
 
-  private mutating func appendDecimal(_ value: Int64) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    // At most 20 digits; write them backwards into a small stack buffer.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-      var index = 20
-      repeat {
-        index -= 1
-        buffer[index] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-        magnitude /= 10
-      } while magnitude != 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<20]))
+  /// A comma if needed, then `{` or `[`.
+  private mutating func open(_ bracket: UInt8) {
+    let out = reserve(2)
+    if needsComma {
+      out[0] = UInt8(ascii: ",")
+      out[1] = bracket
+      count += 2
+    } else {
+      out[0] = bracket
+      count += 1
     }
+    needsComma = false
   }
 
-  /// Appends the bytes of a compile-time string.
-  private mutating func append(_ text: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-    )
+  /// A comma if needed, then a compile-time fragment (`null`, `true`, `-0`).
+  private mutating func separateAndAppend(_ text: StaticString) {
+    let length = text.utf8CodeUnitCount
+    let out = reserve(length + 1)
+    var index = 0
+    if needsComma {
+      out[0] = UInt8(ascii: ",")
+      index = 1
+    }
+    (out + index).update(from: text.utf8Start, count: length)
+    count += index + length
+    needsComma = true
+  }
+
+  /// Writes `value` in decimal at `out` (room for 20 bytes); returns the length.
+  private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    var magnitude = value.magnitude
+    var digits = 0
+    var probe = magnitude
+    repeat {
+      digits += 1
+      probe /= 10
+    } while probe != 0
+    var index = 0
+    if value < 0 {
+      out[0] = UInt8(ascii: "-")
+      index = 1
+    }
+    var position = index + digits
+    repeat {
+      position -= 1
+      out[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+      magnitude /= 10
+    } while magnitude != 0
+    return index + digits
+  }
+
+  /// Appends raw bytes.
+  private mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) {
+    guard let source = run.baseAddress, !run.isEmpty else { return }
+    reserve(run.count).update(from: source, count: run.count)
+    count += run.count
+  }
+
+  /// Appends one byte.
+  private mutating func appendByte(_ byte: UInt8) {
+    reserve(1)[0] = byte
+    count += 1
   }
 
   private mutating func appendQuoted(_ text: String) {
-    // Native strings lend their UTF-8 in place; small (inline) strings are copied to the stack.
-    if let done = text.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) {
-      return done
-    }
-    let count = text.utf8.count
-    if count <= 32 {
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-        _ = buffer.initialize(from: text.utf8)
-        appendQuoted(utf8: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-      }
-      return
-    }
+    // Native strings lend their UTF-8 in place, small (inline) ones from a stack copy of
+    // their 16 bytes: no per-byte iteration either way.
     var text = text
     text.withUTF8 { appendQuoted(utf8: $0) }
   }
 
   private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
-    bytes.append(UInt8(ascii: "\""))
-    var runStart = 0
     var index = JSONWriter.firstByteNeedingEscape(utf8, from: 0)
+    if index == utf8.count {
+      // No escape (the common case): quote, text and quote in one run.
+      let out = reserve(utf8.count + 2)
+      out[0] = UInt8(ascii: "\"")
+      if let source = utf8.baseAddress { (out + 1).update(from: source, count: utf8.count) }
+      out[utf8.count + 1] = UInt8(ascii: "\"")
+      count += utf8.count + 2
+      return
+    }
+    appendByte(UInt8(ascii: "\""))
+    var runStart = 0
     while index < utf8.count {
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      appendRun(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       appendEscape(utf8[index])
       runStart = index + 1
       index = JSONWriter.firstByteNeedingEscape(utf8, from: runStart)
     }
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-    bytes.append(UInt8(ascii: "\""))
+    appendRun(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+    appendByte(UInt8(ascii: "\""))
   }
 
   /// The index of the first byte from `start` that JSON requires escaped (a control
@@ -235,7 +409,9 @@ public struct JSONWriter: Sendable {
       let control = (word &- ones &* 0x20) & ~word & highs
       let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
       let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-      if control | quote | slash != 0 { break }
+      let flags = control | quote | slash
+      // The lowest flagged lane is exact (a borrow only leaves a lane that matched).
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
       index += 8
     }
     while index < utf8.count {
@@ -258,12 +434,19 @@ public struct JSONWriter: Sendable {
     case 0x0C: short = UInt8(ascii: "f")
     default:
       let low = byte & 0x0F
-      append("\\u00")
-      bytes.append(UInt8(ascii: "0") &+ byte >> 4)
-      bytes.append(low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10)
+      let out = reserve(6)
+      out[0] = UInt8(ascii: "\\")
+      out[1] = UInt8(ascii: "u")
+      out[2] = UInt8(ascii: "0")
+      out[3] = UInt8(ascii: "0")
+      out[4] = UInt8(ascii: "0") &+ byte >> 4
+      out[5] = low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10
+      count += 6
       return
     }
-    bytes.append(UInt8(ascii: "\\"))
-    bytes.append(short)
+    let out = reserve(2)
+    out[0] = UInt8(ascii: "\\")
+    out[1] = short
+    count += 2
   }
 }

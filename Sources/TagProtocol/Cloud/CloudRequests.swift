@@ -131,7 +131,7 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
   public init(params: Params) throws(ParamsError) {
     cloud = try params.string("cloud")
     width = try readWidth(params)
-    sizes = try TagProtocol.sizes(params.array("sizes"), at: params.path("sizes"))
+    sizes = try params.sizes("sizes")
     spacing = try params.optionalLength("spacing") ?? 16
     mergeDistance = try params.optionalLength("mergeDistance") ?? 10
     try params.exclusive("transition", "spacing")

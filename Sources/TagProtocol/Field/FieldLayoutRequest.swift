@@ -45,7 +45,7 @@ public struct FieldLayoutRequest: TagRequest, Hashable {
     if let cells = try params.optionalObject("cells", members: ["padding"]) {
       chips = .cells(padding: try cells.optionalInteger("padding", in: 0...1000) ?? 2)
     } else {
-      chips = .sizes(try sizes(params.array("chipSizes"), at: params.path("chipSizes")))
+      chips = .sizes(try params.sizes("chipSizes"))
     }
     fieldHeight = try params.length("fieldHeight")
     spacing = try params.optionalLength("spacing") ?? 8

@@ -66,7 +66,7 @@ public struct FieldChangeRequest: TagRequest, Hashable {
     if let changes = try params.optionalArray("changes") {
       let version = try params.integer("version")
       change = .edits(version: version, changes: try textEdits(changes, at: params.path("changes")))
-    } else if params["text"] != nil {
+    } else if params.has("text") {
       change = .text(try params.string("text"))
     } else {
       throw ParamsError(
@@ -142,9 +142,9 @@ public struct FieldRemoveTagRequest: TagRequest, Hashable {
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
     try params.exclusive("index", "tag")
-    if params["index"] != nil {
+    if params.has("index") {
       target = .index(try params.integer("index"))
-    } else if params["tag"] != nil {
+    } else if params.has("tag") {
       target = .tag(try params.string("tag"))
     } else {
       throw ParamsError(path: "", problem: "needs `index` (a tag position) or `tag` (a tag's text)")

@@ -23,10 +23,10 @@ public struct Members: Sendable, ExpressibleByArrayLiteral {
   public static let open = Members(open: ())
 
   /// Throws for the first member of `object` that is not a known name.
-  func check(_ object: JSONObject, at path: String) throws(ParamsError) {
+  func check(_ object: JSONObject, at path: @autoclosure () -> String) throws(ParamsError) {
     guard let names else { return }
     for member in object.members where !names.contains(member.key) {
-      throw unknown(member.key, at: path)
+      throw unknown(member.key, at: path())
     }
   }
 

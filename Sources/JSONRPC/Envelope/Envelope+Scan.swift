@@ -1,0 +1,163 @@
+/// The members of one JSON object as byte ranges of the text it was scanned from (keys between
+/// their quotes, values whole), in document order, duplicates included.
+public struct JSONObjectRanges: Sendable {
+  /// One member: where its key and its value are.
+  public struct Member: Sendable {
+    /// The key's raw bytes (between the quotes).
+    public var key: Range<Int>
+    /// Whether the key holds an escape (then compare it decoded).
+    public var keyHasEscapes: Bool
+    /// The value's bytes.
+    public var value: Range<Int>
+    /// Whether the value is a string without escapes (its text is the bytes between the
+    /// quotes, already validated).
+    public var isPlainString: Bool
+  }
+
+  /// The members in document order.
+  public var members: [Member]
+
+  /// The same members with every range moved `distance` bytes on (ranges found in a slice
+  /// made relative to the whole).
+  public func offset(by distance: Int) -> JSONObjectRanges {
+    JSONObjectRanges(
+      members: members.map { member in
+        Member(
+          key: (member.key.lowerBound + distance)..<(member.key.upperBound + distance),
+          keyHasEscapes: member.keyHasEscapes,
+          value: (member.value.lowerBound + distance)..<(member.value.upperBound + distance),
+          isPlainString: member.isPlainString
+        )
+      }
+    )
+  }
+}
+
+extension JSONScanner {
+  /// Reads the object that comes next as ranges (each value skipped, so validated); nil
+  /// (nothing consumed) when the next value is not an object.
+  public mutating func readObjectRanges() throws(JSONParseError) -> JSONObjectRanges? {
+    guard try beginObject() else { return nil }
+    var members: [JSONObjectRanges.Member] = []
+    members.reserveCapacity(4)
+    guard let base = input.baseAddress else { return JSONObjectRanges(members: []) }
+    while let key = try nextKey() {
+      let keyStart = key.raw.baseAddress.map { $0 - base } ?? position
+      let isString = try kind() == .string
+      let valueStart = position
+      var isPlainString = false
+      if isString, let text = try readStringBytes() {
+        isPlainString = !text.hasEscapes
+      } else {
+        try skipValue()
+      }
+      members.append(
+        JSONObjectRanges.Member(
+          key: keyStart..<(keyStart + key.raw.count),
+          keyHasEscapes: key.hasEscapes,
+          value: valueStart..<position,
+          isPlainString: isPlainString
+        )
+      )
+    }
+    return JSONObjectRanges(members: members)
+  }
+}
+
+/// A request or notification classified straight from its bytes by ``Envelope/scanCall(_:maxDepth:)``.
+public struct ScannedCall: Sendable {
+  /// The request id; nil for a notification.
+  public var id: RequestID?
+  /// The method name.
+  public var method: String
+  /// The params as given.
+  public var params: ScannedParams
+}
+
+/// A call's `params` as found in the bytes.
+public enum ScannedParams: Sendable {
+  /// No `params` member.
+  case absent
+  /// An object, member by member.
+  case object(JSONObjectRanges)
+  /// `null` or an array: the value's bytes.
+  case other(Range<Int>)
+}
+
+extension Envelope {
+  /// Classifies a body that is one well-formed request or notification without building a
+  /// ``JSONValue``: the same ``Message`` ``decode(_:maxDepth:)`` would give, with the params
+  /// left as byte ranges.
+  ///
+  /// Nil for everything else, which ``decode(_:maxDepth:)`` then answers with its exact
+  /// errors: invalid JSON, batches, responses, a missing or wrong `jsonrpc`, `method` or `id`,
+  /// `params` of the wrong kind, a repeated envelope member, or escapes in `jsonrpc` or
+  /// `method` (rare, and kept on one path). The whole body is validated either way.
+  public static func scanCall(
+    _ body: UnsafeBufferPointer<UInt8>,
+    maxDepth: Int = JSONReader.defaultMaxDepth
+  ) -> ScannedCall? {
+    var scanner = JSONScanner(body, maxDepth: maxDepth)
+    do throws(JSONParseError) {
+      guard try scanner.beginObject() else { return nil }
+      var sawVersion = false
+      var sawID = false
+      var id: RequestID?
+      var method: String?
+      var params = ScannedParams.absent
+      var sawParams = false
+      while let key = try scanner.nextKey() {
+        guard !key.hasEscapes else { return nil }
+        switch key.raw.count {
+        case 7 where key == "jsonrpc":
+          guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
+            return nil
+          }
+          sawVersion = true
+        case 2 where key == "id":
+          guard !sawID else { return nil }
+          sawID = true
+          switch try scanner.kind() {
+          case .number:
+            guard let number = try scanner.readNumber() else { return nil }
+            switch number {
+            case .integer(let value): id = .integer(value)
+            case .double(let value) where value.isFinite: id = .double(value)
+            default: return nil
+            }
+          case .string:
+            guard let text = try scanner.readString() else { return nil }
+            id = .string(text)
+          default: return nil
+          }
+        case 6 where key == "method":
+          guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
+            return nil
+          }
+          method = name.string
+        case 6 where key == "params":
+          guard !sawParams else { return nil }
+          sawParams = true
+          switch try scanner.kind() {
+          case .object:
+            guard let ranges = try scanner.readObjectRanges() else { return nil }
+            params = .object(ranges)
+          case .array, .null:
+            let start = scanner.position
+            try scanner.skipValue()
+            params = .other(start..<scanner.position)
+          default: return nil
+          }
+        default:
+          // Any other member is ignored by the classification too, but must be valid JSON.
+          try scanner.skipValue()
+        }
+      }
+      try scanner.finish()
+      guard sawVersion, let method else { return nil }
+      return ScannedCall(id: id, method: method, params: params)
+    } catch {
+      return nil
+    }
+  }
+}

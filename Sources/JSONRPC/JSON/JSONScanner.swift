@@ -1,0 +1,689 @@
+/// A pull scanner over borrowed JSON bytes: values are read (or skipped) one at a time, in
+/// document order, without building a ``JSONValue`` tree.
+///
+/// It accepts and rejects exactly what ``JSONReader`` does, with the same error (offset and
+/// reason): UTF-8 validity, escapes and lone surrogates, numbers, literals, the nesting limit
+/// and trailing bytes. A skipped value is validated as fully as a read one. Strings become a
+/// `String` only when asked; object keys come as ``Key``s, compared with a name as bytes.
+///
+/// ```swift
+/// try bytes.withUnsafeBufferPointer { buffer in
+///   var scanner = JSONScanner(buffer)
+///   guard try scanner.beginObject() else { return }            // not an object
+///   while let key = try scanner.nextKey() {
+///     if key == "text" { text = try scanner.readString() } else { try scanner.skipValue() }
+///   }
+///   try scanner.finish()                                        // only whitespace may follow
+/// }
+/// ```
+///
+/// Containers opened with ``beginObject()`` and ``beginArray()`` are walked with ``nextKey()``
+/// and ``nextElement()``; after each key or element exactly one value must be read, skipped
+/// or begun. The `read…` methods return nil, consuming nothing, when the next value is of
+/// another kind, so a typed decoder can report a type error at the right parameter.
+public struct JSONScanner {
+  /// The bytes being scanned.
+  public let input: UnsafeBufferPointer<UInt8>
+  /// The offset of the next byte to look at.
+  public private(set) var position = 0
+  private let maxDepth: Int
+  /// Open containers, those begun by the caller and those inside a value being skipped.
+  private var depth = 0
+  /// Whether each open container is an object, one bit per level: the first 64 levels inline.
+  private var lowKinds: UInt64 = 0
+  private var highKinds: [UInt64] = []
+  /// True right after `{` or `[`: the next member or element needs no comma.
+  private var afterOpen = false
+
+  /// An object member's name as it appears in the input (between the quotes, escapes undone
+  /// only when asked).
+  public struct Key {
+    /// The raw bytes between the quotes.
+    public let raw: UnsafeBufferPointer<UInt8>
+    /// Whether `raw` holds a backslash escape.
+    public let hasEscapes: Bool
+
+    /// The name as a String (escapes decoded).
+    public var string: String {
+      guard hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+      // Already validated when the key was scanned, so decoding cannot fail.
+      var scanner = JSONScanner(raw, maxDepth: 1)
+      var bytes: [UInt8] = []
+      scanner.decodeEscapedRun(into: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the name is `name` (compared as bytes when the key has no escapes).
+    public static func == (key: Key, name: StaticString) -> Bool {
+      guard !key.hasEscapes else {
+        return name.withUTF8Buffer { key.string.utf8.elementsEqual($0) }
+      }
+      let count = name.utf8CodeUnitCount
+      guard key.raw.count == count else { return false }
+      guard let base = key.raw.baseAddress, name.hasPointerRepresentation else {
+        return name.withUTF8Buffer { key.raw.elementsEqual($0) }
+      }
+      let expected = name.utf8Start
+      for index in 0..<count where base[index] != expected[index] { return false }
+      return true
+    }
+
+    /// Whether the name is `name` (a run-time string; literals take the `==` above).
+    public func matches(_ name: String) -> Bool {
+      guard !hasEscapes else { return string == name }
+      var name = name
+      return name.withUTF8 { bytes in
+        guard bytes.count == raw.count else { return false }
+        for index in 0..<bytes.count where bytes[index] != raw[index] { return false }
+        return true
+      }
+    }
+  }
+
+  /// What the next value is, from its first byte.
+  public enum Kind: Equatable, Sendable {
+    case object
+    case array
+    case string
+    case number
+    case bool
+    case null
+  }
+
+  /// Scans `input`; containers may nest `maxDepth` deep (capped as ``JSONReader`` caps it).
+  public init(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONReader.defaultMaxDepth) {
+    self.input = input
+    self.maxDepth = min(maxDepth, JSONReader.maxSupportedDepth)
+  }
+
+  // MARK: Structure
+
+  /// The kind of the next value (whitespace skipped); throws at the end of input or on a byte
+  /// no value starts with.
+  public mutating func kind() throws(JSONParseError) -> Kind {
+    skipWhitespace()
+    guard position < input.count else { throw failure("unexpected end of input") }
+    switch input[position] {
+    case UInt8(ascii: "{"): return .object
+    case UInt8(ascii: "["): return .array
+    case UInt8(ascii: "\""): return .string
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+    case UInt8(ascii: "n"): return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+    default: throw failure("unexpected \(describe(input[position]))")
+    }
+  }
+
+  /// Opens the object that comes next; false (nothing consumed) when the next value is not one.
+  public mutating func beginObject() throws(JSONParseError) -> Bool {
+    guard try kind() == .object else { return false }
+    try open(isObject: true)
+    return true
+  }
+
+  /// The next member's key (its `:` consumed; its value comes next), or nil when the object
+  /// ends (its `}` consumed).
+  public mutating func nextKey() throws(JSONParseError) -> Key? {
+    skipWhitespace()
+    if afterOpen {
+      if position < input.count, input[position] == UInt8(ascii: "}") {
+        position += 1
+        closeContainer()
+        return nil
+      }
+      afterOpen = false
+      return try keyAndColon()
+    }
+    guard position < input.count else { throw failure("unexpected end of input") }
+    let byte = input[position]
+    if byte == UInt8(ascii: ",") {
+      position += 1
+      skipWhitespace()
+      return try keyAndColon()
+    }
+    if byte == UInt8(ascii: "}") {
+      position += 1
+      closeContainer()
+      return nil
+    }
+    throw failure("expected ',' or '}' but found \(describe(byte))")
+  }
+
+  /// Opens the array that comes next; false (nothing consumed) when the next value is not one.
+  public mutating func beginArray() throws(JSONParseError) -> Bool {
+    guard try kind() == .array else { return false }
+    try open(isObject: false)
+    return true
+  }
+
+  /// True when another element follows (it comes next); false when the array ends (its `]`
+  /// consumed).
+  public mutating func nextElement() throws(JSONParseError) -> Bool {
+    skipWhitespace()
+    if afterOpen {
+      if position < input.count, input[position] == UInt8(ascii: "]") {
+        position += 1
+        closeContainer()
+        return false
+      }
+      afterOpen = false
+      return true
+    }
+    guard position < input.count else { throw failure("unexpected end of input") }
+    let byte = input[position]
+    if byte == UInt8(ascii: ",") {
+      position += 1
+      return true
+    }
+    if byte == UInt8(ascii: "]") {
+      position += 1
+      closeContainer()
+      return false
+    }
+    throw failure("expected ',' or ']' but found \(describe(byte))")
+  }
+
+  /// Checks that nothing but whitespace follows the value read last.
+  public mutating func finish() throws(JSONParseError) {
+    skipWhitespace()
+    if position < input.count {
+      throw failure("unexpected \(describe(input[position])) after the JSON text")
+    }
+  }
+
+  /// Reads and validates the whole input as one JSON text, building nothing.
+  public mutating func scanDocument() throws(JSONParseError) {
+    try skipValue()
+    try finish()
+  }
+
+  // MARK: Values
+
+  /// The next string, escapes decoded; nil (nothing consumed) when the next value is not one.
+  public mutating func readString() throws(JSONParseError) -> String? {
+    guard try kind() == .string else { return nil }
+    let (raw, hasEscapes) = try scanString()
+    afterOpen = false
+    return Key(raw: raw, hasEscapes: hasEscapes).string
+  }
+
+  /// The next string's raw bytes (between the quotes, validated, escapes not decoded); nil
+  /// (nothing consumed) when the next value is not a string.
+  public mutating func readStringBytes() throws(JSONParseError) -> Key? {
+    guard try kind() == .string else { return nil }
+    let (raw, hasEscapes) = try scanString()
+    afterOpen = false
+    return Key(raw: raw, hasEscapes: hasEscapes)
+  }
+
+  /// The next number with ``JSONReader``'s meaning (`.integer` for an integer lexeme that fits
+  /// Int64, else a correctly rounded `.double`; `-0` is `-0.0`, `1e400` is infinity); nil
+  /// (nothing consumed) when the next value is not a number.
+  public mutating func readNumber() throws(JSONParseError) -> JSONValue? {
+    guard try kind() == .number else { return nil }
+    afterOpen = false
+    return try scanNumber(build: true)
+  }
+
+  /// The next boolean; nil (nothing consumed) when the next value is not one.
+  public mutating func readBool() throws(JSONParseError) -> Bool? {
+    guard try kind() == .bool else { return nil }
+    afterOpen = false
+    if input[position] == UInt8(ascii: "t") {
+      try expectLiteral("true")
+      return true
+    }
+    try expectLiteral("false")
+    return false
+  }
+
+  /// Consumes a `null` and returns true; false (nothing consumed) for any other value.
+  public mutating func readNull() throws(JSONParseError) -> Bool {
+    guard try kind() == .null else { return false }
+    afterOpen = false
+    try expectLiteral("null")
+    return true
+  }
+
+  /// The next value as a ``JSONValue`` (for the parts of a message that stay dynamic).
+  public mutating func readValue() throws(JSONParseError) -> JSONValue {
+    skipWhitespace()
+    var parser = JSONParser(
+      input: input,
+      maxDepth: maxDepth,
+      position: position,
+      outerDepth: depth
+    )
+    let value = try parser.parseValue()
+    position = parser.position
+    afterOpen = false
+    return value
+  }
+
+  /// Skips the next value, validating it exactly as reading it would.
+  public mutating func skipValue() throws(JSONParseError) {
+    let base = depth
+    expectingValue: while true {
+      skipWhitespace()
+      guard position < input.count else { throw failure("unexpected end of input") }
+      switch input[position] {
+      case UInt8(ascii: "{"):
+        try open(isObject: true)
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "}") {
+          position += 1
+          closeContainer()
+        } else {
+          _ = try keyAndColon()
+          continue expectingValue
+        }
+      case UInt8(ascii: "["):
+        try open(isObject: false)
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "]") {
+          position += 1
+          closeContainer()
+        } else {
+          continue expectingValue
+        }
+      default:
+        try skipScalar()
+      }
+
+      // A value is complete: continue or close the containers this skip opened.
+      while depth > base {
+        skipWhitespace()
+        guard position < input.count else { throw failure("unexpected end of input") }
+        let byte = input[position]
+        let isObject = topIsObject
+        if byte == UInt8(ascii: ",") {
+          position += 1
+          if isObject {
+            skipWhitespace()
+            _ = try keyAndColon()
+          }
+          continue expectingValue
+        }
+        if isObject ? byte == UInt8(ascii: "}") : byte == UInt8(ascii: "]") {
+          position += 1
+          closeContainer()
+          continue
+        }
+        throw failure("expected ',' or '\(isObject ? "}" : "]")' but found \(describe(byte))")
+      }
+      afterOpen = false
+      return
+    }
+  }
+
+  // MARK: Containers
+
+  private mutating func open(isObject: Bool) throws(JSONParseError) {
+    guard depth < maxDepth else { throw failure("nesting deeper than \(maxDepth)") }
+    if depth < 64 {
+      let bit: UInt64 = 1 << UInt64(depth)
+      lowKinds = isObject ? lowKinds | bit : lowKinds & ~bit
+    } else {
+      let level = depth - 64
+      if highKinds.count <= level / 64 { highKinds.append(0) }
+      let bit: UInt64 = 1 << UInt64(level % 64)
+      highKinds[level / 64] = isObject ? highKinds[level / 64] | bit : highKinds[level / 64] & ~bit
+    }
+    depth += 1
+    position += 1
+    afterOpen = true
+  }
+
+  private mutating func closeContainer() {
+    depth -= 1
+    afterOpen = false
+  }
+
+  private var topIsObject: Bool {
+    let level = depth - 1
+    if level < 64 { return lowKinds >> UInt64(level) & 1 == 1 }
+    return highKinds[(level - 64) / 64] >> UInt64((level - 64) % 64) & 1 == 1
+  }
+
+  private mutating func keyAndColon() throws(JSONParseError) -> Key {
+    guard position < input.count else { throw failure("unexpected end of input") }
+    guard input[position] == UInt8(ascii: "\"") else {
+      throw failure("expected a string key but found \(describe(input[position]))")
+    }
+    let (raw, hasEscapes) = try scanString()
+    skipWhitespace()
+    guard position < input.count else { throw failure("unexpected end of input") }
+    guard input[position] == UInt8(ascii: ":") else {
+      throw failure("expected ':' but found \(describe(input[position]))")
+    }
+    position += 1
+    return Key(raw: raw, hasEscapes: hasEscapes)
+  }
+
+  // MARK: Scalars
+
+  private mutating func skipScalar() throws(JSONParseError) {
+    switch input[position] {
+    case UInt8(ascii: "\""): _ = try scanString()
+    case UInt8(ascii: "t"): try expectLiteral("true")
+    case UInt8(ascii: "f"): try expectLiteral("false")
+    case UInt8(ascii: "n"): try expectLiteral("null")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber(build: false)
+    default: throw failure("unexpected \(describe(input[position]))")
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    let count = literal.utf8CodeUnitCount
+    let matches = literal.withUTF8Buffer { expected in
+      guard input.count - position >= count else { return false }
+      for index in 0..<count where input[position + index] != expected[index] {
+        return false
+      }
+      return true
+    }
+    guard matches else { throw failure("invalid literal, expected '\(literal)'") }
+    position += count
+  }
+
+  /// Scans a number; its value (as ``JSONReader`` reads it) only when `build` is set.
+  private mutating func scanNumber(build: Bool) throws(JSONParseError) -> JSONValue? {
+    let start = position
+    let negative = input[position] == UInt8(ascii: "-")
+    if negative { position += 1 }
+    guard position < input.count, isDigit(input[position]) else {
+      throw failure("expected a digit in a number")
+    }
+    var integer: Int64 = 0
+    var fitsInteger = true
+    if input[position] == UInt8(ascii: "0") {
+      position += 1
+      if position < input.count, isDigit(input[position]) {
+        throw failure("leading zero in a number")
+      }
+    } else {
+      while position < input.count, isDigit(input[position]) {
+        if build && fitsInteger {
+          let digit = Int64(input[position] &- UInt8(ascii: "0"))
+          let (scaled, overflow1) = integer.multipliedReportingOverflow(by: 10)
+          let (next, overflow2) =
+            negative
+            ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
+          if overflow1 || overflow2 { fitsInteger = false } else { integer = next }
+        }
+        position += 1
+      }
+    }
+    var isInteger = true
+    if position < input.count, input[position] == UInt8(ascii: ".") {
+      isInteger = false
+      position += 1
+      try skipDigits(after: "'.'")
+    }
+    if position < input.count, input[position] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      position += 1
+      if position < input.count,
+        input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-")
+      {
+        position += 1
+      }
+      try skipDigits(after: "the exponent")
+    }
+    // Reading the text as a Double cannot fail for this grammar, so a skip need not do it.
+    guard build else { return nil }
+    if isInteger && fitsInteger {
+      return negative && integer == 0 ? .double(-0.0) : .integer(integer)
+    }
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: input[start..<position]),
+      as: UTF8.self
+    )
+    guard let double = Double(text) else {
+      throw JSONParseError(offset: start, reason: "unreadable number")
+    }
+    return .double(double)
+  }
+
+  private mutating func skipDigits(after what: StaticString) throws(JSONParseError) {
+    guard position < input.count, isDigit(input[position]) else {
+      throw failure("expected a digit after \(what)")
+    }
+    while position < input.count, isDigit(input[position]) { position += 1 }
+  }
+
+  // MARK: Strings
+
+  /// Validates the string at `position` (its opening quote) and moves past it; returns the
+  /// bytes between the quotes and whether they hold an escape.
+  private mutating func scanString() throws(JSONParseError) -> (UnsafeBufferPointer<UInt8>, Bool) {
+    let opening = position
+    position += 1
+    let start = position
+    var hasEscapes = false
+    while position < input.count {
+      position = JSONScanner.plainRunEnd(input, from: position)
+      guard position < input.count else { break }
+      let byte = input[position]
+      if byte == UInt8(ascii: "\"") {
+        let raw = UnsafeBufferPointer(rebasing: input[start..<position])
+        position += 1
+        return (raw, hasEscapes)
+      }
+      if byte == UInt8(ascii: "\\") {
+        hasEscapes = true
+        try validateEscape()
+      } else if byte < 0x20 {
+        throw failure("raw control character \(hex(byte)) in a string")
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        try skipUTF8Sequence()
+      }
+    }
+    throw JSONParseError(offset: opening, reason: "unterminated string")
+  }
+
+  /// The first index from `start` holding a byte that is not plain string content: a quote,
+  /// a backslash, a control character or a non-ASCII byte; checks eight bytes at a time.
+  static func plainRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = input.baseAddress else { return start }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var index = start
+    while index + 8 <= input.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // As JSONWriter's escape scan, plus any byte with its high bit set.
+      let control = (word &- ones &* 0x20) & ~word & highs
+      let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
+      let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
+      let flags = control | quote | slash | (word & highs)
+      // The lowest flagged lane is exact (a borrow only leaves a lane that matched).
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < input.count {
+      let byte = base[index]
+      if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        return index
+      }
+      index += 1
+    }
+    return index
+  }
+
+  /// Checks the escape at `position` as ``JSONReader`` would decode it, and skips it.
+  private mutating func validateEscape() throws(JSONParseError) {
+    guard position + 1 < input.count else { throw failure("unterminated escape") }
+    let escaped = input[position + 1]
+    switch escaped {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      position += 2
+    case UInt8(ascii: "u"):
+      _ = try decodeUnicodeEscape()
+    default:
+      throw failure("invalid escape '\\\(describeRaw(escaped))'")
+    }
+  }
+
+  /// Decodes the whole (already validated) input as string content with escapes.
+  fileprivate mutating func decodeEscapedRun(into bytes: inout [UInt8]) {
+    bytes.reserveCapacity(input.count)
+    while position < input.count {
+      let byte = input[position]
+      guard byte == UInt8(ascii: "\\") else {
+        bytes.append(byte)
+        position += 1
+        continue
+      }
+      let escaped = input[position + 1]
+      switch escaped {
+      case UInt8(ascii: "b"): bytes.append(0x08)
+      case UInt8(ascii: "f"): bytes.append(0x0C)
+      case UInt8(ascii: "n"): bytes.append(0x0A)
+      case UInt8(ascii: "r"): bytes.append(0x0D)
+      case UInt8(ascii: "t"): bytes.append(0x09)
+      case UInt8(ascii: "u"):
+        // Validated: `try?` never yields nil here.
+        appendScalar((try? decodeUnicodeEscape()) ?? 0xFFFD, to: &bytes)
+        continue
+      default: bytes.append(escaped)
+      }
+      position += 2
+    }
+  }
+
+  /// Decodes `\uXXXX` (and its low-surrogate partner) at `position`; rejects lone surrogates.
+  private mutating func decodeUnicodeEscape() throws(JSONParseError) -> UInt32 {
+    let escapeStart = position
+    let first = try readHex4(at: position + 2)
+    position += 6
+    switch first {
+    case 0xD800...0xDBFF:
+      guard input.count - position >= 6, input[position] == UInt8(ascii: "\\"),
+        input[position + 1] == UInt8(ascii: "u")
+      else {
+        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
+      }
+      let second = try readHex4(at: position + 2)
+      guard (0xDC00...0xDFFF).contains(second) else {
+        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
+      }
+      position += 6
+      return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+    case 0xDC00...0xDFFF:
+      throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
+    default:
+      return first
+    }
+  }
+
+  private func readHex4(at offset: Int) throws(JSONParseError) -> UInt32 {
+    guard input.count - offset >= 4 else {
+      throw JSONParseError(offset: offset, reason: "truncated \\u escape")
+    }
+    var value: UInt32 = 0
+    for index in offset..<(offset + 4) {
+      let byte = input[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+      default: throw JSONParseError(offset: index, reason: "invalid hex digit in \\u escape")
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  private func appendScalar(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+      bytes.append(UInt8(truncatingIfNeeded: scalar))
+    case 0x80..<0x800:
+      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+    default:
+      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+    }
+  }
+
+  /// Validates one multi-byte UTF-8 sequence at `position` (Unicode Table 3-7) and skips it.
+  private mutating func skipUTF8Sequence() throws(JSONParseError) {
+    let lead = input[position]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      high = 0x8F
+    default: throw failure("invalid UTF-8")
+    }
+    guard input.count - position >= length, (low...high).contains(input[position + 1]) else {
+      throw failure("invalid UTF-8")
+    }
+    for index in (position + 2)..<(position + length) where input[index] & 0xC0 != 0x80 {
+      throw failure("invalid UTF-8")
+    }
+    position += length
+  }
+
+  // MARK: Helpers
+
+  private mutating func skipWhitespace() {
+    while position < input.count {
+      switch input[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    byte &- UInt8(ascii: "0") < 10
+  }
+
+  private func failure(_ reason: String) -> JSONParseError {
+    JSONParseError(offset: position, reason: reason)
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    (0x21..<0x7F).contains(byte) ? "character '\(describeRaw(byte))'" : "byte \(hex(byte))"
+  }
+
+  private func describeRaw(_ byte: UInt8) -> String {
+    (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : hex(byte)
+  }
+
+  private func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return byte < 0x10 ? "0x0\(digits)" : "0x\(digits)"
+  }
+
+  private func hex4(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}

@@ -1,0 +1,172 @@
+public import JSONRPC
+import TagCore
+
+/// Where a request's params come from: a parsed ``JSONValue`` (nil when absent), or the
+/// message body with the ranges ``Envelope/scanCall(_:maxDepth:)`` found in it.
+public enum ParamsSource: Sendable {
+  case tree(JSONValue?)
+  case bytes([UInt8], ScannedParams)
+}
+
+extension TagMessage {
+  /// Checks params from either source against ``members`` and decodes them.
+  public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
+    try Self(params: Params(source, members: members))
+  }
+}
+
+/// A params object as the byte ranges of its members in the (already validated) body.
+struct ParamsBytes: Sendable {
+  let body: [UInt8]
+  let ranges: JSONObjectRanges
+
+  /// The whole value at `range` of `body` as a ``JSONValue``.
+  static func parse(_ body: [UInt8], _ range: Range<Int>) -> JSONValue {
+    // The body was validated with the configured depth, so this cannot fail.
+    (try? JSONReader.parse(body[range], maxDepth: JSONReader.maxSupportedDepth)) ?? .null
+  }
+
+  /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
+  func index(of key: String) -> Int? {
+    var key = key
+    return key.withUTF8 { name in
+      body.withUnsafeBufferPointer { bytes in
+        var index = ranges.members.count
+        while index > 0 {
+          index -= 1
+          let member = ranges.members[index]
+          if member.keyHasEscapes {
+            if keyString(member) == String(decoding: name, as: UTF8.self) { return index }
+            continue
+          }
+          guard member.key.count == name.count else { continue }
+          var same = true
+          for offset in 0..<name.count where bytes[member.key.lowerBound + offset] != name[offset] {
+            same = false
+            break
+          }
+          if same { return index }
+        }
+        return nil
+      }
+    }
+  }
+
+  /// The value of member `index` as a ``JSONValue``.
+  func value(at index: Int) -> JSONValue {
+    Self.parse(body, ranges.members[index].value)
+  }
+
+  /// The value of member `index` if it is a string.
+  func string(at index: Int) -> String? {
+    let member = ranges.members[index]
+    if member.isPlainString {
+      return body.withUnsafeBufferPointer {
+        let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+        return String(decoding: UnsafeBufferPointer(rebasing: $0[text]), as: UTF8.self)
+      }
+    }
+    return scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
+  }
+
+  /// The value of member `index` if it is a number (``JSONReader``'s meaning).
+  func number(at index: Int) -> JSONValue? {
+    scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
+  }
+
+  /// The value of member `index` if it is a Boolean.
+  func bool(at index: Int) -> Bool? {
+    scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
+  }
+
+  /// The value of member `index` if it is an object, as ranges of the same body.
+  func object(at index: Int) -> ParamsBytes? {
+    let start = ranges.members[index].value.lowerBound
+    guard
+      let nested = scan(index, { scanner throws(JSONParseError) in try scanner.readObjectRanges() })
+        ?? nil
+    else { return nil }
+    return ParamsBytes(body: body, ranges: nested.offset(by: start))
+  }
+
+  /// The value of member `index` if it is an array of `{width, height}` objects, each with
+  /// exactly those two members and finite numbers ≥ 0; nil for anything else (the caller then
+  /// reads the array as ``JSONValue``s, which reports the exact error).
+  func sizes(at index: Int) -> [Size]? {
+    func length(_ scanner: inout JSONScanner) throws(JSONParseError) -> Double? {
+      let number: Double
+      switch try scanner.readNumber() {
+      case .integer(let value)?: number = Double(value)
+      case .double(let value)?: number = value
+      default: return nil
+      }
+      return number.isFinite && number >= 0 ? number : nil
+    }
+    let estimate = ranges.members[index].value.count / 28
+    return scan(index) { scanner throws(JSONParseError) -> [Size]? in
+      guard try scanner.beginArray() else { return nil }
+      var sizes: [Size] = []
+      sizes.reserveCapacity(estimate)
+      while try scanner.nextElement() {
+        guard try scanner.beginObject() else { return nil }
+        var width: Double?
+        var height: Double?
+        while let key = try scanner.nextKey() {
+          if key == "width", width == nil {
+            guard let value = try length(&scanner) else { return nil }
+            width = value
+          } else if key == "height", height == nil {
+            guard let value = try length(&scanner) else { return nil }
+            height = value
+          } else {
+            return nil
+          }
+        }
+        guard let width, let height else { return nil }
+        sizes.append(Size(width: width, height: height))
+      }
+      return sizes
+    } ?? nil
+  }
+
+  /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
+  func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
+    guard let names = members.names else { return }
+    for member in ranges.members {
+      let key = keyString(member)
+      if !names.contains(key) { throw members.unknown(key, at: path()) }
+    }
+  }
+
+  /// The members as a ``JSONObject``.
+  func object() -> JSONObject {
+    JSONObject(ranges.members.map { JSONMember(keyString($0), Self.parse(body, $0.value)) })
+  }
+
+  private func keyString(_ member: JSONObjectRanges.Member) -> String {
+    guard member.keyHasEscapes else {
+      return body.withUnsafeBufferPointer {
+        String(decoding: UnsafeBufferPointer(rebasing: $0[member.key]), as: UTF8.self)
+      }
+    }
+    // The key with its quotes is a JSON string: read it as one.
+    let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
+    return Self.parse(body, quoted).stringValue ?? ""
+  }
+
+  /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
+  /// body being valid).
+  private func scan<T>(
+    _ index: Int,
+    _ read: (inout JSONScanner) throws(JSONParseError) -> T
+  ) -> T? {
+    let range = ranges.members[index].value
+    return body.withUnsafeBufferPointer { bytes in
+      var scanner = JSONScanner(
+        UnsafeBufferPointer(rebasing: bytes[range]),
+        maxDepth: JSONReader.maxSupportedDepth
+      )
+      return try? read(&scanner)
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import JSONRPC
+import TagTestSupport
+import Testing
+
+@testable import TagServer
+
+/// Single calls decoded from bytes answer exactly as the JSONValue path does.
+///
+/// Everything must come out exactly as the JSONValue path gives it: the same replies (results and errors, byte for byte), the same
+/// logs, the same exit. Every transcript is replayed both ways, and at every step variants of
+/// the message (params members renamed, dropped, repeated, escaped, given every kind of value)
+/// are sent to copies of both servers.
+@Suite struct ByteDecodingTests {
+  static let transcripts: [Transcript] = (try? Files.transcripts()) ?? []
+
+  /// What handling `body` writes and logs, in server `server` (which moves on).
+  static func outcome(_ server: inout Server, _ body: String) -> [String] {
+    outcome(&server, Array(body.utf8))
+  }
+
+  /// What handling `body` writes and logs.
+  static func outcome(_ server: inout Server, _ body: [UInt8]) -> [String] {
+    var outbox = Outbox()
+    server.handle(.message(body), into: &outbox)
+    return outbox.messages.map { String(decoding: $0, as: UTF8.self) }
+      + outbox.logs.map { "log \($0.level): \($0.message)" }
+      + ["exit \(outbox.exitCode.map(String.init) ?? "-")"]
+  }
+
+  /// Variants of one sent body: its params members changed one at a time.
+  static func variants(of body: String) -> [String] {
+    guard case .object(let message)? = try? JSONReader.parse(Array(body.utf8)),
+      case .object(let params)? = message["params"]
+    else { return [] }
+    func with(_ members: [JSONMember]) -> String {
+      var copy = message
+      copy.members = copy.members.map {
+        $0.key == "params" ? JSONMember("params", .object(JSONObject(members))) : $0
+      }
+      var writer = JSONWriter()
+      writer.value(.object(copy))
+      return String(decoding: writer.bytes, as: UTF8.self)
+    }
+    let values: [JSONValue] = [
+      .null, .integer(1), .integer(-1), .double(1.5), .double(-0.0), .string("s"), .string(""),
+      .bool(true), .array([]), .object(JSONObject()), .array([.integer(1)]),
+      .array([.object(JSONObject([JSONMember("width", .integer(3))]))]),
+      .object(JSONObject([JSONMember("a", .integer(1))])),
+    ]
+    var result: [String] = []
+    for (index, member) in params.members.enumerated() {
+      var members = params.members
+      members[index].key += "x"
+      result.append(with(members))
+      members = params.members
+      members.remove(at: index)
+      result.append(with(members))
+      members = params.members
+      members.append(member)
+      result.append(with(members))
+      for value in values {
+        members = params.members
+        members[index].value = value
+        result.append(with(members))
+      }
+    }
+    // A key with an escape, and the params as an array and as null.
+    if let first = params.members.first {
+      let text = with(params.members)
+      let escaped = text.replacingFirst(
+        "\"\(first.key)\":",
+        with: "\"\\u00\(hex(first.key.utf8.first ?? 0x61))\(first.key.dropFirst())\":"
+      )
+      result.append(escaped)
+    }
+    return result
+  }
+
+  static func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+
+  @Test(arguments: transcripts.map(\.name))
+  func bytesAndTreeAnswerAlike(name: String) throws {
+    let transcript = try #require(Self.transcripts.first { $0.name == name })
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    var compared = 0
+    for send in transcript.sends {
+      for variant in Self.variants(of: send) {
+        var fastCopy = fast
+        var slowCopy = slow
+        let got = Self.outcome(&fastCopy, variant)
+        let want = Self.outcome(&slowCopy, variant)
+        #expect(got == want, "\(name): \(variant)")
+        compared += 1
+      }
+      #expect(Self.outcome(&fast, send) == Self.outcome(&slow, send), "\(name): \(send)")
+    }
+    #expect(compared > 0 || transcript.sends.allSatisfy { !$0.contains("\"params\":{\"") })
+  }
+}
+
+extension ByteDecodingTests {
+  /// The public JSON suite's documents (empty where it is not beside the checkout).
+  static let suite: [[UInt8]] = JSONTestSuite.names.map { JSONTestSuite.bytes($0) }
+
+  /// Every suite document as a whole message, and inside a request as a params member's value
+  /// (where the byte path scans it), answers alike both ways.
+  @Test(.enabled(if: JSONTestSuite.isPresent, Comment(rawValue: JSONTestSuite.absentReason)))
+  func theJSONSuiteAnswersAlike() {
+    #expect(Self.suite.count >= 318)
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    let open = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+    #expect(Self.outcome(&fast, open) == Self.outcome(&slow, open))
+    for document in Self.suite {
+      let text = String(decoding: document, as: UTF8.self)
+      let bodies = [
+        document,
+        Array(#"{"jsonrpc":"2.0","id":7,"method":"field/open","params":{"field":"#.utf8) + document
+          + Array("}}".utf8),
+        Array(#"{"jsonrpc":"2.0","id":8,"method":"field/open","params":"#.utf8) + document
+          + Array("}".utf8),
+        Array(#"{"jsonrpc":"2.0","method":"field/didChange","params":{"x":"#.utf8) + document
+          + Array("}}".utf8),
+      ]
+      for body in bodies {
+        var fastCopy = fast
+        var slowCopy = slow
+        #expect(
+          Self.outcome(&fastCopy, body) == Self.outcome(&slowCopy, body),
+          "\(text.prefix(80))"
+        )
+      }
+    }
+  }
+}
+
+extension String {
+  /// The text with the first occurrence of `target` replaced (byte-wise; no Foundation).
+  fileprivate func replacingFirst(_ target: String, with replacement: String) -> String {
+    let bytes = Array(utf8)
+    let needle = Array(target.utf8)
+    guard needle.count <= bytes.count else { return self }
+    for start in 0...(bytes.count - needle.count)
+    where Array(bytes[start..<(start + needle.count)]) == needle {
+      let result =
+        Array(bytes[..<start]) + Array(replacement.utf8) + Array(bytes[(start + needle.count)...])
+      return String(decoding: result, as: UTF8.self)
+    }
+    return self
+  }
+}
