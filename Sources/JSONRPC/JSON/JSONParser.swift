@@ -2,11 +2,11 @@
 ///
 /// Containers being built live on explicit stacks (`containers`, `values`, `keys`), so the
 /// nesting depth costs heap, never call stack.
-struct JSONParser {
-  private let input: UnsafeBufferPointer<UInt8>
+struct JSONParser: JSONByteCursor {
+  let input: UnsafeBufferPointer<UInt8>
   private let maxDepth: Int
   /// The offset of the next byte to read.
-  private(set) var position = 0
+  var position = 0
 
   /// An open array or object: where its elements (and, for objects, keys) start on the stacks.
   private struct Container {
@@ -169,19 +169,6 @@ struct JSONParser {
     }
   }
 
-  private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
-    let count = literal.utf8CodeUnitCount
-    let matches = literal.withUTF8Buffer { expected in
-      guard input.count - position >= count else { return false }
-      for index in 0..<count where input[position + index] != expected[index] {
-        return false
-      }
-      return true
-    }
-    guard matches else { throw failure("invalid literal, expected '\(literal)'") }
-    position += count
-  }
-
   private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
     let start = position
     let negative = input[position] == UInt8(ascii: "-")
@@ -315,138 +302,5 @@ struct JSONParser {
     }
     bytes.append(simple)
     position += 2
-  }
-
-  /// Decodes `\uXXXX` (and its low-surrogate partner) at `position`; rejects lone surrogates.
-  private mutating func decodeUnicodeEscape() throws(JSONParseError) -> UInt32 {
-    let escapeStart = position
-    let first = try readHex4(at: position + 2)
-    position += 6
-    switch first {
-    case 0xD800...0xDBFF:
-      guard input.count - position >= 6, input[position] == UInt8(ascii: "\\"),
-        input[position + 1] == UInt8(ascii: "u")
-      else {
-        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
-      }
-      let second = try readHex4(at: position + 2)
-      guard (0xDC00...0xDFFF).contains(second) else {
-        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
-      }
-      position += 6
-      return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-    case 0xDC00...0xDFFF:
-      throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
-    default:
-      return first
-    }
-  }
-
-  private func readHex4(at offset: Int) throws(JSONParseError) -> UInt32 {
-    guard input.count - offset >= 4 else {
-      throw JSONParseError(offset: offset, reason: "truncated \\u escape")
-    }
-    var value: UInt32 = 0
-    for index in offset..<(offset + 4) {
-      let byte = input[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
-      default: throw JSONParseError(offset: index, reason: "invalid hex digit in \\u escape")
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
-  }
-
-  private func appendScalar(_ scalar: UInt32, to bytes: inout [UInt8]) {
-    switch scalar {
-    case 0..<0x80:
-      bytes.append(UInt8(truncatingIfNeeded: scalar))
-    case 0x80..<0x800:
-      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-    case 0x800..<0x10000:
-      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-    default:
-      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-    }
-  }
-
-  /// Validates one multi-byte UTF-8 sequence at `position` (Unicode Table 3-7) and skips it.
-  private mutating func skipUTF8Sequence() throws(JSONParseError) {
-    let lead = input[position]
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: throw failure("invalid UTF-8")
-    }
-    guard input.count - position >= length, (low...high).contains(input[position + 1]) else {
-      throw failure("invalid UTF-8")
-    }
-    for index in (position + 2)..<(position + length) where input[index] & 0xC0 != 0x80 {
-      throw failure("invalid UTF-8")
-    }
-    position += length
-  }
-
-  // MARK: Helpers
-
-  private mutating func skipWhitespace() {
-    while position < input.count {
-      switch input[position] {
-      case 0x20, 0x0A, 0x0D, 0x09: position += 1
-      default: return
-      }
-    }
-  }
-
-  private func isDigit(_ byte: UInt8) -> Bool {
-    byte &- UInt8(ascii: "0") < 10
-  }
-
-  private func failure(_ reason: String) -> JSONParseError {
-    JSONParseError(offset: position, reason: reason)
-  }
-
-  private func describe(_ byte: UInt8) -> String {
-    (0x21..<0x7F).contains(byte) ? "character '\(describeRaw(byte))'" : "byte \(hex(byte))"
-  }
-
-  private func describeRaw(_ byte: UInt8) -> String {
-    (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : hex(byte)
-  }
-
-  private func hex(_ byte: UInt8) -> String {
-    let digits = String(byte, radix: 16, uppercase: true)
-    return byte < 0x10 ? "0x0\(digits)" : "0x\(digits)"
-  }
-
-  private func hex4(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
   }
 }
