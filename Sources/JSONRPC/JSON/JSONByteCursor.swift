@@ -1,5 +1,5 @@
 /// The byte-level reading that the tree parser (``JSONParser``) and the pull scanner
-/// (``JSONScanner``) share — whitespace, literals, UTF-8 sequences, `\u` escapes — and the
+/// (``JSONScanner``) share — whitespace, literals, numbers, UTF-8 sequences, `\u` escapes — and the
 /// wording of their errors, written once so the two accept, reject and explain alike.
 protocol JSONByteCursor {
   /// The bytes being read.
@@ -151,5 +151,71 @@ extension JSONByteCursor {
   func hex4(_ value: UInt32) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  /// Scans a number; its value (as ``JSONReader`` reads it) only when `build` is set.
+  mutating func scanNumber(build: Bool) throws(JSONParseError) -> JSONValue? {
+    let start = position
+    let negative = input[position] == UInt8(ascii: "-")
+    if negative { position += 1 }
+    guard position < input.count, isDigit(input[position]) else {
+      throw failure("expected a digit in a number")
+    }
+    var integer: Int64 = 0
+    var fitsInteger = true
+    if input[position] == UInt8(ascii: "0") {
+      position += 1
+      if position < input.count, isDigit(input[position]) {
+        throw failure("leading zero in a number")
+      }
+    } else {
+      while position < input.count, isDigit(input[position]) {
+        if build && fitsInteger {
+          let digit = Int64(input[position] &- UInt8(ascii: "0"))
+          let (scaled, overflow1) = integer.multipliedReportingOverflow(by: 10)
+          let (next, overflow2) =
+            negative
+            ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
+          if overflow1 || overflow2 { fitsInteger = false } else { integer = next }
+        }
+        position += 1
+      }
+    }
+    var isInteger = true
+    if position < input.count, input[position] == UInt8(ascii: ".") {
+      isInteger = false
+      position += 1
+      try skipDigits(after: "'.'")
+    }
+    if position < input.count, input[position] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      position += 1
+      if position < input.count,
+        input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-")
+      {
+        position += 1
+      }
+      try skipDigits(after: "the exponent")
+    }
+    // Reading the text as a Double cannot fail for this grammar, so a skip need not do it.
+    guard build else { return nil }
+    if isInteger && fitsInteger {
+      return negative && integer == 0 ? .double(-0.0) : .integer(integer)
+    }
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: input[start..<position]),
+      as: UTF8.self
+    )
+    guard let double = Double(text) else {
+      throw JSONParseError(offset: start, reason: "unreadable number")
+    }
+    return .double(double)
+  }
+
+  mutating func skipDigits(after what: StaticString) throws(JSONParseError) {
+    guard position < input.count, isDigit(input[position]) else {
+      throw failure("expected a digit after \(what)")
+    }
+    while position < input.count, isDigit(input[position]) { position += 1 }
   }
 }

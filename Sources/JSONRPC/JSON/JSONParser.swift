@@ -163,73 +163,12 @@ struct JSONParser: JSONByteCursor {
       try expectLiteral("null")
       return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return try parseNumber()
+      // With `build` set the scan always yields the value.
+      guard let number = try scanNumber(build: true) else { throw failure("unreadable number") }
+      return number
     default:
       throw failure("unexpected \(describe(input[position]))")
     }
-  }
-
-  private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
-    let start = position
-    let negative = input[position] == UInt8(ascii: "-")
-    if negative { position += 1 }
-    guard position < input.count, isDigit(input[position]) else {
-      throw failure("expected a digit in a number")
-    }
-    var integer: Int64 = 0
-    var fitsInteger = true
-    if input[position] == UInt8(ascii: "0") {
-      position += 1
-      if position < input.count, isDigit(input[position]) {
-        throw failure("leading zero in a number")
-      }
-    } else {
-      while position < input.count, isDigit(input[position]) {
-        let digit = Int64(input[position] &- UInt8(ascii: "0"))
-        if fitsInteger {
-          let (scaled, overflow1) = integer.multipliedReportingOverflow(by: 10)
-          let (next, overflow2) =
-            negative
-            ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
-          if overflow1 || overflow2 { fitsInteger = false } else { integer = next }
-        }
-        position += 1
-      }
-    }
-    var isInteger = true
-    if position < input.count, input[position] == UInt8(ascii: ".") {
-      isInteger = false
-      position += 1
-      try skipDigits(after: "'.'")
-    }
-    if position < input.count, input[position] | 0x20 == UInt8(ascii: "e") {
-      isInteger = false
-      position += 1
-      if position < input.count,
-        input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-")
-      {
-        position += 1
-      }
-      try skipDigits(after: "the exponent")
-    }
-    if isInteger && fitsInteger {
-      return negative && integer == 0 ? .double(-0.0) : .integer(integer)
-    }
-    let text = String(
-      decoding: UnsafeBufferPointer(rebasing: input[start..<position]),
-      as: UTF8.self
-    )
-    guard let double = Double(text) else {
-      throw JSONParseError(offset: start, reason: "unreadable number")
-    }
-    return .double(double)
-  }
-
-  private mutating func skipDigits(after what: String) throws(JSONParseError) {
-    guard position < input.count, isDigit(input[position]) else {
-      throw failure("expected a digit after \(what)")
-    }
-    while position < input.count, isDigit(input[position]) { position += 1 }
   }
 
   // MARK: Strings
