@@ -23,25 +23,27 @@ public struct Connection: Sendable {
   /// Queues framed replies and effects in `outbox`. Stops early once the server asks to exit.
   public mutating func receive(_ bytes: UnsafeRawBufferPointer, into outbox: inout Outbox) {
     decoder.feed(bytes)
-    while outbox.exitCode == nil, let event = decoder.next() {
-      switch event {
-      case .message(let body): server.handle(.message(body), into: &outbox)
-      case .error(let error): server.handle(.frameError(error), into: &outbox)
-      }
-      outbox.frameBodies(as: framing)
-    }
+    while outbox.exitCode == nil,
+      decoder.nextBorrowed({ event, framing in
+        outbox.framing = framing
+        switch event {
+        case .message(let body): server.handle(message: body, into: &outbox)
+        case .error(let error): server.handle(.frameError(error), into: &outbox)
+        }
+      })
+    {}
   }
 
   /// The input stream ended: reports a message cut short, then ends the session.
   public mutating func inputClosed(into outbox: inout Outbox) {
+    outbox.framing = framing
     if let error = decoder.finish() { server.handle(.frameError(error), into: &outbox) }
     server.handle(.inputClosed, into: &outbox)
-    outbox.frameBodies(as: framing)
   }
 
   /// The process named by `initialize`'s `processId` is gone.
   public mutating func clientProcessGone(into outbox: inout Outbox) {
+    outbox.framing = framing
     server.handle(.clientProcessGone, into: &outbox)
-    outbox.frameBodies(as: framing)
   }
 }

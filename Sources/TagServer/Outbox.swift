@@ -1,16 +1,18 @@
-import JSONRPC
+public import JSONRPC
 
 /// What handling an event asks for: messages to send, a process to watch, logs, an exit.
 ///
-/// The server never performs I/O itself, and never frames: it queues message bodies, and
-/// the ``Connection`` frames them for the wire.
+/// The server never performs I/O itself. It writes each message body straight into ``wire``
+/// through ``write(_:)``, which frames it in place in the connection's ``framing``: a
+/// Content-Length header is reserved before the body and its digits are filled in once the
+/// body's length is known, so a reply is never copied between buffers.
 public struct Outbox: Sendable {
-  /// The bodies (JSON texts) the server sent, concatenated in order; ``bodyEnds`` splits them.
-  public private(set) var bodies: [UInt8] = []
-  /// Where each body of ``bodies`` ends.
-  public private(set) var bodyEnds: [Int] = []
-  /// Framed bytes for stdout, in order: the bodies framed by the ``Connection``.
-  public internal(set) var wire: [UInt8] = []
+  /// How bodies are framed on the wire (the ``Connection`` sets it from the stream).
+  public var framing: Framing = .contentLength
+  /// Framed bytes for stdout, in order.
+  private var buffer = JSONWriter(reservingCapacity: 4096)
+  /// Where each body lies in ``wire`` (the tests read them through ``messages``).
+  private var bodyRanges: [Range<Int>] = []
   /// Set when the process should exit with this code after writing ``wire``.
   public var exitCode: Int32?
   /// A client process id to poll; exit when it disappears.
@@ -21,35 +23,76 @@ public struct Outbox: Sendable {
   /// Creates an empty outbox.
   public init() {}
 
-  /// Queues one message body.
+  /// The framed bytes for stdout (a copy; ``withWire(_:)`` lends them).
+  public var wire: [UInt8] { buffer.bytes }
+
+  /// Lends the framed bytes for stdout.
+  public func withWire<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try buffer.withBytes(body)
+  }
+
+  /// The bodies sent, one per message, in order.
+  public var messages: [ArraySlice<UInt8>] {
+    let bytes = buffer.bytes
+    return bodyRanges.map { bytes[$0] }
+  }
+
+  /// Writes one message body in place and frames it; `body` writes one JSON value (writing
+  /// nothing sends nothing).
+  public mutating func write(_ body: (inout JSONWriter) -> Void) {
+    let frameStart = buffer.count
+    switch framing {
+    case .contentLength:
+      // Room for the header with as many digits as a body of 1,000–9,999 bytes needs; the
+      // body moves when its length has another number of digits.
+      buffer.appendRaw("Content-Length: 0000\r\n\r\n")
+      let bodyStart = buffer.count
+      buffer.beginValue()
+      body(&buffer)
+      let length = buffer.count - bodyStart
+      guard length > 0 else { return buffer.truncate(to: frameStart) }
+      let digits = Self.digitCount(length)
+      let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
+      if headerLength != bodyStart - frameStart {
+        buffer.moveTail(from: bodyStart, to: frameStart + headerLength)
+        buffer.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
+      }
+      buffer.overwrite(at: frameStart + 16, decimal: length, digits: digits)
+      bodyRanges.append((frameStart + headerLength)..<buffer.count)
+    case .newlineDelimited:
+      buffer.beginValue()
+      body(&buffer)
+      guard buffer.count > frameStart else { return }
+      bodyRanges.append(frameStart..<buffer.count)
+      buffer.appendRaw("\n")
+    }
+  }
+
+  /// Sends one message body already written elsewhere (copied).
+  public mutating func send(_ body: UnsafeBufferPointer<UInt8>) {
+    write { $0.raw(body) }
+  }
+
+  /// Sends one message body already written elsewhere (copied).
   public mutating func send(_ body: [UInt8]) {
     body.withUnsafeBufferPointer { send($0) }
   }
 
-  /// Queues one message body (copied).
-  public mutating func send(_ body: UnsafeBufferPointer<UInt8>) {
-    bodies.append(contentsOf: body)
-    bodyEnds.append(bodies.count)
+  private static func digitCount(_ value: Int) -> Int {
+    var digits = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    return digits
   }
 
-  /// The queued bodies, one per message.
-  public var messages: [ArraySlice<UInt8>] {
-    var start = 0
-    return bodyEnds.map { end in
-      defer { start = end }
-      return bodies[start..<end]
-    }
-  }
-
-  /// Frames the queued bodies onto ``wire`` and forgets them.
-  mutating func frameBodies(as framing: Framing) {
-    var start = 0
-    for end in bodyEnds {
-      FrameEncoder.append(bodies[start..<end], as: framing, to: &wire)
-      start = end
-    }
-    bodies.removeAll(keepingCapacity: true)
-    bodyEnds.removeAll(keepingCapacity: true)
+  /// Takes on the logs, process watch and exit of `other` (its messages are not taken).
+  mutating func takeEffects(of other: Outbox) {
+    logs += other.logs
+    if let pid = other.watchProcess { watchProcess = pid }
+    if let code = other.exitCode { exitCode = code }
   }
 
   /// Queues a diagnostic.
@@ -59,9 +102,8 @@ public struct Outbox: Sendable {
 
   /// Empties the outbox after the executable has performed it (keeps buffer capacity).
   public mutating func clear() {
-    bodies.removeAll(keepingCapacity: true)
-    bodyEnds.removeAll(keepingCapacity: true)
-    wire.removeAll(keepingCapacity: true)
+    buffer.reset()
+    bodyRanges.removeAll(keepingCapacity: true)
     logs.removeAll(keepingCapacity: true)
     exitCode = nil
     watchProcess = nil

@@ -5,7 +5,7 @@ import TagProtocol
 extension Server {
   /// Answers one request: the lifecycle gate, the method's type, its typed params, its handler.
   ///
-  /// Writes the whole response into `w` and returns true, or returns false when the request
+  /// Writes the whole response into `outbox` and returns true, or returns false when the request
   /// gets no reply at all (Vim's `$/cancelRequest` sent as a request). Every failure on the way
   /// is one ``RequestError``, turned into a response in one place.
   @discardableResult
@@ -13,7 +13,6 @@ extension Server {
     to method: String,
     id: RequestID,
     params: ParamsSource,
-    writer w: inout JSONWriter,
     outbox: inout Outbox
   ) -> Bool {
     if method == CancelRequestNotification.method {
@@ -24,9 +23,9 @@ extension Server {
     do throws(RequestError) {
       try checkLifecycle(for: method)
       guard let type = Self.requestsByMethod[method] else { throw .methodNotFound(method) }
-      try serve(type, id: id, params: params, writer: &w, outbox: &outbox)
+      try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
-      w.errorResponse(id: id, error: ResponseError(error))
+      outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
     return true
   }
@@ -46,7 +45,6 @@ extension Server {
     _ type: R.Type,
     id: RequestID,
     params: ParamsSource,
-    writer w: inout JSONWriter,
     outbox: inout Outbox
   ) throws(RequestError) {
     let request: R
@@ -56,7 +54,7 @@ extension Server {
       throw .params(error)
     }
     let result = try request.perform(on: &self, outbox: &outbox)
-    w.response(id: id) { $0.write(result) }
+    outbox.write { $0.response(id: id) { $0.write(result) } }
   }
 
   /// Acts on a notification; never replies.

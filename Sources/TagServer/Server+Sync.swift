@@ -84,8 +84,6 @@ extension Server {
       layout: session.cellLayout?.frames(for: session.field.tags),
       selected: session.field.selected
     )
-    var w = JSONWriter()
-    w.notification(method: FieldUpdateNotification.method) { $0.write(update) }
-    w.withBytes { outbox.send($0) }
+    outbox.write { $0.notification(method: FieldUpdateNotification.method) { $0.write(update) } }
   }
 }

@@ -43,7 +43,6 @@ public struct Server: Sendable {
 
   var fields: [String: FieldSession] = [:]
   var clouds: [String: CloudSession] = [:]
-  var writer = JSONWriter()
   /// Whether single calls are decoded straight from their bytes (the tests turn it off to
   /// compare with the ``JSONValue`` path, which must answer identically).
   var decodesFromBytes = true
@@ -73,62 +72,64 @@ public struct Server: Sendable {
   }
 
   private mutating func handle(body: [UInt8], into outbox: inout Outbox) {
-    // The reply writer is moved out while the message is handled (so handlers can mutate the
-    // sessions while writing into it) and moved back with its capacity for the next message.
-    var w = writer
-    writer = JSONWriter()
-    defer { writer = w }
-    w.reset()
+    body.withUnsafeBufferPointer { handle(message: $0, into: &outbox) }
+  }
+
+  /// Handles one complete message body, lent for the call (the framer's buffer).
+  public mutating func handle(message body: UnsafeBufferPointer<UInt8>, into outbox: inout Outbox) {
     // The fast path: one well-formed request or notification, classified and decoded straight
-    // from the bytes. Everything else (batches, responses, any error) takes the JSONValue path,
-    // which gives the exact answers.
-    if decodesFromBytes,
-      let call = body.withUnsafeBufferPointer({
-        Envelope.scanCall($0, maxDepth: config.maxDepth)
-      })
-    {
+    // from the bytes, its reply written straight into the outbox. Everything else (batches,
+    // responses, any error) takes the JSONValue path, which gives the exact answers.
+    if decodesFromBytes, let call = Envelope.scanCall(body, maxDepth: config.maxDepth) {
       let params = ParamsSource.bytes(body, call.params)
       if let id = call.id {
-        reply(to: call.method, id: id, params: params, writer: &w, outbox: &outbox)
+        reply(to: call.method, id: id, params: params, outbox: &outbox)
       } else {
         notify(method: call.method, params: params, outbox: &outbox)
       }
-      if !w.isEmpty { w.withBytes { outbox.send($0) } }
       return
     }
     switch Envelope.decode(body, maxDepth: config.maxDepth) {
     case .single(let message):
-      handle(message, writer: &w, outbox: &outbox)
+      handle(message, outbox: &outbox)
     case .batch(let messages):
+      // The replies of a batch are one array, written aside (a request in it may push a
+      // `field/didUpdate` first) and sent when every message has been handled.
+      var w = JSONWriter()
       w.beginArray()
       var answered = 0
-      for message in messages where handle(message, writer: &w, outbox: &outbox) {
-        answered += 1
+      for message in messages {
+        var one = Outbox()
+        let replied = handle(message, outbox: &one)
+        var bodies = one.messages
+        if replied, let reply = bodies.popLast() {
+          reply.withUnsafeBufferPointer { w.raw($0) }
+          answered += 1
+        }
+        for body in bodies { body.withUnsafeBufferPointer { outbox.send($0) } }
+        outbox.takeEffects(of: one)
       }
       w.endArray()
       guard answered > 0 else { return }
-    }
-    if !w.isEmpty {
       w.withBytes { outbox.send($0) }
     }
   }
 
-  /// Handles one classified message, writing its reply (if any) as one value into `w`.
+  /// Handles one classified message, writing its reply (if any) into `outbox` last.
   ///
   /// Returns whether a reply was written.
   @discardableResult
   private mutating func handle(
     _ message: Result<Message, EnvelopeError>,
-    writer w: inout JSONWriter,
     outbox: inout Outbox
   ) -> Bool {
     switch message {
     case .failure(let failure):
       outbox.log(.warning, "rejected message: \(failure.error.message)")
-      w.errorResponse(id: failure.id, error: failure.error)
+      outbox.write { $0.errorResponse(id: failure.id, error: failure.error) }
       return true
     case .success(.request(let id, let method, let params)):
-      return reply(to: method, id: id, params: .tree(params), writer: &w, outbox: &outbox)
+      return reply(to: method, id: id, params: .tree(params), outbox: &outbox)
     case .success(.notification(let method, let params)):
       notify(method: method, params: .tree(params), outbox: &outbox)
       return false
@@ -153,8 +154,6 @@ public struct Server: Sendable {
       return
     }
     outbox.log(.warning, error.message)
-    writer.reset()
-    writer.errorResponse(id: nil, error: error)
-    writer.withBytes { outbox.send($0) }
+    outbox.write { $0.errorResponse(id: nil, error: error) }
   }
 }

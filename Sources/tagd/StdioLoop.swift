@@ -75,7 +75,7 @@ struct StdioLoop {
     for record in outbox.logs { log.write(record) }
     if let pid = outbox.watchProcess { watchedProcess = pid }
     let exitCode = outbox.exitCode
-    if !writeAll(outbox.wire) {
+    if !outbox.withWire({ writeAll($0) }) {
       log.write(LogRecord(level: .info, message: "stdout closed by the client; exiting"))
       return exitCode ?? 1
     }
@@ -84,19 +84,17 @@ struct StdioLoop {
   }
 
   /// Writes every byte, retrying short writes; false when the reader is gone (EPIPE).
-  private func writeAll(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = write(output, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-        if written < 0 {
-          if errno == EINTR || errno == EAGAIN { continue }
-          return false
-        }
-        offset += written
+  private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(output, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return false
       }
-      return true
+      offset += written
     }
+    return true
   }
 }
 

@@ -13,6 +13,14 @@ public enum Envelope {
   /// name the problem, e.g. `Invalid Request: "jsonrpc" must be "2.0"`.
   public static func decode(_ body: [UInt8], maxDepth: Int = JSONReader.defaultMaxDepth) -> Incoming
   {
+    body.withUnsafeBufferPointer { decode($0, maxDepth: maxDepth) }
+  }
+
+  /// Parses and classifies one body (see ``decode(_:maxDepth:)-([UInt8],_)``).
+  public static func decode(
+    _ body: UnsafeBufferPointer<UInt8>,
+    maxDepth: Int = JSONReader.defaultMaxDepth
+  ) -> Incoming {
     let value: JSONValue
     do {
       value = try JSONReader.parse(body, maxDepth: maxDepth)

@@ -93,8 +93,39 @@ public struct FrameDecoder: Sendable {
     bytes.withUnsafeBytes { feed($0) }
   }
 
-  /// The next complete message or stream error, or nil when more bytes are needed.
+  /// The next event, the message copied out of the buffer (``nextBorrowed(_:)`` lends it).
   public mutating func next() -> FrameEvent? {
+    switch nextFound() {
+    case nil: return nil
+    case .message(let range)?: return .message(Array(buffer[range]))
+    case .error(let error)?: return .error(error)
+    }
+  }
+
+  /// Hands the next event and the stream's framing to `handle`, the message lent from the
+  /// decoder's buffer (valid only during the call); false, without calling `handle`, when more
+  /// bytes are needed.
+  public mutating func nextBorrowed(_ handle: (BorrowedFrameEvent, Framing) -> Void) -> Bool {
+    guard let found = nextFound() else { return false }
+    let framing = framing ?? .contentLength
+    switch found {
+    case .message(let range):
+      buffer.withUnsafeBufferPointer {
+        handle(.message(UnsafeBufferPointer(rebasing: $0[range])), framing)
+      }
+    case .error(let error): handle(.error(error), framing)
+    }
+    return true
+  }
+
+  /// What the decoder found next: a message (where it lies in ``buffer``) or an error.
+  private enum Found {
+    case message(Range<Int>)
+    case error(FrameError)
+  }
+
+  /// The next complete message or stream error, or nil when more bytes are needed.
+  private mutating func nextFound() -> Found? {
     while true {
       switch state {
       case .detecting:
@@ -110,12 +141,12 @@ public struct FrameDecoder: Sendable {
         }
         switch nextHeaderLine(length: length, consumed: consumed) {
         case .needMoreBytes: return nil
-        case .report(let event): return event
+        case .report(let error): return .error(error)
         case .continue: continue
         }
       case .body(let length):
         guard buffer.count - readIndex >= length else { return nil }
-        let body = Array(buffer[readIndex..<(readIndex + length)])
+        let body = readIndex..<(readIndex + length)
         readIndex += length
         state = .headers(length: nil, consumed: 0)
         return .message(body)
@@ -149,7 +180,7 @@ public struct FrameDecoder: Sendable {
         guard end - start <= limits.maxMessageBytes else {
           return .error(.messageTooLarge(size: nil, limit: limits.maxMessageBytes))
         }
-        return .message(Array(buffer[start..<end]))
+        return .message(start..<end)
       case .skippingLine:
         guard let newline = findNewline() else {
           readIndex = buffer.count
@@ -199,7 +230,7 @@ public struct FrameDecoder: Sendable {
   /// What consuming one header line led to.
   private enum HeaderStep {
     case needMoreBytes
-    case report(FrameEvent)
+    case report(FrameError)
     case `continue`
   }
 
@@ -209,7 +240,7 @@ public struct FrameDecoder: Sendable {
       if consumed + (buffer.count - readIndex) > limits.maxHeaderBytes {
         readIndex = buffer.count
         state = .resynchronizing
-        return .report(.error(.headerTooLong(limit: limits.maxHeaderBytes)))
+        return .report((.headerTooLong(limit: limits.maxHeaderBytes)))
       }
       return .needMoreBytes
     }
@@ -219,7 +250,7 @@ public struct FrameDecoder: Sendable {
     readIndex = newline + 1
     guard consumed + lineBytes <= limits.maxHeaderBytes else {
       state = .resynchronizing
-      return .report(.error(.headerTooLong(limit: limits.maxHeaderBytes)))
+      return .report((.headerTooLong(limit: limits.maxHeaderBytes)))
     }
     if isBlank(start..<end) {
       // Blank lines before a header block are tolerated; after one, a blank line ends it.
@@ -228,7 +259,7 @@ public struct FrameDecoder: Sendable {
     }
     guard let colon = headerNameEnd(start..<end) else {
       state = .resynchronizing
-      return .report(.error(.malformedHeader(text(start..<end))))
+      return .report((.malformedHeader(text(start..<end))))
     }
     guard isContentLengthName(start..<colon) else {
       state = .headers(length: length, consumed: consumed + lineBytes)
@@ -240,7 +271,7 @@ public struct FrameDecoder: Sendable {
     while valueEnd > valueStart, isSpaceOrTab(buffer[valueEnd - 1]) { valueEnd -= 1 }
     guard let value = decimal(valueStart..<valueEnd) else {
       state = .resynchronizing
-      return .report(.error(.invalidContentLength(text(valueStart..<valueEnd))))
+      return .report((.invalidContentLength(text(valueStart..<valueEnd))))
     }
     state = .headers(length: value, consumed: consumed + lineBytes)
     return .continue
@@ -290,11 +321,11 @@ public struct FrameDecoder: Sendable {
   private mutating func endOfHeaders(length: Int?) -> HeaderStep {
     guard let length else {
       state = .resynchronizing
-      return .report(.error(.missingContentLength))
+      return .report((.missingContentLength))
     }
     guard length <= limits.maxMessageBytes else {
       state = .skippingBody(remaining: length)
-      return .report(.error(.messageTooLarge(size: length, limit: limits.maxMessageBytes)))
+      return .report((.messageTooLarge(size: length, limit: limits.maxMessageBytes)))
     }
     state = .body(length: length)
     return .continue

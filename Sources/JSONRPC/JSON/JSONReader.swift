@@ -46,14 +46,22 @@ public enum JSONReader {
     maxDepth: Int = defaultMaxDepth
   ) throws(JSONParseError) -> JSONValue {
     let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-      var parser = JSONParser(input: buffer, maxDepth: min(maxDepth, maxSupportedDepth))
       do throws(JSONParseError) {
-        return .success(try parser.parseDocument())
+        return .success(try parse(buffer, maxDepth: maxDepth))
       } catch {
         return .failure(error)
       }
     }
     return try result.get()
+  }
+
+  /// Parses one JSON text (surrounding whitespace allowed, nothing else).
+  public static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    maxDepth: Int = defaultMaxDepth
+  ) throws(JSONParseError) -> JSONValue {
+    var parser = JSONParser(input: bytes, maxDepth: min(maxDepth, maxSupportedDepth))
+    return try parser.parseDocument()
   }
 
   /// Parses one JSON text (surrounding whitespace allowed, nothing else).

@@ -31,7 +31,7 @@ public struct JSONWriter: Sendable {
 
   private var storage: Storage
   /// The number of bytes written.
-  private var count = 0
+  public private(set) var count = 0
 
   /// Whether the next value or key needs a comma before it.
   ///
@@ -266,6 +266,59 @@ public struct JSONWriter: Sendable {
     }
   }
 
+  /// Starts a new top-level value after text already in the buffer (no comma before it).
+  public mutating func beginValue() {
+    needsComma = false
+  }
+
+  /// Appends bytes that are not a JSON value (framing), as they are.
+  public mutating func appendRaw(_ text: StaticString) {
+    appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Forgets everything written after the first `newCount` bytes.
+  public mutating func truncate(to newCount: Int) {
+    precondition(newCount >= 0 && newCount <= count)
+    count = newCount
+  }
+
+  /// Moves the bytes from `start` to the end so they begin at `destination` (either way),
+  /// growing or shrinking the text.
+  public mutating func moveTail(from start: Int, to destination: Int) {
+    let tail = count - start
+    if destination > start { _ = reserve(destination - start) }
+    makeUnique()
+    (storage.base + destination).update(from: storage.base + start, count: tail)
+    count = destination + tail
+  }
+
+  /// Replaces bytes already written at `offset` with `text`.
+  public mutating func overwrite(at offset: Int, with text: StaticString) {
+    precondition(offset + text.utf8CodeUnitCount <= count)
+    makeUnique()
+    (storage.base + offset).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+  }
+
+  /// Replaces the `digits` bytes written at `offset` with `value` in decimal (`value` must
+  /// have exactly that many digits).
+  public mutating func overwrite(at offset: Int, decimal value: Int, digits: Int) {
+    precondition(value >= 0 && offset + digits <= count)
+    makeUnique()
+    var rest = value
+    var index = offset + digits
+    while index > offset {
+      index -= 1
+      storage.base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+      rest /= 10
+    }
+  }
+
+  /// Writes already-encoded JSON text as one value (trusted, not validated).
+  public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+    separate()
+    appendRun(json)
+  }
+
   /// Empties the buffer, keeping its capacity, so one writer can be reused per message.
   public mutating func reset() {
     count = 0
@@ -283,6 +336,11 @@ public struct JSONWriter: Sendable {
       grow(extra)
     }
     return storage.base + count
+  }
+
+  /// Copies the buffer if a copy of this writer shares it.
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { grow(0) }
   }
 
   /// A unique buffer with room for `extra` more bytes (capacity doubles).

@@ -3,9 +3,12 @@ import TagCore
 
 /// Where a request's params come from: a parsed ``JSONValue`` (nil when absent), or the
 /// message body with the ranges ``Envelope/scanCall(_:maxDepth:)`` found in it.
-public enum ParamsSource: Sendable {
+///
+/// The body is lent for the call that decodes the params (the framer's buffer): nothing
+/// decoded from it may keep the pointer.
+public enum ParamsSource: @unchecked Sendable {
   case tree(JSONValue?)
-  case bytes([UInt8], ScannedParams)
+  case bytes(UnsafeBufferPointer<UInt8>, ScannedParams)
 }
 
 extension TagMessage {
@@ -16,21 +19,25 @@ extension TagMessage {
 }
 
 /// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes: Sendable {
-  let body: [UInt8]
+struct ParamsBytes: @unchecked Sendable {
+  let body: UnsafeBufferPointer<UInt8>
   let ranges: JSONObjectRanges
 
   /// The whole value at `range` of `body` as a ``JSONValue``.
-  static func parse(_ body: [UInt8], _ range: Range<Int>) -> JSONValue {
+  static func parse(_ body: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
     // The body was validated with the configured depth, so this cannot fail.
-    (try? JSONReader.parse(body[range], maxDepth: JSONReader.maxSupportedDepth)) ?? .null
+    (try? JSONReader.parse(
+      UnsafeBufferPointer(rebasing: body[range]),
+      maxDepth: JSONReader.maxSupportedDepth
+    )) ?? .null
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: String) -> Int? {
     var key = key
     return key.withUTF8 { name in
-      body.withUnsafeBufferPointer { bytes in
+      do {
+        let bytes = body
         var index = ranges.members.count
         while index > 0 {
           index -= 1
@@ -61,10 +68,8 @@ struct ParamsBytes: Sendable {
   func string(at index: Int) -> String? {
     let member = ranges.members[index]
     if member.isPlainString {
-      return body.withUnsafeBufferPointer {
-        let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
-        return String(decoding: UnsafeBufferPointer(rebasing: $0[text]), as: UTF8.self)
-      }
+      let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+      return String(decoding: UnsafeBufferPointer(rebasing: body[text]), as: UTF8.self)
     }
     return scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
   }
@@ -145,9 +150,7 @@ struct ParamsBytes: Sendable {
 
   private func keyString(_ member: JSONObjectRanges.Member) -> String {
     guard member.keyHasEscapes else {
-      return body.withUnsafeBufferPointer {
-        String(decoding: UnsafeBufferPointer(rebasing: $0[member.key]), as: UTF8.self)
-      }
+      return String(decoding: UnsafeBufferPointer(rebasing: body[member.key]), as: UTF8.self)
     }
     // The key with its quotes is a JSON string: read it as one.
     let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
@@ -161,12 +164,10 @@ struct ParamsBytes: Sendable {
     _ read: (inout JSONScanner) throws(JSONParseError) -> T
   ) -> T? {
     let range = ranges.members[index].value
-    return body.withUnsafeBufferPointer { bytes in
-      var scanner = JSONScanner(
-        UnsafeBufferPointer(rebasing: bytes[range]),
-        maxDepth: JSONReader.maxSupportedDepth
-      )
-      return try? read(&scanner)
-    }
+    var scanner = JSONScanner(
+      UnsafeBufferPointer(rebasing: body[range]),
+      maxDepth: JSONReader.maxSupportedDepth
+    )
+    return try? read(&scanner)
   }
 }
