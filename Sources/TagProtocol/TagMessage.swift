@@ -43,12 +43,51 @@ extension JSONWriter {
     value.write(to: &self)
   }
 
+  /// Writes the tags as a JSON array, copying `encoded`'s text when it is theirs.
+  public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
+    guard let encoded, encoded.isText(of: tags) else { return strings(tags) }
+    encoded.json.withUnsafeBufferPointer { raw($0) }
+  }
+
   /// Writes an array of strings.
   public mutating func strings(_ values: [String]) {
     beginArray()
     for value in values { string(value) }
     endArray()
   }
+}
+
+/// A list of tags with its JSON text, written once and reused while the list is unchanged.
+///
+/// A session keeps one and replies write the text with one copy instead of escaping every
+/// tag again. It is valid exactly while the session's array shares storage with ``tags``:
+/// any change to that array copies it first (copy on write), so a shared buffer proves the
+/// tags are the ones written.
+public struct EncodedTags: Hashable, Sendable {
+  /// The tags the text was written from.
+  public let tags: [String]
+  /// `tags` as a JSON array.
+  public let json: [UInt8]
+
+  /// Writes `tags` as a JSON array.
+  public init(_ tags: [String]) {
+    var w = JSONWriter()
+    w.strings(tags)
+    self.tags = tags
+    self.json = w.bytes
+  }
+
+  /// Whether this is the text of `tags`: the same array storage (checked in O(1)).
+  public func isText(of tags: [String]) -> Bool {
+    guard tags.count == self.tags.count else { return false }
+    guard !tags.isEmpty else { return true }
+    let mine = self.tags.withUnsafeBufferPointer { $0.baseAddress }
+    return tags.withUnsafeBufferPointer { $0.baseAddress == mine }
+  }
+
+  /// Equal when the tags are (the text follows from them).
+  public static func == (a: EncodedTags, b: EncodedTags) -> Bool { a.tags == b.tags }
+  public func hash(into hasher: inout Hasher) { hasher.combine(tags) }
 }
 
 /// The `null` result of `shutdown`, `field/close` and `cloud/close`.

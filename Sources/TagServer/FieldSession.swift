@@ -19,6 +19,8 @@ struct FieldSession: Sendable {
   var lastLayout: (tags: [String], frames: [Frame])?
   /// The indexed vocabulary for `field/suggest`.
   var suggestions: SuggestionIndex?
+  /// The tags' JSON text as last written, reused while they do not change.
+  private var encodedTags: EncodedTags?
 
   init(id: String, options: FieldOptions, config: ServerConfig) {
     var rules = options.rules
@@ -70,7 +72,15 @@ struct FieldSession: Sendable {
     return !outcome.isEmpty || buffer.hasConsumedText
   }
 
-  func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {
+  /// The tags' JSON text, written again only when they changed since it was last asked for.
+  mutating func tagsText() -> EncodedTags {
+    if let encodedTags, encodedTags.isText(of: field.tags) { return encodedTags }
+    let fresh = EncodedTags(field.tags)
+    encodedTags = fresh
+    return fresh
+  }
+
+  mutating func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {
     FieldStateResult(
       field: id,
       version: version,
@@ -78,7 +88,8 @@ struct FieldSession: Sendable {
       text: field.draft,
       prompt: prompt,
       outcome: outcome,
-      selected: field.selected
+      selected: field.selected,
+      encodedTags: tagsText()
     )
   }
 }

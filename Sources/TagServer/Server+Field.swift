@@ -28,7 +28,7 @@ extension Server {
     session.version = 1
     try checkSize(of: session)
     fields[params.field] = session
-    if session.buffer?.hasConsumedText == true { sendUpdate(session, outcome, outbox: &outbox) }
+    if session.buffer?.hasConsumedText == true { sendUpdate(&session, outcome, outbox: &outbox) }
     return session.state(outcome)
   }
 
@@ -92,7 +92,7 @@ extension Server {
     return try withField(id) { session throws(RequestError) in
       let state = try session.apply(event, limit: limit)
       if session.needsUpdate(after: state.outcome) {
-        Server.sendUpdate(session, state.outcome, encoding: encoding, outbox: &outbox)
+        Server.sendUpdate(&session, state.outcome, encoding: encoding, outbox: &outbox)
       }
       return state
     }

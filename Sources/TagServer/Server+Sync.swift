@@ -38,7 +38,7 @@ extension Server {
       session.buffer = buffer
       session.noteChange(outcome, since: before)
       if session.needsUpdate(after: outcome) {
-        sendUpdate(session, outcome, encoding: encoding, outbox: &outbox)
+        sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox)
       }
     } catch {
       session.buffer = buffer
@@ -53,19 +53,19 @@ extension Server {
           .warning,
           "field/didChange for \"\(change.field)\" does not fit the buffer (\(problem.explanation)); asking for the whole text"
         )
-        sendUpdate(session, FieldOutcome(), resync: true, encoding: encoding, outbox: &outbox)
+        sendUpdate(&session, FieldOutcome(), resync: true, encoding: encoding, outbox: &outbox)
       }
     }
   }
 
   /// Writes a `field/didUpdate` for a synced field.
-  func sendUpdate(_ session: FieldSession, _ outcome: FieldOutcome, outbox: inout Outbox) {
-    Server.sendUpdate(session, outcome, encoding: positionEncoding, outbox: &outbox)
+  func sendUpdate(_ session: inout FieldSession, _ outcome: FieldOutcome, outbox: inout Outbox) {
+    Server.sendUpdate(&session, outcome, encoding: positionEncoding, outbox: &outbox)
   }
 
   /// Writes a `field/didUpdate` for a synced field, positions in `encoding`.
   static func sendUpdate(
-    _ session: FieldSession,
+    _ session: inout FieldSession,
     _ outcome: FieldOutcome,
     resync: Bool = false,
     encoding: PositionEncoding,
@@ -82,7 +82,8 @@ extension Server {
       outcome: outcome,
       resync: resync,
       layout: session.cellLayout?.frames(for: session.field.tags),
-      selected: session.field.selected
+      selected: session.field.selected,
+      encodedTags: session.tagsText()
     )
     outbox.write { $0.notification(method: FieldUpdateNotification.method) { $0.write(update) } }
   }

@@ -206,3 +206,50 @@ private func descriptionRule(_ value: Double) -> String {
   #expect(mismatches.isEmpty, "\(mismatches.count) differ, e.g. \(mismatches.prefix(5))")
   #expect(shortest > 60_000)
 }
+
+/// JSON's escaping of one string, written out by hand: the reference for the writer's paths.
+private func referenceQuoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\t": out += "\\t"
+    case "\u{08}": out += "\\b"
+    case "\u{0C}": out += "\\f"
+    case let c where c.value < 0x20:
+      let hex = String(c.value, radix: 16)
+      out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    default: out.unicodeScalars.append(scalar)
+    }
+  }
+  return out + "\""
+}
+
+@Test func stringsOfEveryLengthAreEscapedAsTheReferenceDoes() {
+  // Short strings take a copy-and-check loop, long ones the word-at-a-time scan; small
+  // (inline) and heap strings lend their bytes differently. All must agree with the reference.
+  let alphabet: [Unicode.Scalar] = [
+    "a", "Z", " ", "\"", "\\", "\n", "\u{01}", "\u{1F}", "/", "é", "€", "😀",
+  ]
+  var random = SystemRandomNumberGenerator()
+  for length in 0...48 {
+    for _ in 0..<40 {
+      var text = ""
+      for _ in 0..<length {
+        // Mostly plain letters, so many strings have no escape at all.
+        let pick = Int.random(in: 0..<(alphabet.count * 3), using: &random)
+        text.unicodeScalars.append(pick < alphabet.count ? alphabet[pick] : "x")
+      }
+      var w = JSONWriter()
+      w.beginArray()
+      w.string(text)
+      w.string(text)
+      w.endArray()
+      let quoted = referenceQuoted(text)
+      #expect(String(decoding: w.bytes, as: UTF8.self) == "[\(quoted),\(quoted)]")
+    }
+  }
+}

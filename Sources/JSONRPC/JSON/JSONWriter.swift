@@ -181,8 +181,41 @@ public struct JSONWriter: Sendable {
 
   /// Writes an escaped string.
   public mutating func string(_ value: String) {
+    // Native and small strings lend their UTF-8 in place (a small one from a stack copy of
+    // its 16 bytes); short ones are copied and checked in one loop after one capacity check.
+    let done =
+      value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+        guard utf8.count <= 32, let source = utf8.baseAddress else { return false }
+        return appendShortQuoted(source, count: utf8.count)
+      } ?? false
+    guard !done else { return }
     separate()
     appendQuoted(value)
+  }
+
+  /// Writes a comma if needed and `"text"` when none of its `count` (≤ 32) bytes needs an
+  /// escape; false, with nothing written, otherwise.
+  @inline(__always)
+  private mutating func appendShortQuoted(_ text: UnsafePointer<UInt8>, count length: Int) -> Bool {
+    let out = reserve(length + 3)
+    var index = 0
+    if needsComma {
+      out[0] = UInt8(ascii: ",")
+      index = 1
+    }
+    out[index] = UInt8(ascii: "\"")
+    index += 1
+    for offset in 0..<length {
+      let byte = text[offset]
+      guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else {
+        return false
+      }
+      out[index + offset] = byte
+    }
+    out[index + length] = UInt8(ascii: "\"")
+    count += index + length + 1
+    needsComma = true
+    return true
   }
 
   /// Opens an object.

@@ -20,6 +20,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var outcome: FieldOutcome
   /// The selected chip, if any.
   public var selected: Int?
+  /// The session's JSON text of `tags`, written as is when it is still theirs.
+  public var encodedTags: EncodedTags?
 
   /// Creates a result.
   public init(
@@ -29,9 +31,11 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     text: String,
     prompt: String,
     outcome: FieldOutcome,
-    selected: Int? = nil
+    selected: Int? = nil,
+    encodedTags: EncodedTags? = nil
   ) {
     self.selected = selected
+    self.encodedTags = encodedTags
     self.field = field
     self.version = version
     self.tags = tags
@@ -48,7 +52,13 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     w.integer(version)
     w.key("prompt")
     w.string(prompt)
-    w.fieldChange(tags: tags, text: text, outcome: outcome, selected: selected)
+    w.fieldChange(
+      tags: tags,
+      encodedTags: encodedTags,
+      text: text,
+      outcome: outcome,
+      selected: selected
+    )
     w.endObject()
   }
 }
@@ -56,9 +66,15 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 extension JSONWriter {
   /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
   /// a chip is selected), `outcome` and, when the outcome has something to say, `announcement`.
-  mutating func fieldChange(tags: [String], text: String, outcome: FieldOutcome, selected: Int?) {
+  mutating func fieldChange(
+    tags: [String],
+    encodedTags: EncodedTags?,
+    text: String,
+    outcome: FieldOutcome,
+    selected: Int?
+  ) {
     key("tags")
-    strings(tags)
+    self.tags(tags, encoded: encodedTags)
     key("text")
     string(text)
     if let selected {

@@ -138,6 +138,8 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var layout: FlowResult?
   /// The selected chip, if any.
   public var selected: Int?
+  /// The session's JSON text of `tags`, written as is when it is still theirs.
+  public var encodedTags: EncodedTags?
 
   /// Creates an update.
   public init(
@@ -150,9 +152,11 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     outcome: FieldOutcome,
     resync: Bool = false,
     layout: FlowResult? = nil,
-    selected: Int? = nil
+    selected: Int? = nil,
+    encodedTags: EncodedTags? = nil
   ) {
     self.selected = selected
+    self.encodedTags = encodedTags
     self.field = field
     self.version = version
     self.edits = edits
@@ -176,7 +180,13 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     w.endArray()
     w.key("stateVersion")
     w.integer(stateVersion)
-    w.fieldChange(tags: tags, text: text, outcome: outcome, selected: selected)
+    w.fieldChange(
+      tags: tags,
+      encodedTags: encodedTags,
+      text: text,
+      outcome: outcome,
+      selected: selected
+    )
     if resync {
       w.key("resync")
       w.bool(true)
