@@ -80,7 +80,7 @@ struct FuzzInput {
   }
 
   /// The output invariant: only whole frames, each a JSON object or array.
-  private func check(_ outbox: Outbox, framing: Framing) {
+  private func check(_ outbox: borrowing Outbox, framing: Framing) {
     var replies = FrameDecoder(framing: framing)
     replies.feed(outbox.wire)
     while let event = replies.next() {

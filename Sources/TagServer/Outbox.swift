@@ -6,7 +6,7 @@ public import JSONRPC
 /// through ``write(_:)``, which frames it in place in the connection's ``framing``: a
 /// Content-Length header is reserved before the body and its digits are filled in once the
 /// body's length is known, so a reply is never copied between buffers.
-public struct Outbox: Sendable {
+public struct Outbox: ~Copyable, Sendable {
   /// How bodies are framed on the wire (the ``Connection`` sets it from the stream).
   public var framing: Framing = .contentLength
   /// Framed bytes for stdout, in order.
@@ -89,7 +89,7 @@ public struct Outbox: Sendable {
   }
 
   /// Takes on the logs, process watch and exit of `other` (its messages are not taken).
-  mutating func takeEffects(of other: Outbox) {
+  mutating func takeEffects(of other: borrowing Outbox) {
     logs += other.logs
     if let pid = other.watchProcess { watchProcess = pid }
     if let code = other.exitCode { exitCode = code }

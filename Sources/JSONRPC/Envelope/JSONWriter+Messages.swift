@@ -1,10 +1,9 @@
 extension JSONWriter {
   /// Writes a success response `{"jsonrpc":"2.0","id":…,"result":…}`; `result` writes one value.
   public mutating func response(id: RequestID?, result: (inout JSONWriter) -> Void) {
-    beginMessage()
-    key("id")
+    fragment(#"{"jsonrpc":"2.0","id":"#)
     self.id(id)
-    key("result")
+    fragment(#","result":"#)
     result(&self)
     endObject()
   }

@@ -10,26 +10,12 @@
 /// w.beginObject(); w.key("a"); w.integer(1); w.key("b"); w.string("x"); w.endObject()
 /// // w.bytes == Array(#"{"a":1,"b":"x"}"#.utf8)
 /// ```
-public struct JSONWriter: Sendable {
-  /// The buffer: raw memory, written with unchecked stores after one capacity check per call.
-  ///
-  /// Shared between copies of a writer until one of them writes (then it is copied).
-  private final class Storage: @unchecked Sendable {
-    let base: UnsafeMutablePointer<UInt8>
-    let capacity: Int
+public struct JSONWriter: ~Copyable, @unchecked Sendable {
+  /// The buffer: raw memory owned by this writer alone (it cannot be copied), written with
+  /// unchecked stores after one capacity check per call.
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
 
-    init(capacity: Int) {
-      self.capacity = capacity
-      base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity, 1))
-    }
-
-    deinit { base.deallocate() }
-  }
-
-  /// The shared empty buffer of a new writer: never unique, so the first write allocates.
-  private static let empty = Storage(capacity: 0)
-
-  private var storage: Storage
   /// The number of bytes written.
   public private(set) var count = 0
 
@@ -41,18 +27,21 @@ public struct JSONWriter: Sendable {
 
   /// Creates an empty writer.
   public init() {
-    storage = Self.empty
+    self.init(reservingCapacity: 256)
   }
 
   /// Creates an empty writer with room for `capacity` bytes, so a typical message is written
   /// without regrowing the buffer.
   public init(reservingCapacity capacity: Int) {
-    storage = Storage(capacity: capacity)
+    self.capacity = max(capacity, 16)
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
   }
+
+  deinit { base.deallocate() }
 
   /// The text written so far (a copy; ``withBytes(_:)`` lends it without copying).
   public var bytes: [UInt8] {
-    Array(UnsafeBufferPointer(start: storage.base, count: count))
+    Array(UnsafeBufferPointer(start: base, count: count))
   }
 
   /// Whether nothing has been written.
@@ -60,7 +49,7 @@ public struct JSONWriter: Sendable {
 
   /// Lends the text written so far.
   public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try body(UnsafeBufferPointer(start: storage.base, count: count))
+    try body(UnsafeBufferPointer(start: base, count: count))
   }
 
   /// Writes `null`.
@@ -255,7 +244,7 @@ public struct JSONWriter: Sendable {
       index = 1
     }
     out[index] = UInt8(ascii: "\"")
-    (out + index + 1).update(from: name.utf8Start, count: length)
+    Self.copy(name.utf8Start, to: out + index + 1, count: length)
     out[index + 1 + length] = UInt8(ascii: "\"")
     out[index + 2 + length] = UInt8(ascii: ":")
     count += index + 3 + length
@@ -304,6 +293,16 @@ public struct JSONWriter: Sendable {
     needsComma = false
   }
 
+  /// Writes the start of an object member whose text is known at compile time, such as
+  /// `{"field":` or `,"version":`, exactly as given; the next value is its value.
+  ///
+  /// For writers of a fixed shape: the fragment carries its own `{` or comma, so it must fit
+  /// where it is written (the tests compare every result with the general writer's output).
+  public mutating func fragment(_ text: StaticString) {
+    appendRaw(text)
+    needsComma = false
+  }
+
   /// Appends bytes that are not a JSON value (framing), as they are.
   public mutating func appendRaw(_ text: StaticString) {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -320,28 +319,25 @@ public struct JSONWriter: Sendable {
   public mutating func moveTail(from start: Int, to destination: Int) {
     let tail = count - start
     if destination > start { _ = reserve(destination - start) }
-    makeUnique()
-    (storage.base + destination).update(from: storage.base + start, count: tail)
+    (base + destination).update(from: base + start, count: tail)
     count = destination + tail
   }
 
   /// Replaces bytes already written at `offset` with `text`.
   public mutating func overwrite(at offset: Int, with text: StaticString) {
     precondition(offset + text.utf8CodeUnitCount <= count)
-    makeUnique()
-    (storage.base + offset).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    (base + offset).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
   }
 
   /// Replaces the `digits` bytes written at `offset` with `value` in decimal (`value` must
   /// have exactly that many digits).
   public mutating func overwrite(at offset: Int, decimal value: Int, digits: Int) {
     precondition(value >= 0 && offset + digits <= count)
-    makeUnique()
     var rest = value
     var index = offset + digits
     while index > offset {
       index -= 1
-      storage.base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+      base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
       rest /= 10
     }
   }
@@ -365,22 +361,17 @@ public struct JSONWriter: Sendable {
   /// The caller stores them and adds to `count`.
   @inline(__always)
   private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-    if count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage) {
-      grow(extra)
-    }
-    return storage.base + count
+    if count + extra > capacity { grow(extra) }
+    return base + count
   }
 
-  /// Copies the buffer if a copy of this writer shares it.
-  private mutating func makeUnique() {
-    if !isKnownUniquelyReferenced(&storage) { grow(0) }
-  }
-
-  /// A unique buffer with room for `extra` more bytes (capacity doubles).
+  /// A buffer with room for `extra` more bytes (capacity doubles).
   private mutating func grow(_ extra: Int) {
-    let fresh = Storage(capacity: max(count + extra, 2 * storage.capacity, 256))
-    fresh.base.update(from: storage.base, count: count)
-    storage = fresh
+    capacity = max(count + extra, 2 * capacity)
+    let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    fresh.update(from: base, count: count)
+    base.deallocate()
+    base = fresh
   }
 
   /// Writes a comma if a value came before; every value then leaves `needsComma` true.
@@ -446,8 +437,53 @@ public struct JSONWriter: Sendable {
   /// Appends raw bytes.
   private mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) {
     guard let source = run.baseAddress, !run.isEmpty else { return }
-    reserve(run.count).update(from: source, count: run.count)
+    Self.copy(source, to: reserve(run.count), count: run.count)
     count += run.count
+  }
+
+  /// Copies `count` bytes; short runs (keys, fragments, tags) with two overlapping word
+  /// stores instead of a call to `memcpy`.
+  @inline(__always)
+  private static func copy(
+    _ source: UnsafePointer<UInt8>,
+    to destination: UnsafeMutablePointer<UInt8>,
+    count: Int
+  ) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(destination)
+    switch count {
+    case 8...16:
+      to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+      to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self),
+        toByteOffset: count - 8,
+        as: UInt64.self
+      )
+    case 17...32:
+      for offset in stride(from: 0, to: count - 8, by: 8) {
+        to.storeBytes(
+          of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self),
+          toByteOffset: offset,
+          as: UInt64.self
+        )
+      }
+      to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self),
+        toByteOffset: count - 8,
+        as: UInt64.self
+      )
+    case 4..<8:
+      to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+      to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self),
+        toByteOffset: count - 4,
+        as: UInt32.self
+      )
+    case 0..<4:
+      for offset in 0..<count { destination[offset] = source[offset] }
+    default:
+      destination.update(from: source, count: count)
+    }
   }
 
   /// Appends one byte.

@@ -45,12 +45,11 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   }
 
   public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("field")
+    w.fragment(#"{"field":"#)
     w.string(field)
-    w.key("version")
+    w.fragment(#","version":"#)
     w.integer(version)
-    w.key("prompt")
+    w.fragment(#","prompt":"#)
     w.string(prompt)
     w.fieldChange(
       tags: tags,
@@ -75,7 +74,7 @@ extension JSONWriter {
   ) {
     key("tags")
     self.tags(tags, encoded: encodedTags)
-    key("text")
+    fragment(#","text":"#)
     string(text)
     if let selected {
       key("selected")
@@ -93,6 +92,12 @@ extension JSONWriter {
 extension FieldOutcome: JSONWritable {
   /// `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? | limit?}]}`.
   public func write(to w: inout JSONWriter) {
+    if isEmpty {
+      // What most keystrokes do: nothing to report.
+      w.fragment(#"{"added":[],"removed":[],"dropped":[]"#)
+      w.endObject()
+      return
+    }
     w.beginObject()
     w.key("added")
     w.strings(added)
