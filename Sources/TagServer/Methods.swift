@@ -47,17 +47,42 @@ extension Server {
     SetTraceNotification.self, FieldDidChangeNotification.self,
   ]
 
-  static let requestsByMethod = Dictionary(
-    uniqueKeysWithValues: requestTypes.map { ($0.method, $0) }
-  )
-  static let notificationsByMethod = Dictionary(
-    uniqueKeysWithValues: notificationTypes.map { ($0.method, $0) }
-  )
+  /// The request types by method name, looked up by the name's bytes.
+  static let requestsByMethod = MethodTable(requestTypes.map { ($0.method, $0) })
+  /// The notification types by method name, looked up by the name's bytes.
+  static let notificationsByMethod = MethodTable(notificationTypes.map { ($0.method, $0) })
 
   /// All request method names, sorted.
   public static var requestMethods: [String] { requestTypes.map { $0.method }.sorted() }
   /// All notification method names, sorted.
   public static var notificationMethods: [String] { notificationTypes.map { $0.method }.sorted() }
+}
+
+/// Method names and what serves them, found from a name's UTF-8 without making a String or
+/// hashing it: the names are grouped by length, and only names of the right length are
+/// compared.
+struct MethodTable<Value: Sendable>: Sendable {
+  private let byLength: [[(name: [UInt8], value: Value)]]
+
+  init(_ entries: [(String, Value)]) {
+    var byLength: [[(name: [UInt8], value: Value)]] = []
+    for (name, value) in entries {
+      let bytes = Array(name.utf8)
+      while byLength.count <= bytes.count { byLength.append([]) }
+      byLength[bytes.count].append((bytes, value))
+    }
+    self.byLength = byLength
+  }
+
+  /// The value for the method spelt by `name`.
+  subscript(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
+    guard name.count < byLength.count else { return nil }
+    for entry in byLength[name.count]
+    where entry.name.withUnsafeBufferPointer({ $0.elementsEqual(name) }) {
+      return entry.value
+    }
+    return nil
+  }
 }
 
 // MARK: - The handlers, one per method

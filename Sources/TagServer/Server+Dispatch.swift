@@ -15,14 +15,32 @@ extension Server {
     params: ParamsSource,
     outbox: inout Outbox
   ) -> Bool {
-    if method == CancelRequestNotification.method {
+    var method = method
+    return method.withUTF8 { reply(to: $0, id: id, params: params, outbox: &outbox) }
+  }
+
+  /// ``reply(to:id:params:outbox:)`` for a method name given as its UTF-8 (lent from the body).
+  @discardableResult
+  mutating func reply(
+    to method: UnsafeBufferPointer<UInt8>,
+    id: RequestID,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) -> Bool {
+    let type = Self.requestsByMethod[method]
+    if type == nil,
+      Self.notificationsByMethod[method].map(ObjectIdentifier.init)
+        == ObjectIdentifier(CancelRequestNotification.self)
+    {
       // Vim's documented cancel form is a request with the cancelled request's id; the
       // cancelled request was already answered in order, so nothing more is sent.
       return false
     }
     do throws(RequestError) {
-      try checkLifecycle(for: method)
-      guard let type = Self.requestsByMethod[method] else { throw .methodNotFound(method) }
+      try checkLifecycle(
+        isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
+      )
+      guard let type else { throw .methodNotFound(String(decoding: method, as: UTF8.self)) }
       try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
@@ -30,12 +48,11 @@ extension Server {
     return true
   }
 
-  private func checkLifecycle(for method: String) throws(RequestError) {
+  private func checkLifecycle(isInitialize: Bool) throws(RequestError) {
     switch lifecycle {
-    case .awaitingInitialize where method != InitializeRequest.method:
-      throw .lifecycle(.notInitialized)
+    case .awaitingInitialize where !isInitialize: throw .lifecycle(.notInitialized)
     case .shutDown: throw .lifecycle(.shutDown)
-    case .running where method == InitializeRequest.method: throw .lifecycle(.initializedTwice)
+    case .running where isInitialize: throw .lifecycle(.initializedTwice)
     default: break
     }
   }
@@ -59,7 +76,18 @@ extension Server {
 
   /// Acts on a notification; never replies.
   mutating func notify(method: String, params: ParamsSource, outbox: inout Outbox) {
-    guard let type = Self.notificationsByMethod[method] else {
+    var method = method
+    method.withUTF8 { notify(method: $0, params: params, outbox: &outbox) }
+  }
+
+  /// ``notify(method:params:outbox:)`` for a method name given as its UTF-8.
+  mutating func notify(
+    method name: UnsafeBufferPointer<UInt8>,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) {
+    guard let type = Self.notificationsByMethod[name] else {
+      let method = String(decoding: name, as: UTF8.self)
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
         "ignored unknown notification \(method)"
@@ -67,7 +95,7 @@ extension Server {
       return
     }
     guard lifecycle == .running || type.actsInEveryState else {
-      outbox.log(.debug, "dropped notification \(method) outside the running state")
+      outbox.log(.debug, "dropped notification \(type.method) outside the running state")
       return
     }
     act(on: type, params: params, outbox: &outbox)

@@ -65,11 +65,15 @@ extension JSONScanner {
 }
 
 /// A request or notification classified straight from its bytes by ``Envelope/scanCall(_:maxDepth:)``.
-public struct ScannedCall: Sendable {
+///
+/// Valid while the body it was scanned from is: the method name is lent from it.
+public struct ScannedCall: @unchecked Sendable {
   /// The request id; nil for a notification.
   public var id: RequestID?
+  /// The method name's UTF-8 (it has no escapes), lent from the body.
+  public var method: UnsafeBufferPointer<UInt8>
   /// The method name.
-  public var method: String
+  public var methodName: String { String(decoding: method, as: UTF8.self) }
   /// The params as given.
   public var params: ScannedParams
 }
@@ -85,6 +89,11 @@ public enum ScannedParams: Sendable {
 }
 
 extension Envelope {
+  private static let jsonrpcKey = JSONScanner.Key.word("jsonrpc")
+  private static let idKey = JSONScanner.Key.word("id")
+  private static let methodKey = JSONScanner.Key.word("method")
+  private static let paramsKey = JSONScanner.Key.word("params")
+
   /// Classifies a body that is one well-formed request or notification without building a
   /// ``JSONValue``: the same ``Message`` ``decode(_:maxDepth:)`` would give, with the params
   /// left as byte ranges.
@@ -103,18 +112,18 @@ extension Envelope {
       var sawVersion = false
       var sawID = false
       var id: RequestID?
-      var method: String?
+      var method: UnsafeBufferPointer<UInt8>?
       var params = ScannedParams.absent
       var sawParams = false
       while let key = try scanner.nextKey() {
         guard !key.hasEscapes else { return nil }
-        switch key.raw.count {
-        case 7 where key == "jsonrpc":
+        switch key.word {
+        case Self.jsonrpcKey:
           guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
             return nil
           }
           sawVersion = true
-        case 2 where key == "id":
+        case Self.idKey:
           guard !sawID else { return nil }
           sawID = true
           switch try scanner.kind() {
@@ -130,12 +139,12 @@ extension Envelope {
             id = .string(text)
           default: return nil
           }
-        case 6 where key == "method":
+        case Self.methodKey:
           guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
             return nil
           }
-          method = name.string
-        case 6 where key == "params":
+          method = name.raw
+        case Self.paramsKey:
           guard !sawParams else { return nil }
           sawParams = true
           switch try scanner.kind() {

@@ -53,6 +53,25 @@ public struct JSONScanner: JSONByteCursor {
       return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A key of at most eight bytes without escapes as one little-endian word (its first byte
+    /// lowest), or nil; compare it with ``word(_:)`` of a name to match in one comparison.
+    public var word: UInt64? {
+      guard !hasEscapes, raw.count <= 8, let base = raw.baseAddress else { return nil }
+      var word: UInt64 = 0
+      for index in 0..<raw.count { word |= UInt64(base[index]) << (8 * index) }
+      return word
+    }
+
+    /// `name` (at most eight bytes) as ``word`` would give it.
+    public static func word(_ name: StaticString) -> UInt64 {
+      precondition(name.utf8CodeUnitCount <= 8)
+      var word: UInt64 = 0
+      for index in 0..<name.utf8CodeUnitCount {
+        word |= UInt64(name.utf8Start[index]) << (8 * index)
+      }
+      return word
+    }
+
     /// Whether the name is `name` (compared as bytes when the key has no escapes).
     public static func == (key: Key, name: StaticString) -> Bool {
       guard !key.hasEscapes else {
