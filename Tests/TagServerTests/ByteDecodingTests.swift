@@ -155,3 +155,60 @@ extension String {
     return self
   }
 }
+
+extension ByteDecodingTests {
+  /// Content changes in every shape the byte reader takes or refuses (nested members missing,
+  /// repeated, misspelt, escaped, of the wrong kind) answer as the element-by-element reading
+  /// does, on the sync path and in `field/change`.
+  @Test func contentChangesAnswerAlike() {
+    let position = #"{"line":0,"character":1}"#
+    let range = #"{"start":\#(position),"end":\#(position)}"#
+    let changes = [
+      #"[]"#, #"[{"text":"a"}]"#, #"[{"range":\#(range),"text":"b"}]"#,
+      #"[{"range":\#(range),"rangeLength":0,"text":"c"}]"#,
+      #"[{"text":"d","range":\#(range)},{"text":"e"}]"#,
+      #"[{"range":\#(range),"rangeLength":null,"text":"f"}]"#,
+      #"[{"range":\#(range),"rangeLength":-1,"text":"g"}]"#,
+      #"[{"range":\#(range),"rangeLength":1.5,"text":"h"}]"#,
+      #"[{"range":{"start":{"line":0,"character":1.0},"end":\#(position)},"text":"i"}]"#,
+      #"[{"range":{"start":{"line":-1,"character":0},"end":\#(position)},"text":"j"}]"#,
+      #"[{"range":{"start":{"line":0},"end":\#(position)},"text":"k"}]"#,
+      #"[{"range":{"start":\#(position)},"text":"l"}]"#,
+      #"[{"range":{"start":\#(position),"end":\#(position),"x":1},"text":"m"}]"#,
+      #"[{"range":\#(range),"text":"n","text":"o"}]"#,
+      #"[{"range":\#(range),"range":\#(range),"text":"p"}]"#,
+      #"[{"range":\#(range)}]"#, #"[{"text":1}]"#, #"[{"text":null}]"#, #"[{"txt":"q"}]"#,
+      #"[{"\u0074ext":"r"}]"#, #"[{"text":"s\u00e9\n"}]"#, #"[1]"#, #"[null]"#, #"{}"#,
+      #"[{"range":null,"text":"t"}]"#,
+      #"[{"range":{"start":{"line":0,"character":99},"end":\#(position)},"text":"u"}]"#,
+      #"[{"range":{"start":{"line":0,"character":1,"line":0},"end":\#(position)},"text":"v"}]"#,
+    ]
+    let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+    let openSynced =
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"s","text":"ab","sync":{"version":1}}}"#
+    let openPlain =
+      #"{"jsonrpc":"2.0","id":3,"method":"field/open","params":{"field":"p","text":"ab"}}"#
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    for setup in [initialize, openSynced, openPlain] {
+      #expect(Self.outcome(&fast, setup) == Self.outcome(&slow, setup))
+    }
+    for edits in changes {
+      let bodies = [
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"contentChanges":\#(edits)}}"#,
+        #"{"jsonrpc":"2.0","id":4,"method":"field/change","params":{"field":"p","version":1,"changes":\#(edits)}}"#,
+        #"{"jsonrpc":"2.0","id":5,"method":"field/change","params":{"field":"p","version":"x","changes":\#(edits)}}"#,
+      ]
+      for (body, field) in zip(bodies, ["s", "p", "p"]) {
+        // The answer, and then what the field holds.
+        let state =
+          #"{"jsonrpc":"2.0","id":9,"method":"field/state","params":{"field":"\#(field)"}}"#
+        var fastCopy = fast
+        var slowCopy = slow
+        let got = Self.outcome(&fastCopy, body) + Self.outcome(&fastCopy, state)
+        #expect(got == Self.outcome(&slowCopy, body) + Self.outcome(&slowCopy, state), "\(body)")
+      }
+    }
+  }
+}

@@ -63,7 +63,9 @@ public struct FieldChangeRequest: TagRequest, Hashable {
     field = try params.string("field")
     try params.exclusive("text", "changes")
     try params.exclusive("text", "version")
-    if let changes = try params.optionalArray("changes") {
+    if let changes = params.plainTextEdits("changes") {
+      change = .edits(version: try params.integer("version"), changes: changes)
+    } else if let changes = try params.optionalArray("changes") {
       let version = try params.integer("version")
       change = .edits(version: version, changes: try textEdits(changes, at: params.path("changes")))
     } else if params.has("text") {

@@ -210,6 +210,20 @@ public struct Params: Sendable {
     return try TagProtocol.sizes(array(key), at: path(key))
   }
 
+  /// A required array of LSP content changes, read straight from the bytes when it can be; the
+  /// errors are those of the element-by-element reading.
+  public func textEdits(_ key: String) throws(ParamsError) -> [TextEdit] {
+    if let edits = plainTextEdits(key) { return edits }
+    return try TagProtocol.textEdits(array(key), at: path(key))
+  }
+
+  /// Member `key` as LSP content changes when it is byte-backed and in their usual form (see
+  /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
+  public func plainTextEdits(_ key: String) -> [TextEdit]? {
+    guard case .bytes(let bytes) = storage, let index = bytes.index(of: key) else { return nil }
+    return bytes.textEdits(at: index)
+  }
+
   /// An optional array member (absent or `null` → nil).
   public func optionalArray(_ key: String) throws(ParamsError) -> [JSONValue]? {
     guard let value = self[key], value != .null else { return nil }

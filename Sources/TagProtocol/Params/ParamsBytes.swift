@@ -134,6 +134,81 @@ struct ParamsBytes: @unchecked Sendable {
     } ?? nil
   }
 
+  /// The value of member `index` if it is an array of LSP content changes in their usual form
+  /// (`{range: {start: {line, character}, end: {line, character}}, rangeLength?, text}` or
+  /// `{text}`, each member once, positions non-negative integers); nil for anything else (the
+  /// caller then reads the array as ``JSONValue``s, which reports the exact error).
+  func textEdits(at index: Int) -> [TextEdit]? {
+    func count(_ scanner: inout JSONScanner) throws(JSONParseError) -> Int? {
+      guard case .integer(let value)? = try scanner.readNumber(), value >= 0,
+        value <= Int64(Int.max)
+      else { return nil }
+      return Int(value)
+    }
+    func position(_ scanner: inout JSONScanner) throws(JSONParseError) -> TextPosition? {
+      guard try scanner.beginObject() else { return nil }
+      var line: Int?
+      var character: Int?
+      while let key = try scanner.nextKey() {
+        if key == "line", line == nil {
+          guard let value = try count(&scanner) else { return nil }
+          line = value
+        } else if key == "character", character == nil {
+          guard let value = try count(&scanner) else { return nil }
+          character = value
+        } else {
+          return nil
+        }
+      }
+      guard let line, let character else { return nil }
+      return TextPosition(line: line, character: character)
+    }
+    return scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
+      guard try scanner.beginArray() else { return nil }
+      var edits: [TextEdit] = []
+      while try scanner.nextElement() {
+        guard try scanner.beginObject() else { return nil }
+        var range: TextRange?
+        var sawRange = false
+        var sawLength = false
+        var text: String?
+        while let key = try scanner.nextKey() {
+          if key == "text", text == nil {
+            guard let value = try scanner.readString() else { return nil }
+            text = value
+          } else if key == "range", !sawRange {
+            sawRange = true
+            guard try scanner.beginObject() else { return nil }
+            var start: TextPosition?
+            var end: TextPosition?
+            while let key = try scanner.nextKey() {
+              if key == "start", start == nil {
+                guard let value = try position(&scanner) else { return nil }
+                start = value
+              } else if key == "end", end == nil {
+                guard let value = try position(&scanner) else { return nil }
+                end = value
+              } else {
+                return nil
+              }
+            }
+            guard let start, let end else { return nil }
+            range = TextRange(start: start, end: end)
+          } else if key == "rangeLength", !sawLength {
+            // Deprecated in LSP and not used (the range says what is replaced), but checked.
+            sawLength = true
+            guard try count(&scanner) != nil else { return nil }
+          } else {
+            return nil
+          }
+        }
+        guard let text else { return nil }
+        edits.append(TextEdit(range: range, newText: text))
+      }
+      return edits
+    } ?? nil
+  }
+
   /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
   func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
     guard let names = members.names else { return }

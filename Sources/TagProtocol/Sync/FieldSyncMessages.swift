@@ -23,7 +23,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
     version = try params.integer("version", in: Int.min...Int.max)
-    changes = try textEdits(params.array("contentChanges"), at: params.path("contentChanges"))
+    changes = try params.textEdits("contentChanges")
     if let range = try params.optionalObject("composing", members: rangeMembers) {
       _ = try textRange(range)
       composing = true
