@@ -167,9 +167,9 @@ public enum TextOffsets {
       let start = try index(of: range.start, in: result, encoding: encoding)
       let end = try index(of: range.end, in: result, encoding: encoding)
       guard start <= end else { throw .reversedRange(range) }
-      var scalars = result.unicodeScalars
-      scalars.replaceSubrange(start..<end, with: edit.newText.unicodeScalars)
-      result = String(scalars)
+      // Spliced as UTF-8 runs (the indices are scalar boundaries): a copy of each side.
+      let scalars = result.unicodeScalars
+      result = String(scalars[..<start]) + edit.newText + String(scalars[end...])
     }
     return result
   }
