@@ -212,3 +212,58 @@ extension ByteDecodingTests {
     }
   }
 }
+
+extension ByteDecodingTests {
+  /// Chip and cloud sizes in random spellings (integers, decimals of every length, exponents,
+  /// negatives, either member order, whitespace) give the same layouts and errors on both paths.
+  @Test func sizesAnswerAlike() {
+    var random = SplitMix64(seed: 15)
+    func number() -> String {
+      switch random.next() % 9 {
+      case 0: return "\(random.next() % 200)"
+      case 1: return "\(random.next() % 200).\(random.next() % 1000)"
+      case 2:
+        return "0.\(String(repeating: "0", count: Int(random.next() % 6)))\(random.next() % 99 + 1)"
+      case 3: return "\(random.next() % 1_000_000_000_000_000)"
+      case 4: return "\(random.next() % 100)e\(random.next() % 3)"
+      case 5: return "-\(random.next() % 50)"
+      case 6: return "\(random.next() % 1000).\(random.next() % 1_000_000_000_000)"
+      case 7: return "1.\(String(repeating: "0", count: 21))\(random.next() % 9 + 1)"
+      default: return "\(random.next() % 90 + 10).5"
+      }
+    }
+    func size() -> String {
+      let (w, h) = (number(), number())
+      switch random.next() % 6 {
+      case 0: return #"{"height":\#(h),"width":\#(w)}"#
+      case 1: return #"{ "width": \#(w), "height": \#(h) }"#
+      case 2: return #"{"width":\#(w)}"#
+      default: return #"{"width":\#(w),"height":\#(h)}"#
+      }
+    }
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    let setup = [
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","tags":["a","b","c"]}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"cloud/open","params":{"cloud":"c","tags":[{"title":"a"},{"title":"b"},{"title":"c"}]}}"#,
+    ]
+    for body in setup { #expect(Self.outcome(&fast, body) == Self.outcome(&slow, body)) }
+    var compared = 0
+    for _ in 0..<400 {
+      let count = random.next() % 8 == 0 ? Int(random.next() % 5) : 3
+      let sizes = "[" + (0..<count).map { _ in size() }.joined(separator: ",") + "]"
+      for body in [
+        #"{"jsonrpc":"2.0","id":4,"method":"field/layout","params":{"field":"f","width":300,"fieldHeight":20,"chipSizes":\#(sizes)}}"#,
+        #"{"jsonrpc":"2.0","id":5,"method":"cloud/layout","params":{"cloud":"c","width":300,"sizes":\#(sizes)}}"#,
+      ] {
+        var fastCopy = fast
+        var slowCopy = slow
+        #expect(Self.outcome(&fastCopy, body) == Self.outcome(&slowCopy, body), "\(body)")
+        compared += 1
+      }
+    }
+    #expect(compared == 800)
+  }
+}

@@ -108,6 +108,7 @@ struct ParamsBytes: @unchecked Sendable {
       return number.isFinite && number >= 0 ? number : nil
     }
     let estimate = ranges.members[index].value.count / 28
+    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) { return sizes }
     return scan(index) { scanner throws(JSONParseError) -> [Size]? in
       guard try scanner.beginArray() else { return nil }
       var sizes: [Size] = []
@@ -132,6 +133,76 @@ struct ParamsBytes: @unchecked Sendable {
       }
       return sizes
     } ?? nil
+  }
+
+  /// The sizes in `range` when they are written the way JSON writers write them.
+  ///
+  /// That is: no whitespace, `{"width":W,"height":H}` in either order, each number a plain decimal of at
+  /// most 15 significant digits and 22 fraction digits, none negative. Nil (for the general
+  /// reader) on anything else.
+  ///
+  /// The body is valid JSON (the envelope scan checked it), so only the shape is checked here.
+  /// A number `m / 10^k` with `m < 2^53` and `k ≤ 22` is one correctly rounded division of two
+  /// exact doubles, the value any correct reader gives.
+  private func compactSizes(_ range: Range<Int>, estimate: Int) -> [Size]? {
+    guard let base = body.baseAddress else { return nil }
+    var at = range.lowerBound
+    let end = range.upperBound
+    func expect(_ text: StaticString) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard end - at >= length else { return false }
+      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
+      at += length
+      return true
+    }
+    func number() -> Double? {
+      var mantissa: UInt64 = 0
+      var digits = 0
+      var fraction = -1
+      while at < end {
+        let byte = base[at]
+        if byte &- UInt8(ascii: "0") < 10 {
+          mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+          digits += 1
+          if fraction >= 0 { fraction += 1 }
+        } else if byte == UInt8(ascii: "."), fraction < 0 {
+          fraction = 0
+        } else {
+          break
+        }
+        at += 1
+      }
+      // Too many digits, a sign or an exponent: left to the general reader.
+      guard digits > 0, digits <= 15, fraction != 0, fraction <= 22 else { return nil }
+      return fraction > 0 ? Double(mantissa) / Self.powersOfTen[fraction] : Double(mantissa)
+    }
+    guard expect("[") else { return nil }
+    var sizes: [Size] = []
+    sizes.reserveCapacity(estimate)
+    if expect("]") { return at == end ? sizes : nil }
+    while true {
+      var width: Double?
+      var height: Double?
+      if expect(#"{"width":"#) {
+        width = number()
+        guard expect(#","height":"#) else { return nil }
+        height = number()
+      } else if expect(#"{"height":"#) {
+        height = number()
+        guard expect(#","width":"#) else { return nil }
+        width = number()
+      }
+      guard let width, let height, expect("}") else { return nil }
+      sizes.append(Size(width: width, height: height))
+      if expect(",") { continue }
+      guard expect("]"), at == end else { return nil }
+      return sizes
+    }
+  }
+
+  /// 10^0 through 10^22, each exact as a double.
+  private static let powersOfTen: [Double] = (0...22).reduce(into: []) { powers, k in
+    powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
   /// The value of member `index` if it is an array of LSP content changes in their usual form
