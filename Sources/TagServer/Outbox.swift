@@ -122,7 +122,17 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
   case debug
 
   /// The level's name as used by `--log`.
-  public var name: String { "\(self)" }
+  ///
+  /// Spelt out: `"\(self)"` would reflect on the type, which costs more than the rest of
+  /// start-up together.
+  public var name: String {
+    switch self {
+    case .error: "error"
+    case .warning: "warning"
+    case .info: "info"
+    case .debug: "debug"
+    }
+  }
 
   public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
