@@ -62,26 +62,46 @@ extension Server {
 /// hashing it: the names are grouped by length, and only names of the right length are
 /// compared.
 struct MethodTable<Value: Sendable>: Sendable {
-  private let byLength: [[(name: [UInt8], value: Value)]]
+  /// Every name's UTF-8, one after another.
+  private let bytes: [UInt8]
+  /// Where each entry's name starts in ``bytes``.
+  private let starts: [Int]
+  private let values: [Value]
+  /// For each name length, the entries of that length.
+  private let byLength: [[Int]]
 
   init(_ entries: [(String, Value)]) {
-    var byLength: [[(name: [UInt8], value: Value)]] = []
-    for (name, value) in entries {
-      let bytes = Array(name.utf8)
-      while byLength.count <= bytes.count { byLength.append([]) }
-      byLength[bytes.count].append((bytes, value))
+    var bytes: [UInt8] = []
+    var starts: [Int] = []
+    var byLength: [[Int]] = []
+    for (index, (name, _)) in entries.enumerated() {
+      starts.append(bytes.count)
+      bytes += name.utf8
+      while byLength.count <= name.utf8.count { byLength.append([]) }
+      byLength[name.utf8.count].append(index)
     }
+    self.bytes = bytes
+    self.starts = starts
+    self.values = entries.map(\.1)
     self.byLength = byLength
   }
 
   /// The value for the method spelt by `name`.
   subscript(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
-    guard name.count < byLength.count else { return nil }
-    for entry in byLength[name.count]
-    where entry.name.withUnsafeBufferPointer({ $0.elementsEqual(name) }) {
-      return entry.value
+    guard name.count < byLength.count, let given = name.baseAddress else { return nil }
+    let found: Int? = bytes.withUnsafeBufferPointer { bytes in
+      for entry in byLength[name.count] {
+        let start = starts[entry]
+        var same = true
+        for offset in 0..<name.count where bytes[start + offset] != given[offset] {
+          same = false
+          break
+        }
+        if same { return entry }
+      }
+      return nil
     }
-    return nil
+    return found.map { values[$0] }
   }
 }
 

@@ -34,21 +34,19 @@ struct ParamsBytes: @unchecked Sendable {
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: String) -> Int? {
-    var key = key
-    return key.withUTF8 { name in
-      do {
-        let bytes = body
-        var index = ranges.members.count
+    let found = key.utf8.withContiguousStorageIfAvailable { name in
+      ranges.members.withUnsafeBufferPointer { members -> Int? in
+        var index = members.count
         while index > 0 {
           index -= 1
-          let member = ranges.members[index]
+          let member = members[index]
           if member.keyHasEscapes {
-            if keyString(member) == String(decoding: name, as: UTF8.self) { return index }
+            if keyString(member) == key { return index }
             continue
           }
           guard member.key.count == name.count else { continue }
           var same = true
-          for offset in 0..<name.count where bytes[member.key.lowerBound + offset] != name[offset] {
+          for offset in 0..<name.count where body[member.key.lowerBound + offset] != name[offset] {
             same = false
             break
           }
@@ -57,6 +55,9 @@ struct ParamsBytes: @unchecked Sendable {
         return nil
       }
     }
+    if let found { return found }
+    // A string without contiguous UTF-8 (bridged): compare as Strings.
+    return ranges.members.lastIndex { keyString($0) == key }
   }
 
   /// The value of member `index` as a ``JSONValue``.
