@@ -128,14 +128,12 @@ extension JSONWriter {
     let scaled = value.magnitude * 16  // exact: a power of two, far from overflow here
     guard scaled < 0x1p44, Double(Int64(scaled)) == scaled else { return nil }
     let sixteenths = Int64(scaled)
-    // 1/16 = 0.0625: the fraction as four decimals, trailing zeros dropped.
-    var decimals = (sixteenths & 15) * 625
-    guard decimals != 0 else { return nil }
-    var places = 4
-    while decimals % 10 == 0 {
-      decimals /= 10
-      places -= 1
-    }
+    let fraction = sixteenths & 15
+    guard fraction != 0 else { return nil }
+    // fraction / 16 = odd / 2^places = odd · 5^places / 10^places.
+    let places = 4 - fraction.trailingZeroBitCount
+    var decimals = fraction >> (4 - places)
+    for _ in 0..<places { decimals *= 5 }
     var length = 0
     if value < 0 {
       out[0] = UInt8(ascii: "-")

@@ -174,55 +174,65 @@ public enum MergeGroups {
     margin: Double,
     into components: inout UnionFind
   ) -> Bool {
+    /// Consecutive boxes whose left and right edges both ascend.
+    struct Run {
+      var start: Int
+      /// Its lowest bottom edge.
+      var bottom: Double
+      /// The window of its boxes that meets the box being placed.
+      var low: Int
+      var high: Int
+    }
     var budget = 24 * boxes.count + 1024
-    // Runs of consecutive boxes whose left and right edges both ascend: where each starts, its
-    // lowest bottom edge, and the window of its boxes that meets the box being placed.
-    var starts: [Int] = []
-    var bottoms: [Double] = []
-    var windows: [(low: Int, high: Int)] = []
+    var runs: [Run] = []
     var oldest = 0  // the first run whose bottom may still come within `margin`
     var near = 0  // in the current run, the first box whose right edge may still come near
-    for (index, box) in boxes.enumerated() {
-      let previous = index > 0 ? boxes[index - 1] : box
-      guard box.minY >= previous.minY else { return false }
-      if index == 0 || box.minX < previous.minX || box.maxX < previous.maxX {
-        starts.append(index)
-        bottoms.append(box.maxY)
-        windows.append((index, index))
-        // Runs ending more than `margin` above this top edge meet no later box (top edges
-        // ascend). The current run itself stops the loop.
-        while bottoms[oldest] + margin < box.minY { oldest += 1 }
-        for run in oldest..<(starts.count - 1) { windows[run] = (starts[run], starts[run]) }
-        near = index
-      } else {
-        bottoms[bottoms.count - 1] = max(bottoms[bottoms.count - 1], box.maxY)
-      }
-      let current = starts.count - 1
-      // Earlier boxes of this run: their left edges are not right of this one's.
-      let first = near
-      while boxes[near].maxX + margin < box.minX { near += 1 }
-      for other in near..<index where boxes[other].distance(to: box) < mergeDistance {
-        components.union(ids[other], ids[index])
-      }
-      budget -= 1 + (near - first) + (index - near)
-      // Earlier runs: the boxes whose horizontal extent grown by `margin` meets this one's, a
-      // window that only moves right as this run goes on.
-      for run in oldest..<current {
-        let end = starts[run + 1]
-        var (low, high) = windows[run]
-        let before = low + high
-        while low < end, boxes[low].maxX + margin < box.minX { low += 1 }
-        high = max(high, low)
-        while high < end, boxes[high].minX <= box.maxX + margin { high += 1 }
-        for other in low..<high where boxes[other].distance(to: box) < mergeDistance {
+    return boxes.withUnsafeBufferPointer { boxes in
+      for index in boxes.indices {
+        let box = boxes[index]
+        let previous = boxes[index == 0 ? 0 : index - 1]
+        guard box.minY >= previous.minY else { return false }
+        if index == 0 || box.minX < previous.minX || box.maxX < previous.maxX {
+          runs.append(Run(start: index, bottom: box.maxY, low: index, high: index))
+          // Runs ending more than `margin` above this top edge meet no later box (top edges
+          // ascend). The current run itself stops the loop.
+          while runs[oldest].bottom + margin < box.minY { oldest += 1 }
+          for run in oldest..<(runs.count - 1) {
+            runs[run].low = runs[run].start
+            runs[run].high = runs[run].start
+          }
+          near = index
+        } else {
+          runs[runs.count - 1].bottom = max(runs[runs.count - 1].bottom, box.maxY)
+        }
+        // Earlier boxes of this run: their left edges are not right of this one's.
+        let first = near
+        while boxes[near].maxX + margin < box.minX { near += 1 }
+        for other in near..<index where boxes[other].distance(to: box) < mergeDistance {
           components.union(ids[other], ids[index])
         }
-        windows[run] = (low, high)
-        budget -= 1 + (low + high - before) + (high - low)
+        budget -= 1 + (near - first) + (index - near)
+        // Earlier runs: the boxes whose horizontal extent grown by `margin` meets this one's, a
+        // window that only moves right as this run goes on.
+        for run in oldest..<(runs.count - 1) {
+          let end = runs[run + 1].start
+          var low = runs[run].low
+          var high = runs[run].high
+          let before = low + high
+          while low < end, boxes[low].maxX + margin < box.minX { low += 1 }
+          high = max(high, low)
+          while high < end, boxes[high].minX <= box.maxX + margin { high += 1 }
+          for other in low..<high where boxes[other].distance(to: box) < mergeDistance {
+            components.union(ids[other], ids[index])
+          }
+          runs[run].low = low
+          runs[run].high = high
+          budget -= 1 + (low + high - before) + (high - low)
+        }
+        guard budget >= 0 else { return false }
       }
-      guard budget >= 0 else { return false }
+      return true
     }
-    return true
   }
 
   /// Joins the touching pairs found through the grid described on the type; false (nothing
