@@ -131,3 +131,23 @@ private func numberSamples(count: Int, seed: UInt64) -> [Double] {
     index += 4
   }
 }
+
+@Test func integersAreWrittenAsDescriptionWritesThem() {
+  var random = SplitMix64(seed: 0x1E)
+  var samples: [Int64] = [0, 1, -1, 9, 10, 11, 99, 100, 101, .max, .min, .max - 1, .min + 1]
+  var power: Int64 = 1
+  for _ in 0..<19 {
+    samples += [power - 1, power, power + 1, -power, 1 - power]
+    power = power &* 10
+  }
+  for _ in 0..<20_000 {
+    samples.append(Int64(bitPattern: random.next()))
+    samples.append(Int64(bitPattern: random.next()) >> Int64.random(in: 0...63, using: &random))
+  }
+  for sample in samples {
+    #expect(written { $0.integer(sample) } == String(sample))
+    if sample.magnitude < 1 << 53 {
+      #expect(written { $0.double(Double(sample)) } == String(sample))
+    }
+  }
+}

@@ -94,23 +94,28 @@ extension JSONWriter {
   /// zero); multiples of 1/16 below 2^40 their exact decimals; others below 2^53 and from
   /// 0.0001 their shortest round-tripping decimals; the rest (exponent forms, 2^53 and up) the
   /// same shortest form through `description`.
-  @usableFromInline
+  @inlinable @inline(__always)
   static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
-    guard value.isFinite else { return copy("null", to: out) }
-    // Int64(_:) truncates without libm (which this module does not link); equality proves the
-    // value integral.
-    if value.magnitude < 0x1p53, Double(Int64(value)) == value {
-      let integral = Int64(value)
-      if integral == 0 && value.sign == .minus { return copy("-0", to: out) }
-      return writeDecimal(integral, to: out)
+    // Most coordinates are integers, written here at the call site. Int64(_:) truncates without
+    // libm (which this module does not link); equality proves the value integral (NaN fails).
+    if value.magnitude < 0x1p53, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
+      return writeDecimal(Int64(value), to: out)
     }
+    return writeOtherNumber(value, to: out)
+  }
+
+  /// ``writeNumber(_:to:)`` for all but the integers below 2^53 (and for `-0`).
+  @usableFromInline
+  static func writeOtherNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    guard value.isFinite else { return copy("null", to: out) }
+    if value == 0 { return copy("-0", to: out) }
     if let length = writeSixteenths(value, to: out) { return length }
     if let length = writeShortestDecimal(value, to: out) { return length }
     // `1e-07`, `5e+20`, `9007199254740992.0`: valid JSON for finite values. Layout coordinates
     // never get here.
     var text = value.description
     return text.withUTF8 { utf8 in
-      let length = min(utf8.count, maxNumberLength)
+      let length = min(utf8.count, maxNumberLength)  // at most 24
       if let source = utf8.baseAddress { out.update(from: source, count: length) }
       return length
     }
@@ -236,26 +241,27 @@ extension JSONWriter {
       length = 1
     }
     var magnitude = value.magnitude
-    // Counted by comparisons (cheaper than divisions); 10^19 is the largest power below 2^64.
+    // Counted by comparisons (cheaper than divisions); an Int64's magnitude is below 10^19, so
+    // `bound` stops there and never overflows.
     var digits = 1
     var bound: UInt64 = 10
-    while digits < 20, magnitude >= bound {
-      digits += 1
+    while magnitude >= bound {
+      digits &+= 1
       bound &*= 10
     }
-    length += digits
+    length &+= digits
     // Two digits per division, from the table of "00" … "99".
     let pairs = digitPairs.utf8Start
     var position = length
     while magnitude >= 10 {
       let pair = Int(truncatingIfNeeded: magnitude % 100)
       magnitude /= 100
-      position -= 2
-      out[position] = pairs[2 * pair]
-      out[position + 1] = pairs[2 * pair + 1]
+      position &-= 2
+      out[position] = pairs[2 &* pair]
+      out[position &+ 1] = pairs[2 &* pair &+ 1]
     }
-    if position > length - digits {
-      out[position - 1] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
+    if position > length &- digits {
+      out[position &- 1] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
     }
     return length
   }
