@@ -47,7 +47,7 @@ struct CloudSession: Sendable {
     } else {
       result = FlowLayout.cloud(request.sizes, width: request.width, spacing: request.spacing)
     }
-    let groups = MergeGroups.groups(of: result.frames, mergeDistance: request.mergeDistance)
+    let groups = MergeGroups.partition(of: result.frames, mergeDistance: request.mergeDistance)
     return LayoutResult(frames: result.frames, size: result.size, groups: groups)
   }
 }

@@ -443,3 +443,95 @@ extension MergeGroupsTests {
     #expect(MergeGroups.groups(of: far) == [[0, 2], [1]])
   }
 }
+
+// MARK: - Line sweep
+
+/// The line sweep (tried first) must agree with the definition wherever it runs, take flow
+/// layouts and transitions between them, and hand back anything else.
+extension MergeGroupsTests {
+  @Test(arguments: Array(UInt64(1)...UInt64(6)))
+  func lineSweepMatchesBruteForce(seed: UInt64) {
+    var random = SplitMix64(seed: seed &* 104_729)
+    var taken = 0
+    for round in 0..<60 {
+      let count = Int.random(in: 0...220, using: &random)
+      let sizes = (0..<count).map { _ in
+        Size(
+          width: Double(Int.random(in: 0...140, using: &random)) / [1, 2, 8][round % 3],
+          height: round % 2 == 0 ? 20 : Double(Int.random(in: 0...40, using: &random))
+        )
+      }
+      let width: Double? = round % 7 == 0 ? nil : Double(Int.random(in: 100...900, using: &random))
+      let frames: [Frame]
+      switch round % 3 {
+      case 0:
+        frames = FlowLayout.cloud(sizes, width: width, spacing: Double(round % 21)).frames
+      case 1:
+        frames =
+          FlowLayout.field(chips: sizes, fieldHeight: 20, width: width, spacing: Double(round % 13))
+          .frames
+      default:
+        let transition = SpacingTransition(
+          from: Double(Int.random(in: 0...20, using: &random)),
+          to: Double(Int.random(in: 0...20, using: &random))
+        )
+        let progress = Double(Int.random(in: 0...1_000, using: &random)) / 1_000
+        frames = transition.frames(of: sizes, width: width, progress: progress).frames
+      }
+      for mergeDistance in [10.0, 0.5, 3, 25, 60] {
+        let slow = bruteForceGroups(frames, mergeDistance: mergeDistance)
+        let lines = MergeGroups.groups(of: frames, mergeDistance: mergeDistance, method: .lines)
+        if let lines {
+          taken += 1
+          #expect(lines == slow, "lines: seed \(seed) round \(round) distance \(mergeDistance)")
+        }
+        #expect(
+          MergeGroups.groups(of: frames, mergeDistance: mergeDistance) == slow,
+          "automatic: seed \(seed) round \(round) distance \(mergeDistance)"
+        )
+      }
+    }
+    #expect(taken > 250)
+  }
+
+  @Test func lineSweepTakesLargeFlowLayoutsAndHandsBackTheRest() {
+    let sizes = (0..<100_000).map { Size(width: Double(40 + ($0 * 37) % 90), height: 20) }
+    let mid = SpacingTransition(from: 3, to: 18).frames(of: sizes, width: 800, progress: 0.5)
+    let odd = SpacingTransition(from: 3, to: 18).frames(of: sizes, width: 800, progress: 0.37)
+    let line = FlowLayout.cloud(sizes, width: nil, spacing: 3)
+    let field = FlowLayout.field(chips: sizes, fieldHeight: 20, width: 800, spacing: 3)
+    for frames in [mid.frames, odd.frames, line.frames, field.frames] {
+      let lines = MergeGroups.groups(of: frames, mergeDistance: 10, method: .lines)
+      #expect(lines != nil)
+      #expect(lines == MergeGroups.groups(of: frames, mergeDistance: 10, method: .sweep))
+    }
+    // Top edges descending: not line by line.
+    let upward = [frame(0, 10, 10, 10), frame(15, 0, 10, 10)]
+    #expect(MergeGroups.groups(of: upward, mergeDistance: 10, method: .lines) == nil)
+    #expect(MergeGroups.groups(of: upward) == [[0, 1]])
+    // Each frame a run of its own, all within reach: too many run pairs; declined part way,
+    // and the methods after it complete the same groups.
+    let backwards = (0..<3_000).map { frame(Double(3_000 - $0) * 30, 0, 10, 10) }
+    #expect(MergeGroups.groups(of: backwards, mergeDistance: 10, method: .lines) == nil)
+    #expect(MergeGroups.groups(of: backwards) == (0..<3_000).map { [$0] })
+    let crowd = (0..<2_000).map { frame(Double(1_999 - $0) * 0.01, Double($0) * 0.001, 2, 2) }
+    #expect(MergeGroups.groups(of: crowd, mergeDistance: 10, method: .lines) == nil)
+    #expect(MergeGroups.groups(of: crowd) == [Array(0..<2_000)])
+  }
+
+  @Test func partitionHoldsTheGroups() {
+    var random = SplitMix64(seed: 5)
+    for _ in 0..<50 {
+      let frames = (0..<Int.random(in: 0...120, using: &random)).map { _ in
+        randomFrame(using: &random, span: 300, fractional: false)
+      }
+      let partition = MergeGroups.partition(of: frames, mergeDistance: 10)
+      let groups = bruteForceGroups(frames, mergeDistance: 10)
+      #expect(partition.groups == groups)
+      #expect(partition.count == groups.count)
+      #expect(partition.members.count == frames.count)
+      #expect(partition.starts.count == groups.count + 1)
+    }
+    #expect(MergeGroups.partition(of: []) == MergeGroups.Partition())
+  }
+}

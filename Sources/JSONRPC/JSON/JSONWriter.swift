@@ -17,7 +17,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   private var capacity: Int
 
   /// The number of bytes written.
-  public private(set) var count = 0
+  public internal(set) var count = 0
 
   /// Whether the next value or key needs a comma before it.
   ///
@@ -60,112 +60,6 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   /// Writes `true` or `false`.
   public mutating func bool(_ value: Bool) {
     separateAndAppend(value ? "true" : "false")
-  }
-
-  /// Writes an integer.
-  public mutating func integer(_ value: Int64) {
-    let out = reserve(21)
-    var length = 0
-    if needsComma {
-      out[0] = UInt8(ascii: ",")
-      length = 1
-    }
-    needsComma = true
-    count += length + Self.writeDecimal(value, to: out + length)
-  }
-
-  /// Writes an integer.
-  public mutating func integer(_ value: Int) { integer(Int64(value)) }
-
-  /// Writes a number (see the type's rules for doubles).
-  public mutating func double(_ value: Double) {
-    guard value.isFinite else { return null() }
-    // Int64(_:) truncates without libm (which this module does not link); equality proves the
-    // value integral.
-    if value.magnitude < 9_007_199_254_740_992, Double(Int64(value)) == value {
-      let integral = Int64(value)
-      if integral == 0 && value.sign == .minus {
-        separateAndAppend("-0")
-      } else {
-        integer(integral)
-      }
-      return
-    }
-    separate()
-    if appendShortestDecimal(value) { return }
-    // Outside 0.0001 ≤ |value| < 2^53 (exponent forms, 2^53 itself): Swift's description is the
-    // same shortest form, always valid JSON for finite values: `1e-07`, `5e+20`,
-    // `9007199254740992.0`. Layout coordinates never get here.
-    var text = value.description
-    text.withUTF8 { appendRun($0) }
-  }
-
-  /// Writes a finite, non-integral `value` with `0.0001 <= |value| < 2^53` in its shortest
-  /// round-tripping decimal form, exactly as `Double.description` would, without building a
-  /// String; false (nothing written) outside that range.
-  ///
-  /// `|value| = m · 2^e` exactly. Going up from one fraction digit, the first `k` for which
-  /// some integer `d` has `d / 10^k` inside the interval that reads back to `value` (its
-  /// half-way points to the neighbouring doubles, included when `m` is even) gives the fewest
-  /// digits; among those `d`, the one nearest `value`, an even one on a tie. All of it is
-  /// integer arithmetic on 128 bits: `(4m ± 2) · 10^k` and `d · 2^(2 - e)` stay below 2^126
-  /// in this range (k ≤ 21, e ≥ -66).
-  mutating func appendShortestDecimal(_ value: Double) -> Bool {
-    let magnitude = value.magnitude
-    guard magnitude >= 0.0001, magnitude < 0x1p53 else { return false }
-    let bits = magnitude.bitPattern
-    let fraction = bits & (1 << 52 - 1)
-    let mantissa = UInt128(fraction | 1 << 52)
-    let exponent = Int(bits >> 52) - 1075
-    guard exponent < 0 else { return false }  // integral: written elsewhere
-    let shift = 2 - exponent  // value = 4m / 2^shift
-    let inclusive = mantissa & 1 == 0
-    // The gap below is half as wide at a power of two.
-    let below: UInt128 = fraction == 0 ? 1 : 2
-    let unit = UInt128(1) << shift
-    var power: UInt128 = 1
-    for digits in 1...21 {
-      power *= 10
-      let low = (4 * mantissa - below) * power
-      let high = (4 * mantissa + 2) * power
-      var first = (low + unit - 1) >> shift
-      if !inclusive && first << shift == low { first += 1 }
-      let scaledFirst = first << shift
-      guard inclusive ? scaledFirst <= high : scaledFirst < high else { continue }
-      // The nearest integer to value · 10^k, an even one on a tie; the interval's first
-      // integer when the nearest lies below it (possible only at a power of two).
-      let center = 4 * mantissa * power
-      var nearest = (center + unit / 2) >> shift
-      if center & (unit - 1) == unit / 2, nearest & 1 == 1 { nearest -= 1 }
-      let chosen = nearest < first ? first : nearest
-      appendFixed(UInt64(chosen), fractionDigits: digits, negative: value < 0)
-      return true
-    }
-    return false
-  }
-
-  /// Writes `digits · 10^-fractionDigits` in plain decimal notation (`0.05`, `12.5`).
-  private mutating func appendFixed(_ digits: UInt64, fractionDigits: Int, negative: Bool) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-      var index = 48
-      var rest = digits
-      var written = 0
-      while rest != 0 || written <= fractionDigits {
-        if written == fractionDigits {
-          index -= 1
-          buffer[index] = UInt8(ascii: ".")
-        }
-        index -= 1
-        buffer[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-        rest /= 10
-        written += 1
-      }
-      if negative {
-        index -= 1
-        buffer[index] = UInt8(ascii: "-")
-      }
-      appendRun(UnsafeBufferPointer(rebasing: buffer[index..<48]))
-    }
   }
 
   /// Writes an escaped string.
@@ -360,7 +254,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   ///
   /// The caller stores them and adds to `count`.
   @inline(__always)
-  private mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+  mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
     if count + extra > capacity { grow(extra) }
     return base + count
   }
@@ -375,7 +269,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   }
 
   /// Writes a comma if a value came before; every value then leaves `needsComma` true.
-  private mutating func separate() {
+  mutating func separate() {
     if needsComma {
       reserve(1)[0] = UInt8(ascii: ",")
       count += 1
@@ -409,29 +303,6 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     (out + index).update(from: text.utf8Start, count: length)
     count += index + length
     needsComma = true
-  }
-
-  /// Writes `value` in decimal at `out` (room for 20 bytes); returns the length.
-  private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-    var magnitude = value.magnitude
-    var digits = 0
-    var probe = magnitude
-    repeat {
-      digits += 1
-      probe /= 10
-    } while probe != 0
-    var index = 0
-    if value < 0 {
-      out[0] = UInt8(ascii: "-")
-      index = 1
-    }
-    var position = index + digits
-    repeat {
-      position -= 1
-      out[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-      magnitude /= 10
-    } while magnitude != 0
-    return index + digits
   }
 
   /// Appends raw bytes.

@@ -16,26 +16,31 @@ public struct SpacingTransition: Hashable, Sendable {
   }
 
   /// The cloud's frames at `progress` (clamped to 0…1).
+  ///
+  /// Both end layouts are run side by side, item by item, into one array of frames.
   public func frames(of sizes: [Size], width: Double?, progress: Double) -> FlowResult {
-    let start = FlowLayout.cloud(sizes, width: width, spacing: from)
-    let end = FlowLayout.cloud(sizes, width: width, spacing: to)
     let p = min(max(progress, 0), 1)
-    if p == 0 { return start }
-    if p == 1 { return end }
-    var frames = start.frames
-    for i in frames.indices {
-      let a = start.frames[i]
-      let b = end.frames[i]
-      frames[i] = Frame(
-        x: mix(a.x, b.x, p),
-        y: mix(a.y, b.y, p),
-        width: mix(a.width, b.width, p),
-        height: mix(a.height, b.height, p)
+    if p == 0 { return FlowLayout.cloud(sizes, width: width, spacing: from) }
+    if p == 1 { return FlowLayout.cloud(sizes, width: width, spacing: to) }
+    var start = FlowEngine(policy: .cloud, availableWidth: width, spacing: from)
+    var end = FlowEngine(policy: .cloud, availableWidth: width, spacing: to)
+    var frames: [Frame] = []
+    frames.reserveCapacity(sizes.count)
+    for size in sizes {
+      let a = start.place(.box(size))
+      let b = end.place(.box(size))
+      frames.append(
+        Frame(
+          x: mix(a.x, b.x, p),
+          y: mix(a.y, b.y, p),
+          width: mix(a.width, b.width, p),
+          height: mix(a.height, b.height, p)
+        )
       )
     }
     let size = Size(
-      width: mix(start.size.width, end.size.width, p),
-      height: mix(start.size.height, end.size.height, p)
+      width: mix(start.totalSize.width, end.totalSize.width, p),
+      height: mix(start.totalSize.height, end.totalSize.height, p)
     )
     return FlowResult(frames: frames, size: size)
   }

@@ -5,9 +5,18 @@
 /// merges. Groups are the connected components of that relation.
 ///
 /// ## Algorithm and complexity
-/// Flow layouts (and the frames of a transition between two of them) first try a uniform grid:
-/// cells at least as wide as the widest frame plus `m = max(mergeDistance, 1e-150)` and as tall
-/// as the tallest plus `m` (with slack for rounding), each frame in the cell of its top-left
+/// Flow layouts and the frames of a transition between two of them come line by line: top edges
+/// never descend from one frame to the next. Such frames are first split into *runs* of
+/// consecutive frames whose left and right edges both ascend (a line, or the part of one where
+/// neither end layout wraps), and one sweep in frame order compares each frame with the earlier
+/// frames of its run whose right edge plus `m = max(mergeDistance, 1e-150)` reaches its left
+/// edge, and with a window of each earlier run whose lowest bottom edge plus `m` reaches its top
+/// edge; both ends of every window only move right, so each run pair costs the sizes of the two
+/// runs plus the pairs compared: O(n + k) for flow layouts, where a frame meets a few runs on
+/// its own line and the line above. The sweep gives up (keeping what it joined) when top edges
+/// descend or when it would take more than `24n + 1024` steps (many runs within `m` of each
+/// other); then a uniform grid is tried:
+/// cells at least as wide as the widest frame plus `m` and as tall as the tallest plus `m` (with slack for rounding), each frame in the cell of its top-left
 /// corner, filled by a counting sort. Two frames closer than `m` on both axes are then in the
 /// same or neighbouring cells, so each frame is compared with the frames of its own cell and of
 /// four neighbours only: O(n + k) time for the pairs `k` compared, no allocation per frame. The
@@ -29,6 +38,10 @@
 /// only inputs where many frames crowd within `mergeDistance` of each other approach k = n².
 ///
 /// ## Why the pruning is exact
+/// The line sweep skips a pair only when, on one axis, one frame's edge plus `m`, rounded, is
+/// below the other frame's opposite edge (for a whole run, its lowest bottom edge); the argument
+/// for the sweep below applies to it as it is.
+///
 /// The grid skips a pair only when the corners' cells differ by two or more on an axis: with the
 /// slack in the cell size (2⁻⁸ of it, far above the rounding of coordinates below 2⁴⁰), the
 /// exact gap on that axis then exceeds `m`, and the argument below applies.
@@ -48,19 +61,65 @@ public enum MergeGroups {
   /// - Returns: groups of ascending indices, ordered by their first index; lone frames are groups
   ///   of one.
   public static func groups(of frames: [Frame], mergeDistance: Double = 10) -> [[Int]] {
-    groups(of: frames, mergeDistance: mergeDistance, method: .automatic) ?? []
+    partition(of: frames, mergeDistance: mergeDistance).groups
   }
 
-  /// How candidate pairs are found; `automatic` is the grid, or the sweep when it declines.
+  /// The same groups as ``groups(of:mergeDistance:)`` in one flat ``Partition`` (no array per
+  /// group).
+  public static func partition(of frames: [Frame], mergeDistance: Double = 10) -> Partition {
+    partition(of: frames, mergeDistance: mergeDistance, method: .automatic) ?? Partition()
+  }
+
+  /// Groups of ascending indices, ordered by their first index, in one flat array: group `g` is
+  /// `members[starts[g]..<starts[g + 1]]`.
+  public struct Partition: Hashable, Sendable {
+    /// Every index, group after group.
+    public private(set) var members: [Int]
+    /// Where each group starts in `members`, then `members.count`.
+    public private(set) var starts: [Int]
+
+    /// No groups.
+    public init() {
+      members = []
+      starts = [0]
+    }
+
+    init(members: [Int], starts: [Int]) {
+      self.members = members
+      self.starts = starts
+    }
+
+    /// The number of groups.
+    public var count: Int { starts.count - 1 }
+
+    /// Group `group`'s indices.
+    public subscript(group: Int) -> ArraySlice<Int> {
+      members[starts[group]..<starts[group + 1]]
+    }
+
+    /// The groups as arrays.
+    public var groups: [[Int]] { (0..<count).map { Array(self[$0]) } }
+  }
+
+  /// How candidate pairs are found; `automatic` is the line sweep, then the grid, then the
+  /// sweep, each taking over when the one before declines.
   enum Method {
     case automatic
+    /// The line sweep only; ``groups(of:mergeDistance:method:)`` returns nil when it declines.
+    case lines
     /// The grid only; ``groups(of:mergeDistance:method:)`` returns nil when it declines.
     case grid
     case sweep
   }
 
-  /// The groups found by `method`; nil only when `method` is `grid` and the grid declined.
+  /// The groups found by `method`; nil only when `method` is `lines` or `grid` and it declined.
   static func groups(of frames: [Frame], mergeDistance: Double, method: Method) -> [[Int]]? {
+    partition(of: frames, mergeDistance: mergeDistance, method: method)?.groups
+  }
+
+  /// The partition found by `method`; nil only when `method` is `lines` or `grid` and it
+  /// declined.
+  static func partition(of frames: [Frame], mergeDistance: Double, method: Method) -> Partition? {
     var components = UnionFind(count: frames.count)
     if mergeDistance > 0 {
       // Finite, so `edge + margin` is never NaN (edges are not NaN); see the type's comment.
@@ -76,8 +135,13 @@ public enum MergeGroups {
         }
       }
       if boxes.count > 1 {
+        // A method that declines part way has joined touching pairs only: the next completes.
         var done = false
-        if method != .sweep {
+        if method == .automatic || method == .lines {
+          done = lines(boxes, ids, mergeDistance: mergeDistance, margin: margin, into: &components)
+          if !done && method == .lines { return nil }
+        }
+        if !done && (method == .automatic || method == .grid) {
           done = grid(boxes, ids, mergeDistance: mergeDistance, margin: margin, into: &components)
           if !done && method == .grid { return nil }
         }
@@ -86,7 +150,7 @@ public enum MergeGroups {
         }
       }
     }
-    return components.groups()
+    return components.partition()
   }
 
   /// The length of the shortest segment joining two rectangles; 0 when they overlap or touch.
@@ -98,6 +162,77 @@ public enum MergeGroups {
   public static func distance(_ a: Frame, _ b: Frame) -> Double {
     guard let a = Box(a), let b = Box(b) else { return .nan }
     return a.distance(to: b)
+  }
+
+  /// Joins the touching pairs of frames that come line by line, as described on the type; false
+  /// when they do not (top edges descending somewhere) or when it would cost more than
+  /// `24n + 1024` steps (then the pairs joined so far all touch, and another method completes).
+  private static func lines(
+    _ boxes: [Box],
+    _ ids: [Int],
+    mergeDistance: Double,
+    margin: Double,
+    into components: inout UnionFind
+  ) -> Bool {
+    /// Consecutive boxes whose left and right edges both ascend.
+    struct Run {
+      var start: Int
+      /// Its lowest bottom edge.
+      var bottom: Double
+      /// The window of its boxes that meets the box being placed.
+      var low: Int
+      var high: Int
+    }
+    var budget = 24 * boxes.count + 1024
+    var runs: [Run] = []
+    var oldest = 0  // the first run whose bottom may still come within `margin`
+    var near = 0  // in the current run, the first box whose right edge may still come near
+    return boxes.withUnsafeBufferPointer { boxes in
+      for index in boxes.indices {
+        let box = boxes[index]
+        let previous = boxes[index == 0 ? 0 : index - 1]
+        guard box.minY >= previous.minY else { return false }
+        if index == 0 || box.minX < previous.minX || box.maxX < previous.maxX {
+          runs.append(Run(start: index, bottom: box.maxY, low: index, high: index))
+          // Runs ending more than `margin` above this top edge meet no later box (top edges
+          // ascend). The current run itself stops the loop.
+          while runs[oldest].bottom + margin < box.minY { oldest += 1 }
+          for run in oldest..<(runs.count - 1) {
+            runs[run].low = runs[run].start
+            runs[run].high = runs[run].start
+          }
+          near = index
+        } else {
+          runs[runs.count - 1].bottom = max(runs[runs.count - 1].bottom, box.maxY)
+        }
+        // Earlier boxes of this run: their left edges are not right of this one's.
+        let first = near
+        while boxes[near].maxX + margin < box.minX { near += 1 }
+        for other in near..<index where boxes[other].distance(to: box) < mergeDistance {
+          components.union(ids[other], ids[index])
+        }
+        budget -= 1 + (near - first) + (index - near)
+        // Earlier runs: the boxes whose horizontal extent grown by `margin` meets this one's, a
+        // window that only moves right as this run goes on.
+        for run in oldest..<(runs.count - 1) {
+          let end = runs[run + 1].start
+          var low = runs[run].low
+          var high = runs[run].high
+          let before = low + high
+          while low < end, boxes[low].maxX + margin < box.minX { low += 1 }
+          high = max(high, low)
+          while high < end, boxes[high].minX <= box.maxX + margin { high += 1 }
+          for other in low..<high where boxes[other].distance(to: box) < mergeDistance {
+            components.union(ids[other], ids[index])
+          }
+          runs[run].low = low
+          runs[run].high = high
+          budget -= 1 + (low + high - before) + (high - low)
+        }
+        guard budget >= 0 else { return false }
+      }
+      return true
+    }
   }
 
   /// Joins the touching pairs found through the grid described on the type; false (nothing
@@ -377,19 +512,30 @@ private struct UnionFind {
     size[rootA] += size[rootB]
   }
 
-  /// The sets as ascending index lists, ordered by their smallest index.
-  mutating func groups() -> [[Int]] {
-    var groupOfRoot = [Int](repeating: -1, count: parent.count)
-    var groups: [[Int]] = []
-    for element in parent.indices {
+  /// The sets as ascending index lists, ordered by their smallest index: a counting sort by
+  /// set, nothing allocated per set.
+  mutating func partition() -> MergeGroups.Partition {
+    let count = parent.count
+    // Per root, then per element: its set's number in order of first index.
+    var setOfRoot = [Int](repeating: -1, count: count)
+    var setOf = [Int](repeating: 0, count: count)
+    var starts = [0]
+    for element in 0..<count {
       let root = find(element)
-      if groupOfRoot[root] < 0 {
-        groupOfRoot[root] = groups.count
-        groups.append([element])
-      } else {
-        groups[groupOfRoot[root]].append(element)
+      if setOfRoot[root] < 0 {
+        setOfRoot[root] = starts.count - 1
+        starts.append(0)
       }
+      setOf[element] = setOfRoot[root]
+      starts[setOf[element] + 1] += 1
     }
-    return groups
+    for set in 1..<starts.count { starts[set] += starts[set - 1] }
+    var members = [Int](repeating: 0, count: count)
+    var fill = starts
+    for element in 0..<count {
+      members[fill[setOf[element]]] = element
+      fill[setOf[element]] += 1
+    }
+    return MergeGroups.Partition(members: members, starts: starts)
   }
 }

@@ -62,12 +62,17 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
   /// The total size.
   public var size: Size
   /// Merge groups (clouds only).
-  public var groups: [[Int]]?
+  public var groups: MergeGroups.Partition?
   /// Chip motions since the previous layout (fields asked with `motion`, without reduced motion).
   public var motion: [ChipMotion]?
 
   /// Creates a result.
-  public init(frames: [Frame], size: Size, groups: [[Int]]? = nil, motion: [ChipMotion]? = nil) {
+  public init(
+    frames: [Frame],
+    size: Size,
+    groups: MergeGroups.Partition? = nil,
+    motion: [ChipMotion]? = nil
+  ) {
     self.frames = frames
     self.size = size
     self.groups = groups
@@ -78,17 +83,44 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
     w.beginObject()
     w.key("frames")
     w.beginArray()
-    for frame in frames { w.write(frame) }
+    // Frames and groups go in chunks, one capacity check for each.
+    var start = 0
+    while start < frames.count {
+      let chunk = frames[start..<min(start + Self.chunk, frames.count)]
+      w.value(maxLength: chunk.count * (Frame.maxJSONLength + 1)) { run in
+        for index in chunk.indices {
+          if index > start { run.fragment(",") }
+          chunk[index].write(to: &run)
+        }
+      }
+      start = chunk.endIndex
+    }
     w.endArray()
     w.key("size")
-    w.write(size)
+    size.write(to: &w)
     if let groups {
       w.key("groups")
       w.beginArray()
-      for group in groups {
-        w.beginArray()
-        for index in group { w.integer(index) }
-        w.endArray()
+      var first = 0
+      while first < groups.count {
+        // At least one group; more while they hold at most `chunk` indices in all.
+        var end = first + 1
+        while end < groups.count, groups.starts[end + 1] - groups.starts[first] <= Self.chunk {
+          end += 1
+        }
+        let indices = groups.starts[end] - groups.starts[first]
+        w.value(maxLength: 3 * (end - first) + 21 * indices) { run in
+          for group in first..<end {
+            run.fragment(group > first ? ",[" : "[")
+            let slots = groups.starts[group]..<groups.starts[group + 1]
+            for slot in slots {
+              if slot > slots.lowerBound { run.fragment(",") }
+              run.integer(groups.members[slot])
+            }
+            run.fragment("]")
+          }
+        }
+        first = end
       }
       w.endArray()
     }
@@ -111,29 +143,43 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
   }
 }
 
+extension LayoutResult {
+  /// How many frames (or group indices) are written after one capacity check.
+  static let chunk = 64
+}
+
 extension Frame: JSONWritable {
+  /// The most bytes ``write(to:)-(JSONWriter.Run)`` stores.
+  static let maxJSONLength = 30 + 4 * JSONWriter.maxNumberLength
+
   public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("x")
-    w.double(x)
-    w.key("y")
-    w.double(y)
-    w.key("width")
-    w.double(width)
-    w.key("height")
-    w.double(height)
-    w.endObject()
+    w.value(maxLength: Self.maxJSONLength) { write(to: &$0) }
+  }
+
+  /// `{"x":…,"y":…,"width":…,"height":…}`: its fragments and four numbers.
+  func write(to run: inout JSONWriter.Run) {
+    run.fragment(#"{"x":"#)
+    run.number(x)
+    run.fragment(#","y":"#)
+    run.number(y)
+    run.fragment(#","width":"#)
+    run.number(width)
+    run.fragment(#","height":"#)
+    run.number(height)
+    run.fragment("}")
   }
 }
 
 extension Size: JSONWritable {
+  /// `{"width":…,"height":…}` after one capacity check.
   public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("width")
-    w.double(width)
-    w.key("height")
-    w.double(height)
-    w.endObject()
+    w.value(maxLength: 20 + 2 * JSONWriter.maxNumberLength) { run in
+      run.fragment(#"{"width":"#)
+      run.number(width)
+      run.fragment(#","height":"#)
+      run.number(height)
+      run.fragment("}")
+    }
   }
 }
 
