@@ -89,7 +89,7 @@ struct FieldSession: Sendable {
     return fresh
   }
 
-  mutating func state(_ outcome: FieldOutcome = FieldOutcome()) -> FieldStateResult {
+  mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {
     FieldStateResult(
       field: id,
       version: version,
