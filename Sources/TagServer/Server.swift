@@ -43,6 +43,8 @@ public struct Server: Sendable {
 
   var fields: [String: FieldSession] = [:]
   var clouds: [String: CloudSession] = [:]
+  /// The buffer the params' member ranges are scanned into, kept between messages.
+  var paramsMembers: [JSONObjectRanges.Member] = []
   /// Whether single calls are decoded straight from their bytes (the tests turn it off to
   /// compare with the ``JSONValue`` path, which must answer identically).
   var decodesFromBytes = true
@@ -80,7 +82,9 @@ public struct Server: Sendable {
     // The fast path: one well-formed request or notification, classified and decoded straight
     // from the bytes, its reply written straight into the outbox. Everything else (batches,
     // responses, any error) takes the JSONValue path, which gives the exact answers.
-    if decodesFromBytes, let call = Envelope.scanCall(body, maxDepth: config.maxDepth) {
+    if decodesFromBytes,
+      let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
+    {
       let params = ParamsSource.bytes(body, call.params)
       if let id = call.id {
         reply(to: call.method, id: id, params: params, outbox: &outbox)

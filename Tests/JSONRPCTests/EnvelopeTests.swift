@@ -1,5 +1,6 @@
-import JSONRPC
 import Testing
+
+@testable import JSONRPC
 
 private func invalid(_ id: RequestID?, _ problem: String) -> Result<Message, EnvelopeError> {
   .failure(
@@ -135,4 +136,11 @@ func idsAreEchoedWithTheirType(_ request: String, _ response: String) {
   var writer = JSONWriter()
   writer.response(id: id) { $0.null() }
   #expect(String(decoding: writer.bytes, as: UTF8.self) == response)
+}
+
+@Test func envelopeKeyWordsSpellTheirNames() {
+  #expect(Envelope.jsonrpcKey == JSONScanner.Key.word("jsonrpc"))
+  #expect(Envelope.idKey == JSONScanner.Key.word("id"))
+  #expect(Envelope.methodKey == JSONScanner.Key.word("method"))
+  #expect(Envelope.paramsKey == JSONScanner.Key.word("params"))
 }

@@ -37,9 +37,21 @@ extension JSONScanner {
   /// Reads the object that comes next as ranges (each value skipped, so validated); nil
   /// (nothing consumed) when the next value is not an object.
   public mutating func readObjectRanges() throws(JSONParseError) -> JSONObjectRanges? {
+    var storage: [JSONObjectRanges.Member] = []
+    return try readObjectRanges(reusing: &storage)
+  }
+
+  /// ``readObjectRanges()`` into `storage`'s buffer (emptied first): a caller that keeps one
+  /// array and lets each result go before the next read allocates nothing per object.
+  public mutating func readObjectRanges(
+    reusing storage: inout [JSONObjectRanges.Member]
+  ) throws(JSONParseError) -> JSONObjectRanges? {
     guard try beginObject() else { return nil }
-    var members: [JSONObjectRanges.Member] = []
+    var members = storage
+    storage = []
+    members.removeAll(keepingCapacity: true)
     members.reserveCapacity(4)
+    defer { storage = members }
     guard let base = input.baseAddress else { return JSONObjectRanges(members: []) }
     while let key = try nextKey() {
       let keyStart = key.raw.baseAddress.map { $0 - base } ?? position
@@ -89,10 +101,12 @@ public enum ScannedParams: Sendable {
 }
 
 extension Envelope {
-  private static let jsonrpcKey = JSONScanner.Key.word("jsonrpc")
-  private static let idKey = JSONScanner.Key.word("id")
-  private static let methodKey = JSONScanner.Key.word("method")
-  private static let paramsKey = JSONScanner.Key.word("params")
+  // The envelope's member names as `JSONScanner.Key.word` gives them (first byte lowest),
+  // spelt as literals so matching them costs no lazy initialisation (a test checks them).
+  static let jsonrpcKey: UInt64 = 0x0063_7072_6e6f_736a  // "jsonrpc"
+  static let idKey: UInt64 = 0x6469  // "id"
+  static let methodKey: UInt64 = 0x646f_6874_656d  // "method"
+  static let paramsKey: UInt64 = 0x736d_6172_6170  // "params"
 
   /// Classifies a body that is one well-formed request or notification without building a
   /// ``JSONValue``: the same ``Message`` ``decode(_:maxDepth:)`` would give, with the params
@@ -105,6 +119,17 @@ extension Envelope {
   public static func scanCall(
     _ body: UnsafeBufferPointer<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth
+  ) -> ScannedCall? {
+    var storage: [JSONObjectRanges.Member] = []
+    return scanCall(body, maxDepth: maxDepth, reusing: &storage)
+  }
+
+  /// ``scanCall(_:maxDepth:)`` with the params' member list kept in `storage`'s buffer (see
+  /// ``JSONScanner/readObjectRanges(reusing:)``).
+  public static func scanCall(
+    _ body: UnsafeBufferPointer<UInt8>,
+    maxDepth: Int = JSONReader.defaultMaxDepth,
+    reusing storage: inout [JSONObjectRanges.Member]
   ) -> ScannedCall? {
     var scanner = JSONScanner(body, maxDepth: maxDepth)
     do throws(JSONParseError) {
@@ -149,7 +174,7 @@ extension Envelope {
           sawParams = true
           switch try scanner.kind() {
           case .object:
-            guard let ranges = try scanner.readObjectRanges() else { return nil }
+            guard let ranges = try scanner.readObjectRanges(reusing: &storage) else { return nil }
             params = .object(ranges)
           case .array, .null:
             let start = scanner.position
