@@ -285,8 +285,18 @@ struct ParamsBytes: @unchecked Sendable {
   func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
     guard let names = members.names else { return }
     for member in ranges.members {
-      let key = keyString(member)
-      if !names.contains(key) { throw members.unknown(key, at: path()) }
+      let known: Bool
+      if member.keyHasEscapes {
+        known = names.contains(keyString(member))
+      } else {
+        // Compared as bytes: no String per key.
+        let key = UnsafeBufferPointer(rebasing: body[member.key])
+        known = names.contains { name in
+          name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(key) }
+            ?? (name == keyString(member))
+        }
+      }
+      if !known { throw members.unknown(keyString(member), at: path()) }
     }
   }
 
