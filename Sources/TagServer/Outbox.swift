@@ -11,6 +11,9 @@ public struct Outbox: ~Copyable, Sendable {
   public var framing: Framing = .contentLength
   /// Framed bytes for stdout, in order.
   private var buffer = JSONWriter(reservingCapacity: 4096)
+  /// The Content-Length digits the next header reserves: the last body's.
+  private var guessedDigits = 3
+  private static let digitsPlaceholder: StaticString = "0000000000000000000"
   /// Where each body lies in ``wire`` (the tests read them through ``messages``).
   private var bodyRanges: [Range<Int>] = []
   /// Set when the process should exit with this code after writing ``wire``.
@@ -43,15 +46,18 @@ public struct Outbox: ~Copyable, Sendable {
     let frameStart = buffer.count
     switch framing {
     case .contentLength:
-      // Room for the header with as many digits as a body of 1,000–9,999 bytes needs; the
-      // body moves when its length has another number of digits.
-      buffer.appendRaw("Content-Length: 0000\r\n\r\n")
+      // Room for the header with as many digits as the previous body needed (replies to a
+      // stream of keystrokes are alike); the body moves when its length has another number.
+      buffer.appendRaw("Content-Length: ")
+      buffer.appendRaw(Self.digitsPlaceholder, count: guessedDigits)
+      buffer.appendRaw("\r\n\r\n")
       let bodyStart = buffer.count
       buffer.beginValue()
       body(&buffer)
       let length = buffer.count - bodyStart
       guard length > 0 else { return buffer.truncate(to: frameStart) }
       let digits = Self.digitCount(length)
+      guessedDigits = digits
       let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
       if headerLength != bodyStart - frameStart {
         buffer.moveTail(from: bodyStart, to: frameStart + headerLength)

@@ -202,6 +202,12 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  /// Appends the first `count` bytes of `text`, which are not a JSON value (framing).
+  public mutating func appendRaw(_ text: StaticString, count: Int) {
+    precondition(count <= text.utf8CodeUnitCount)
+    appendRun(UnsafeBufferPointer(start: text.utf8Start, count: count))
+  }
+
   /// Forgets everything written after the first `newCount` bytes.
   public mutating func truncate(to newCount: Int) {
     precondition(newCount >= 0 && newCount <= count)
