@@ -61,15 +61,16 @@ public struct FieldChangeRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    try params.exclusive("text", "changes")
-    try params.exclusive("text", "version")
-    if let changes = params.plainTextEdits("changes") {
+    if params.has("text") {
+      // The whole draft, what typing sends: neither alternative may come with it.
+      try params.exclusive("text", "changes")
+      try params.exclusive("text", "version")
+      change = .text(try params.string("text"))
+    } else if let changes = params.plainTextEdits("changes") {
       change = .edits(version: try params.integer("version"), changes: changes)
     } else if let changes = try params.optionalArray("changes") {
       let version = try params.integer("version")
       change = .edits(version: version, changes: try textEdits(changes, at: params.path("changes")))
-    } else if params.has("text") {
-      change = .text(try params.string("text"))
     } else {
       throw ParamsError(
         path: "",
