@@ -118,6 +118,7 @@ extension JSONByteCursor {
     position += length
   }
 
+  @inline(__always)
   mutating func skipWhitespace() {
     while position < input.count {
       switch input[position] {

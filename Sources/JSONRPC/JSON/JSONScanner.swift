@@ -73,6 +73,7 @@ public struct JSONScanner: JSONByteCursor {
     }
 
     /// Whether the name is `name` (compared as bytes when the key has no escapes).
+    @inline(__always)
     public static func == (key: Key, name: StaticString) -> Bool {
       guard !key.hasEscapes else {
         return name.withUTF8Buffer { key.string.utf8.elementsEqual($0) }
@@ -353,6 +354,7 @@ public struct JSONScanner: JSONByteCursor {
     afterOpen = true
   }
 
+  @inline(__always)
   private mutating func closeContainer() {
     depth -= 1
     afterOpen = false
@@ -364,6 +366,7 @@ public struct JSONScanner: JSONByteCursor {
     return highKinds[(level - 64) / 64] >> UInt64((level - 64) % 64) & 1 == 1
   }
 
+  @inline(__always)
   private mutating func keyAndColon() throws(JSONParseError) -> Key {
     guard position < input.count else { throw failure("unexpected end of input") }
     guard input[position] == UInt8(ascii: "\"") else {
