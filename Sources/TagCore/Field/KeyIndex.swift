@@ -43,9 +43,11 @@ struct KeyIndex: Sendable {
     if count * 2 > slots.count { rebuild(capacity: count) }
   }
 
-  /// A change to the tags other than an append: the entries of the tags at `old` leave the
-  /// table, `change` edits the hashes as the tags were edited, and the tags at `new` (indices
-  /// after the change) are indexed again. Every other tag must keep its index. O(old + new).
+  /// Follows a change to the tags other than an append.
+  ///
+  /// The entries of the tags at `old` leave the table, `change` edits the hashes as the tags
+  /// were edited, and the tags at `new` (indices after the change) are indexed again. Every
+  /// other tag must keep its index. O(old + new).
   mutating func update(
     removing old: Range<Int>,
     adding new: Range<Int>,
@@ -145,9 +147,9 @@ struct KeyIndex: Sendable {
     var hash = seed ^ UInt64(truncatingIfNeeded: count)
     var (seen, capitals, smalls): (UInt64, UInt64, UInt64) = (0, 0, 0)
     var position = 0
-    while position < count {
+    while position < count, let base = bytes.baseAddress {
       let word: UInt64
-      let start = UnsafeRawPointer(bytes.baseAddress! + position)
+      let start = UnsafeRawPointer(base + position)
       let left = count - position
       if left >= 8 {
         word = start.loadUnaligned(as: UInt64.self).littleEndian
