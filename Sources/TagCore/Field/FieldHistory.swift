@@ -67,7 +67,7 @@ struct FieldHistory: Hashable, Sendable {
   /// step to build); false when a new step is needed.
   mutating func extendTyping(draft: String, selected: Int?) -> Bool {
     guard typingOpen, let last = undo.indices.last else { return false }
-    redo.removeAll()
+    if !redo.isEmpty { redo.removeAll() }
     undo[last].draftAfter = draft
     undo[last].selectedAfter = selected
     return true

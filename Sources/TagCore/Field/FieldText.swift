@@ -28,26 +28,24 @@ enum FieldText {
 
   /// The pieces of valid UTF-8 text that end at a separator, as byte ranges, in order.
   ///
-  /// Once `next()` returns nil, ``draft`` is the text after the last separator less its leading
-  /// U+0020 spaces (a suffix of the text), or nil when the text holds no separator.
-  struct Pieces: IteratorProtocol {
+  /// Once `next(_:)` returns nil, ``draft`` is the text after the last separator less its
+  /// leading U+0020 spaces (a suffix of the text), or nil when the text holds no separator.
+  struct Pieces {
     private let utf8: UnsafeBufferPointer<UInt8>
-    private let separators: Separators
     /// Where the piece being scanned starts.
     private var start = 0
     /// How far the text has been scanned.
     private var position = 0
 
-    init(_ utf8: UnsafeBufferPointer<UInt8>, separators: Separators) {
+    init(_ utf8: UnsafeBufferPointer<UInt8>) {
       self.utf8 = utf8
-      self.separators = separators
     }
 
-    mutating func next() -> Range<Int>? {
+    /// The next piece, split by `separators` (the same on every call).
+    mutating func next(_ separators: Separators) -> Range<Int>? {
       let count = utf8.count
-      let kinds = separators.kinds
       while position < count {
-        let kind = kinds[Int(utf8[position])]
+        let kind = separators.kinds[Int(utf8[position])]
         if kind == 0 {
           position += 1
           continue
@@ -72,10 +70,10 @@ enum FieldText {
     }
 
     /// How many pieces are left.
-    var count: Int {
+    func count(_ separators: Separators) -> Int {
       var rest = self
       var count = 0
-      while rest.next() != nil { count += 1 }
+      while rest.next(separators) != nil { count += 1 }
       return count
     }
 

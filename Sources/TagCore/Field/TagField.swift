@@ -140,13 +140,28 @@ public struct TagField: Hashable, Sendable {
     switch event {
     case .undo: return undo()
     case .redo: return redo()
-    default: break
+    default: return applyStep(event)
     }
+  }
+
+  /// Applies an event other than undo and redo, and records it in the history.
+  private mutating func applyStep(_ event: FieldEvent) -> FieldOutcome {
     let draftBefore = draft
     let selectedBefore = selected
     var outcome = FieldOutcome()
     let action = perform(event, into: &outcome)
     flushAppended()
+    record(event, action, draftBefore: draftBefore, selectedBefore: selectedBefore)
+    return outcome
+  }
+
+  /// Records what an event just did in the history.
+  private mutating func record(
+    _ event: FieldEvent,
+    _ action: FieldAction,
+    draftBefore: String,
+    selectedBefore: Int?
+  ) {
     // Compared by bytes: a draft respelled in a canonically equivalent form did change.
     if log.isEmpty && FieldText.sameBytes(draft, draftBefore) {
       // Nothing to undo; any event but a draft change ends a run of typing.
@@ -154,11 +169,9 @@ public struct TagField: Hashable, Sendable {
       case .draftChanged, .draftComposing: break
       default: history.seal()
       }
-      return outcome
+      return
     }
-    if action == .typing, history.extendTyping(draft: draft, selected: selected) {
-      return outcome
-    }
+    if action == .typing, history.extendTyping(draft: draft, selected: selected) { return }
     let step = HistoryStep(
       action: action,
       changes: log,
@@ -169,7 +182,6 @@ public struct TagField: Hashable, Sendable {
     )
     log = []
     history.push(step)
-    return outcome
   }
 
   /// The index of the tag equal (under this field's rules) to `text`, if any.
@@ -221,7 +233,7 @@ public struct TagField: Hashable, Sendable {
     switch event {
     case .draftChanged(let text):
       guard let rest = admitPieces(of: text, into: &outcome) else {
-        if !FieldText.sameBytes(text, draft) { selected = nil }
+        if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
         draft = text
         return .typing
       }
@@ -230,7 +242,7 @@ public struct TagField: Hashable, Sendable {
       // A separator that committed nothing (a dropped candidate) only edited the draft.
       return log.isEmpty && appendStart < 0 ? .typing : .add
     case .draftComposing(let text):
-      if !FieldText.sameBytes(text, draft) { selected = nil }
+      if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
       draft = text
       return .typing
     case .submitted:
@@ -464,12 +476,12 @@ public struct TagField: Hashable, Sendable {
   private mutating func admitPieces(of text: String, into outcome: inout FieldOutcome) -> String? {
     var text = text
     return text.withUTF8 { utf8 in
-      var pieces = FieldText.Pieces(utf8, separators: separators)
+      var pieces = FieldText.Pieces(utf8)
       if utf8.count > 4096 {
         // A large paste: one pass to count its pieces, so the tables grow once.
-        reserve(FieldText.Pieces(utf8, separators: separators).count, in: &outcome)
+        reserve(pieces.count(separators), in: &outcome)
       }
-      while let piece = pieces.next() {
+      while let piece = pieces.next(separators) {
         let bytes = UnsafeBufferPointer(rebasing: utf8[piece])
         let candidate =
           FieldText.candidate(bytes, transform: rules.transform, caseless: !rules.caseSensitive)
