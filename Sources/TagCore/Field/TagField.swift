@@ -75,6 +75,8 @@ public struct TagField: Hashable, Sendable {
   private let allowKeys: Set<String>?
   /// The keys of ``FieldRules/deny``.
   private let denyKeys: Set<String>
+  /// Whether the rules have a pattern, an allow list or a deny list.
+  private let hasFilters: Bool
   /// Undo and redo steps.
   private var history: FieldHistory
   /// The tag-list changes of the event being applied (empty between events).
@@ -93,6 +95,7 @@ public struct TagField: Hashable, Sendable {
     history = FieldHistory(limit: rules.historyLimit)
     allowKeys = rules.allow.map { Set($0.map { Self.key(of: Self.normalized($0, rules), rules) }) }
     denyKeys = Set(rules.deny.map { Self.key(of: Self.normalized($0, rules), rules) })
+    hasFilters = rules.pattern != nil || rules.allow != nil || !rules.deny.isEmpty
   }
 
   /// Whether ``FieldEvent/undo`` has a step to undo.
@@ -443,14 +446,26 @@ public struct TagField: Hashable, Sendable {
 
   /// The checks that do not depend on the other tags: empty, too long, pattern, allow, deny.
   private func check(_ candidate: String, key: String) -> DropReason? {
+    Self.checkLength(candidate, limit: rules.maxTagLength)
+      ?? (hasFilters ? filter(candidate, key: key) : nil)
+  }
+
+  /// Empty, or longer than `limit` characters.
+  private static func checkLength(_ candidate: String, limit: Int?) -> DropReason? {
     if candidate.isEmpty { return .empty }
     // A string has at most as many characters as UTF-8 bytes: count characters only if needed.
-    if let limit = rules.maxTagLength, candidate.utf8.count > limit, candidate.count > limit {
+    if let limit, candidate.utf8.count > limit, candidate.count > limit {
       return .tooLong(limit: limit)
     }
+    return nil
+  }
+
+  /// The pattern, allow and deny checks, for a field that has any.
+  @inline(never)
+  private func filter(_ candidate: String, key: String) -> DropReason? {
     if let pattern = rules.pattern, !pattern.matches(candidate) { return .pattern }
     if let allowKeys, !allowKeys.contains(key) { return .notAllowed }
-    if !denyKeys.isEmpty, denyKeys.contains(key) { return .denied }
+    if denyKeys.contains(key) { return .denied }
     return nil
   }
 
@@ -475,11 +490,12 @@ public struct TagField: Hashable, Sendable {
   /// bytes; returns the new draft, or nil when `text` holds no separator.
   private mutating func admitPieces(of text: String, into outcome: inout FieldOutcome) -> String? {
     var text = text
+    let separators = separators
     return text.withUTF8 { utf8 in
       var pieces = FieldText.Pieces(utf8)
       if utf8.count > 4096 {
-        // A large paste: one pass to count its pieces, so the tables grow once.
-        reserve(pieces.count(separators), in: &outcome)
+        // A large paste: the tables grow once.
+        reserve(pieces.bound(separators), in: &outcome)
       }
       while let piece = pieces.next(separators) {
         let bytes = UnsafeBufferPointer(rebasing: utf8[piece])
@@ -505,11 +521,14 @@ public struct TagField: Hashable, Sendable {
   /// ``admit(_:into:)`` for a candidate already made.
   private mutating func admit(_ candidate: Candidate, into outcome: inout FieldOutcome) {
     let text = candidate.text
-    if let reason = check(text, key: candidate.key) {
+    // Not through `check`: a call of a method on `self` here copied the whole field first.
+    if let reason = Self.checkLength(text, limit: rules.maxTagLength)
+      ?? (hasFilters ? filter(text, key: candidate.key) : nil)
+    {
       outcome.dropped.append(DroppedCandidate(text: text, reason: reason))
       return
     }
-    if let existing = index(ofKey: candidate.key, hash: candidate.hash) {
+    if let existing = keyIndex.find(candidate.hash, where: { keys[$0] == candidate.key }) {
       outcome.dropped.append(DroppedCandidate(text: text, reason: .duplicate(of: existing)))
       return
     }
