@@ -171,9 +171,13 @@ enum FieldText {
   }
 
   /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
+  @inline(__always)
   static func sameBytes(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && sameBytesOfSameCount(a, b)
+  }
+
+  private static func sameBytesOfSameCount(_ a: String, _ b: String) -> Bool {
     let (x, y) = (a.utf8, b.utf8)
-    guard x.count == y.count else { return false }
     if let equal = x.withContiguousStorageIfAvailable({ p in
       y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
     }), let equal {

@@ -13,14 +13,15 @@
 struct KeyIndex: Sendable {
   /// The hash of each tag's key, parallel to the tags.
   private(set) var hashes: [Int] = []
-  private var slots = [Int](repeating: 0, count: 16)
+  /// Tag index + 1, or 0 (32 bits: a field holds far fewer than 2³¹ tags).
+  private var slots = [UInt32](repeating: 0, count: 16)
   private var mask = 15
 
   /// The index of the tag whose key hashes to `hash` and for which `isKey` holds, if any.
   func find(_ hash: Int, where isKey: (Int) -> Bool) -> Int? {
     var slot = hash & mask
     while true {
-      let entry = slots[slot]
+      let entry = Int(slots[slot])
       if entry == 0 { return nil }
       if hashes[entry - 1] == hash, isKey(entry - 1) { return entry - 1 }
       slot = (slot + 1) & mask
@@ -65,17 +66,17 @@ struct KeyIndex: Sendable {
   private mutating func place(_ index: Int) {
     var slot = hashes[index] & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
-    slots[slot] = index + 1
+    slots[slot] = UInt32(index + 1)
   }
 
   /// Removes the entry of the tag at `index`, moving back the entries after it that would no
   /// longer be found past the hole.
   private mutating func delete(_ index: Int) {
     var hole = hashes[index] & mask
-    while slots[hole] != index + 1 { hole = (hole + 1) & mask }
+    while slots[hole] != UInt32(index + 1) { hole = (hole + 1) & mask }
     var next = (hole + 1) & mask
     while slots[next] != 0 {
-      let home = hashes[slots[next] - 1] & mask
+      let home = hashes[Int(slots[next]) - 1] & mask
       // The entry at `next` may fill the hole unless its home lies after the hole.
       if (next &- home) & mask >= (next &- hole) & mask {
         slots[hole] = slots[next]
@@ -90,7 +91,7 @@ struct KeyIndex: Sendable {
   private mutating func rebuild(capacity: Int) {
     var size = 16
     while size < capacity * 2 { size *= 2 }
-    slots = [Int](repeating: 0, count: size)
+    slots = [UInt32](repeating: 0, count: size)
     mask = size - 1
     for index in hashes.indices { place(index) }
   }
@@ -141,6 +142,7 @@ struct KeyIndex: Sendable {
   /// Scans `bytes` eight at a time: each word is folded into the hash by a full-width multiply,
   /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
   /// carries into the next).
+  @inline(__always)
   static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let count = bytes.count

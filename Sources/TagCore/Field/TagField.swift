@@ -153,7 +153,7 @@ public struct TagField: Hashable, Sendable {
     let selectedBefore = selected
     var outcome = FieldOutcome()
     let action = perform(event, into: &outcome)
-    flushAppended()
+    if appendStart >= 0 { flushAppended() }
     record(event, action, draftBefore: draftBefore, selectedBefore: selectedBefore)
     return outcome
   }
