@@ -104,10 +104,12 @@ enum FieldText {
   /// keyed (caselessly when `caseless`) and hashed — straight from its bytes when it is ASCII;
   /// nil when the trim needs Unicode's rules (the caller then takes the `String` path).
   ///
-  /// Bytes are trimmed one by one only where each is a whole `Character`: an ASCII whitespace
-  /// byte next to another ASCII byte or the end (two ASCII scalars are always two characters,
-  /// but for CR LF, which is whitespace too). The ends left must then be ASCII and not
-  /// whitespace, so no `Character` at either end is whitespace.
+  /// ASCII whitespace bytes are trimmed one by one, and the ends left must be ASCII and not
+  /// whitespace. Then each byte trimmed was a whole `Character` (two ASCII scalars are always
+  /// two characters, but for CR LF, which is whitespace too), and no `Character` at either end
+  /// is whitespace: a `Character` is whitespace when its first scalar is, and one that ends
+  /// with an ASCII scalar is that scalar alone or starts with a scalar outside ASCII that
+  /// prepends (none of which is whitespace).
   static func candidate(
     _ piece: UnsafeBufferPointer<UInt8>,
     transform: TagTransform,
@@ -115,19 +117,11 @@ enum FieldText {
   ) -> Candidate? {
     var first = 0
     var end = piece.count
-    while first < end, isASCIIWhitespace(piece[first]), first + 1 == end || piece[first + 1] < 0x80
-    {
-      first += 1
-    }
-    while end > first, isASCIIWhitespace(piece[end - 1]), end - 1 == first || piece[end - 2] < 0x80
-    {
-      end -= 1
-    }
+    while first < end, isASCIIWhitespace(piece[first]) { first += 1 }
+    while end > first, isASCIIWhitespace(piece[end - 1]) { end -= 1 }
     guard first < end else { return Candidate(text: "", key: "", hash: 0) }
     let (head, tail) = (piece[first], piece[end - 1])
-    guard head < 0x80, tail < 0x80, !isASCIIWhitespace(head), !isASCIIWhitespace(tail) else {
-      return nil
-    }
+    guard head < 0x80, tail < 0x80 else { return nil }
     let bytes = UnsafeBufferPointer(rebasing: piece[first..<end])
     let scan = KeyIndex.scan(bytes)
     guard scan.isASCII else {
