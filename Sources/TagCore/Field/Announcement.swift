@@ -13,6 +13,8 @@ public enum Announcement {
   /// The announcement for `outcome`, given the field's tags after it; nil when nothing happened
   /// worth saying (empty candidates are not announced).
   public static func text(for outcome: FieldOutcome, tags: [String]) -> String? {
+    // Most keystrokes do nothing worth saying.
+    guard !outcome.isEmpty else { return nil }
     var sentences: [String] = []
     if let history = outcome.history {
       sentences.append(describe(history, outcome))
@@ -59,7 +61,11 @@ public enum Announcement {
         sentences.append("\(drop.text) is not allowed.")
       }
     }
-    return sentences.isEmpty ? nil : sentences.joined(separator: " ")
+    switch sentences.count {
+    case 0: return nil
+    case 1: return sentences[0]
+    default: return sentences.joined(separator: " ")
+    }
   }
 
   /// The sentence for an undo or redo ("Undid adding red.", "Nothing to undo.").

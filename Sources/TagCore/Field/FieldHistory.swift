@@ -36,6 +36,12 @@ struct HistoryStep: Hashable, Sendable {
   var draftAfter: String
   var selectedBefore: Int?
   var selectedAfter: Int?
+
+  /// Moves the end of this (typing) step to `draft` and `selected`.
+  mutating func end(draft: String, selected: Int?) {
+    draftAfter = draft
+    selectedAfter = selected
+  }
 }
 
 /// A field's undo and redo stacks, bounded to `limit` undo steps.
@@ -55,8 +61,7 @@ struct FieldHistory: Hashable, Sendable {
   mutating func push(_ step: HistoryStep) {
     redo.removeAll()
     if step.action == .typing, typingOpen, let last = undo.indices.last {
-      undo[last].draftAfter = step.draftAfter
-      undo[last].selectedAfter = step.selectedAfter
+      undo[last].end(draft: step.draftAfter, selected: step.selectedAfter)
       return
     }
     pushUndo(step)
@@ -67,9 +72,8 @@ struct FieldHistory: Hashable, Sendable {
   /// step to build); false when a new step is needed.
   mutating func extendTyping(draft: String, selected: Int?) -> Bool {
     guard typingOpen, let last = undo.indices.last else { return false }
-    redo.removeAll()
-    undo[last].draftAfter = draft
-    undo[last].selectedAfter = selected
+    if !redo.isEmpty { redo.removeAll() }
+    undo[last].end(draft: draft, selected: selected)
     return true
   }
 

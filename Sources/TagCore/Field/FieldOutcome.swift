@@ -50,6 +50,17 @@ public struct FieldOutcome: Hashable, Sendable {
     self.history = history
   }
 
+  /// "Nothing happened", built member by member: the public initializer's defaulted
+  /// arguments made the optimizer build two empty outcomes and copy one per event.
+  init() {
+    added = []
+    removed = []
+    dropped = []
+    inserted = []
+    moved = []
+    replaced = []
+  }
+
   /// True when nothing was added, removed, dropped, inserted, moved, replaced, edited, selected,
   /// undone or redone.
   public var isEmpty: Bool {

@@ -68,19 +68,22 @@ public struct TagField: Hashable, Sendable {
   /// The key of each tag, parallel to `tags`.
   private var keys: [String]
   /// The index in `tags` of the tag with each key.
-  private var indexByKey: [String: Int]
+  private var keyIndex = KeyIndex()
+  /// ``FieldRules/separators`` as a table looked up per byte.
+  private let separators: FieldText.Separators
   /// The keys of ``FieldRules/allow``, when present.
   private let allowKeys: Set<String>?
   /// The keys of ``FieldRules/deny``.
   private let denyKeys: Set<String>
+  /// Whether the rules have a pattern, an allow list or a deny list.
+  private let hasFilters: Bool
   /// Undo and redo steps.
   private var history: FieldHistory
   /// The tag-list changes of the event being applied (empty between events).
   private var log: [TagChange] = []
-  /// The run of tags the event being applied has appended so far, not yet in `log` (where it
-  /// starts, or -1): a paste appends to this one array instead of touching `log` per tag.
+  /// Where the run of tags the event being applied has appended so far starts, or -1: that
+  /// run, not yet in `log`, becomes one logged insertion (a paste does not touch `log` per tag).
   private var appendStart = -1
-  private var appended: [String] = []
 
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
@@ -88,10 +91,11 @@ public struct TagField: Hashable, Sendable {
     tags = []
     draft = ""
     keys = []
-    indexByKey = [:]
+    separators = FieldText.Separators(rules.separators)
     history = FieldHistory(limit: rules.historyLimit)
     allowKeys = rules.allow.map { Set($0.map { Self.key(of: Self.normalized($0, rules), rules) }) }
     denyKeys = Set(rules.deny.map { Self.key(of: Self.normalized($0, rules), rules) })
+    hasFilters = rules.pattern != nil || rules.allow != nil || !rules.deny.isEmpty
   }
 
   /// Whether ``FieldEvent/undo`` has a step to undo.
@@ -139,13 +143,28 @@ public struct TagField: Hashable, Sendable {
     switch event {
     case .undo: return undo()
     case .redo: return redo()
-    default: break
+    default: return applyStep(event)
     }
+  }
+
+  /// Applies an event other than undo and redo, and records it in the history.
+  private mutating func applyStep(_ event: FieldEvent) -> FieldOutcome {
     let draftBefore = draft
     let selectedBefore = selected
     var outcome = FieldOutcome()
     let action = perform(event, into: &outcome)
-    flushAppended()
+    if appendStart >= 0 { flushAppended() }
+    record(event, action, draftBefore: draftBefore, selectedBefore: selectedBefore)
+    return outcome
+  }
+
+  /// Records what an event just did in the history.
+  private mutating func record(
+    _ event: FieldEvent,
+    _ action: FieldAction,
+    draftBefore: String,
+    selectedBefore: Int?
+  ) {
     // Compared by bytes: a draft respelled in a canonically equivalent form did change.
     if log.isEmpty && FieldText.sameBytes(draft, draftBefore) {
       // Nothing to undo; any event but a draft change ends a run of typing.
@@ -153,11 +172,9 @@ public struct TagField: Hashable, Sendable {
       case .draftChanged, .draftComposing: break
       default: history.seal()
       }
-      return outcome
+      return
     }
-    if action == .typing, history.extendTyping(draft: draft, selected: selected) {
-      return outcome
-    }
+    if action == .typing, history.extendTyping(draft: draft, selected: selected) { return }
     let step = HistoryStep(
       action: action,
       changes: log,
@@ -168,7 +185,6 @@ public struct TagField: Hashable, Sendable {
     )
     log = []
     history.push(step)
-    return outcome
   }
 
   /// The index of the tag equal (under this field's rules) to `text`, if any.
@@ -176,17 +192,19 @@ public struct TagField: Hashable, Sendable {
   /// `text` is normalised as a candidate would be (trimmed, transformed), so this is the index a
   /// candidate `text` would be reported a ``DropReason/duplicate(of:)`` of.
   public func index(of text: String) -> Int? {
-    let candidate = normalized(text)
-    guard !candidate.isEmpty else { return nil }
-    return indexByKey[key(of: candidate)]
+    let candidate = candidate(text)
+    guard !candidate.text.isEmpty else { return nil }
+    return index(ofKey: candidate.key, hash: candidate.hash)
   }
 
   /// Why `text` could not be added as a tag right now, or nil if it could (trimming, transform,
   /// length, pattern, allow and deny lists, duplicates, the tag limit).
   public func refusal(of text: String) -> DropReason? {
-    let candidate = normalized(text)
-    if let reason = check(candidate) { return reason }
-    if let existing = indexByKey[key(of: candidate)] { return .duplicate(of: existing) }
+    let candidate = candidate(text)
+    if let reason = check(candidate.text, key: candidate.key) { return reason }
+    if let existing = index(ofKey: candidate.key, hash: candidate.hash) {
+      return .duplicate(of: existing)
+    }
     if let limit = rules.maxTags, tags.count >= limit { return .tooMany(limit: limit) }
     return nil
   }
@@ -217,21 +235,17 @@ public struct TagField: Hashable, Sendable {
   ) -> FieldAction {
     switch event {
     case .draftChanged(let text):
-      guard let split = FieldText.split(text, separators: rules.separators) else {
-        if !FieldText.sameBytes(text, draft) { selected = nil }
+      guard let rest = admitPieces(of: text, into: &outcome) else {
+        if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
         draft = text
         return .typing
       }
-      reserve(split.pieces.count, in: &outcome)
-      for piece in split.pieces {
-        admit(piece, into: &outcome)
-      }
-      draft = split.draft
+      draft = rest
       selected = nil
       // A separator that committed nothing (a dropped candidate) only edited the draft.
       return log.isEmpty && appendStart < 0 ? .typing : .add
     case .draftComposing(let text):
-      if !FieldText.sameBytes(text, draft) { selected = nil }
+      if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
       draft = text
       return .typing
     case .submitted:
@@ -329,23 +343,23 @@ public struct TagField: Hashable, Sendable {
   /// Replaces the tag at a valid `index` if `text` passes the candidate checks.
   private mutating func replace(at index: Int, with text: String, into outcome: inout FieldOutcome)
   {
-    let candidate = normalized(text)
-    if let reason = check(candidate) {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: reason))
+    let candidate = candidate(text)
+    let new = candidate.text
+    if let reason = check(new, key: candidate.key) {
+      outcome.dropped.append(DroppedCandidate(text: new, reason: reason))
       return
     }
-    let key = key(of: candidate)
-    if let existing = indexByKey[key], existing != index {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .duplicate(of: existing)))
+    if let existing = self.index(ofKey: candidate.key, hash: candidate.hash), existing != index {
+      outcome.dropped.append(DroppedCandidate(text: new, reason: .duplicate(of: existing)))
       return
     }
     let old = tags[index]
     // The same spelling changes nothing (a respelling such as `red` → `Red` does change it).
-    guard !FieldText.sameBytes(candidate, old) else { return }
+    guard !FieldText.sameBytes(new, old) else { return }
     flushAppended()
-    log.append(TagChange(kind: .replace, index: index, tags: [old, candidate]))
-    replaceRaw(at: index, with: candidate, key: key)
-    outcome.replaced.append(ReplacedTag(index: index, old: old, new: candidate))
+    log.append(TagChange(kind: .replace, index: index, tags: [old, new]))
+    replaceRaw(at: index, with: new, key: candidate.key, hash: candidate.hash)
+    outcome.replaced.append(ReplacedTag(index: index, old: old, new: new))
   }
 
   // MARK: History
@@ -400,7 +414,8 @@ public struct TagField: Hashable, Sendable {
       removeRaw(at: change.index, count: count)
     case .replace:
       let new = change.tags[1]
-      replaceRaw(at: change.index, with: new, key: key(of: new))
+      let key = key(of: new)
+      replaceRaw(at: change.index, with: new, key: key, hash: KeyIndex.hash(key))
       outcome.replaced.append(ReplacedTag(index: change.index, old: change.tags[0], new: new))
     case .move:
       outcome.moved.append(MovedTag(from: change.index, to: change.target, tag: tags[change.index]))
@@ -430,18 +445,27 @@ public struct TagField: Hashable, Sendable {
   }
 
   /// The checks that do not depend on the other tags: empty, too long, pattern, allow, deny.
-  private func check(_ candidate: String) -> DropReason? {
+  private func check(_ candidate: String, key: String) -> DropReason? {
+    Self.checkLength(candidate, limit: rules.maxTagLength)
+      ?? (hasFilters ? filter(candidate, key: key) : nil)
+  }
+
+  /// Empty, or longer than `limit` characters.
+  private static func checkLength(_ candidate: String, limit: Int?) -> DropReason? {
     if candidate.isEmpty { return .empty }
     // A string has at most as many characters as UTF-8 bytes: count characters only if needed.
-    if let limit = rules.maxTagLength, candidate.utf8.count > limit, candidate.count > limit {
+    if let limit, candidate.utf8.count > limit, candidate.count > limit {
       return .tooLong(limit: limit)
     }
+    return nil
+  }
+
+  /// The pattern, allow and deny checks, for a field that has any.
+  @inline(never)
+  private func filter(_ candidate: String, key: String) -> DropReason? {
     if let pattern = rules.pattern, !pattern.matches(candidate) { return .pattern }
-    if allowKeys != nil || !denyKeys.isEmpty {
-      let key = key(of: candidate)
-      if let allowKeys, !allowKeys.contains(key) { return .notAllowed }
-      if denyKeys.contains(key) { return .denied }
-    }
+    if let allowKeys, !allowKeys.contains(key) { return .notAllowed }
+    if denyKeys.contains(key) { return .denied }
     return nil
   }
 
@@ -451,43 +475,79 @@ public struct TagField: Hashable, Sendable {
     let room = min(count, rules.maxTags ?? count)
     tags.reserveCapacity(tags.count + room)
     keys.reserveCapacity(keys.count + room)
-    indexByKey.reserveCapacity(indexByKey.count + room)
+    keyIndex.reserve(tags.count + room)
     outcome.added.reserveCapacity(room)
-    appended.reserveCapacity(appended.count + room)
   }
 
   /// Moves the run of appended tags into `log`.
   private mutating func flushAppended() {
     guard appendStart >= 0 else { return }
-    log.append(TagChange(kind: .insert, index: appendStart, tags: appended))
+    log.append(TagChange(kind: .insert, index: appendStart, tags: Array(tags[appendStart...])))
     appendStart = -1
-    appended = []
+  }
+
+  /// Runs each piece of `text` before its last separator through the candidate checks, as
+  /// bytes; returns the new draft, or nil when `text` holds no separator.
+  private mutating func admitPieces(of text: String, into outcome: inout FieldOutcome) -> String? {
+    var text = text
+    let separators = separators
+    return text.withUTF8 { utf8 in
+      var pieces = FieldText.Pieces(utf8)
+      if utf8.count > 4096 {
+        // A large paste: the tables grow once.
+        reserve(pieces.bound(separators), in: &outcome)
+      }
+      while let piece = pieces.next(separators) {
+        let bytes = UnsafeBufferPointer(rebasing: utf8[piece])
+        let candidate =
+          FieldText.candidate(bytes, transform: rules.transform, caseless: !rules.caseSensitive)
+          ?? self.candidate(String(decoding: bytes, as: UTF8.self))
+        admit(candidate, into: &outcome)
+      }
+      return pieces.draft
+    }
+  }
+
+  /// `text` as a candidate: trimmed, transformed, keyed and hashed.
+  private func candidate(_ text: String) -> Candidate {
+    Candidate(normalized(text), caseless: !rules.caseSensitive)
   }
 
   /// Runs one candidate through the checks in order and appends it if it passes.
   private mutating func admit(_ text: String, into outcome: inout FieldOutcome) {
-    let candidate = normalized(text)
-    if let reason = check(candidate) {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: reason))
+    admit(candidate(text), into: &outcome)
+  }
+
+  /// ``admit(_:into:)`` for a candidate already made.
+  private mutating func admit(_ candidate: Candidate, into outcome: inout FieldOutcome) {
+    let text = candidate.text
+    // Not through `check`: a call of a method on `self` here copied the whole field first.
+    if let reason = Self.checkLength(text, limit: rules.maxTagLength)
+      ?? (hasFilters ? filter(text, key: candidate.key) : nil)
+    {
+      outcome.dropped.append(DroppedCandidate(text: text, reason: reason))
       return
     }
-    let key = key(of: candidate)
-    if let existing = indexByKey[key] {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .duplicate(of: existing)))
+    if let existing = keyIndex.find(candidate.hash, where: { keys[$0] == candidate.key }) {
+      outcome.dropped.append(DroppedCandidate(text: text, reason: .duplicate(of: existing)))
       return
     }
     if let limit = rules.maxTags, tags.count >= limit {
-      outcome.dropped.append(DroppedCandidate(text: candidate, reason: .tooMany(limit: limit)))
+      outcome.dropped.append(DroppedCandidate(text: text, reason: .tooMany(limit: limit)))
       return
     }
     // Consecutive appends are one logged insertion, so a paste logs one change.
     if appendStart < 0 { appendStart = tags.count }
-    appended.append(candidate)
-    indexByKey[key] = tags.count
-    tags.append(candidate)
-    tagBytes += candidate.utf8.count
-    keys.append(key)
-    outcome.added.append(candidate)
+    keyIndex.append(candidate.hash)
+    tags.append(text)
+    tagBytes += text.utf8.count
+    keys.append(candidate.key)
+    outcome.added.append(text)
+  }
+
+  /// The index of the tag whose key is `key` (with `hash`, its ``KeyIndex/hash(_:)``).
+  private func index(ofKey key: String, hash: Int) -> Int? {
+    keyIndex.find(hash) { keys[$0] == key }
   }
 
   // MARK: Tag-list changes
@@ -525,42 +585,40 @@ public struct TagField: Hashable, Sendable {
   /// Inserts `newTags` (already admitted once, so distinct and valid) at `index`: O(n - index).
   private mutating func insertRaw(_ newTags: [String], at index: Int) {
     let newKeys = newTags.map(key(of:))
+    let old = tags.count
     tags.insert(contentsOf: newTags, at: index)
     keys.insert(contentsOf: newKeys, at: index)
     for tag in newTags { tagBytes += tag.utf8.count }
-    reindex(from: index, to: keys.count)
+    keyIndex.update(removing: index..<old, adding: index..<tags.count) { hashes in
+      hashes.insert(contentsOf: newKeys.map(KeyIndex.hash), at: index)
+    }
   }
 
   /// Removes `count` tags from a valid `index`: O(n - index).
   private mutating func removeRaw(at index: Int, count: Int) {
     let range = index..<(index + count)
     for tag in tags[range] { tagBytes -= tag.utf8.count }
-    for key in keys[range] { indexByKey[key] = nil }
     tags.removeSubrange(range)
     keys.removeSubrange(range)
-    reindex(from: index, to: keys.count)
+    keyIndex.update(removing: index..<(tags.count + count), adding: index..<tags.count) {
+      $0.removeSubrange(range)
+    }
   }
 
-  /// Puts `tag` (with its `key`) at a valid `index`.
-  private mutating func replaceRaw(at index: Int, with tag: String, key: String) {
+  /// Puts `tag` (with its `key` and that key's `hash`) at a valid `index`.
+  private mutating func replaceRaw(at index: Int, with tag: String, key: String, hash: Int) {
     tagBytes += tag.utf8.count - tags[index].utf8.count
-    indexByKey[keys[index]] = nil
     tags[index] = tag
     keys[index] = key
-    indexByKey[key] = index
+    keyIndex.update(removing: index..<(index + 1), adding: index..<(index + 1)) { $0[index] = hash }
   }
 
   /// Moves the tag at valid `from` to valid `to`: O(|to - from|) plus the array shift.
   private mutating func moveRaw(from: Int, to: Int) {
     tags.insert(tags.remove(at: from), at: to)
     keys.insert(keys.remove(at: from), at: to)
-    reindex(from: min(from, to), to: max(from, to) + 1)
-  }
-
-  private mutating func reindex(from start: Int, to end: Int) {
-    for index in start..<end {
-      indexByKey[keys[index]] = index
-    }
+    let range = min(from, to)..<(max(from, to) + 1)
+    keyIndex.update(removing: range, adding: range) { $0.insert($0.remove(at: from), at: to) }
   }
 }
 
@@ -597,131 +655,4 @@ public enum FieldEvent: Hashable, Sendable {
   case undo
   /// Forward one step in the history.
   case redo
-}
-
-/// Splitting and trimming of field text, on Unicode scalars so that a CRLF (one `Character`) is
-/// seen as its two scalars.
-enum FieldText {
-  /// The pieces of `text` before its last separator and the new draft, or nil when `text` holds
-  /// no separator.
-  ///
-  /// `"\n"` in `separators` makes LF, CR and CRLF separators, a CRLF pair counting once. The draft
-  /// is the piece after the last separator without its leading U+0020 spaces: a suffix of `text`.
-  static func split(
-    _ text: String,
-    separators: Set<Unicode.Scalar>
-  ) -> (pieces: [String], draft: String)? {
-    // Separators are ASCII in practice, and an ASCII byte in UTF-8 is always a whole scalar, so
-    // the text can be scanned as bytes; anything else takes the scalar path.
-    if separators.allSatisfy(\.isASCII) {
-      var text = text
-      return text.withUTF8 { splitASCII($0, separators: separators) }
-    }
-    return splitScalars(text, separators: separators)
-  }
-
-  private static func splitASCII(
-    _ utf8: UnsafeBufferPointer<UInt8>,
-    separators: Set<Unicode.Scalar>
-  ) -> (pieces: [String], draft: String)? {
-    var isSeparator = [Bool](repeating: false, count: 128)
-    for separator in separators { isSeparator[Int(separator.value)] = true }
-    let newlines = isSeparator[0x0A]
-    if newlines { isSeparator[0x0D] = true }
-    var pieces: [String] = []
-    var pieceStart = 0
-    var found = false
-    var position = 0
-    let count = utf8.count
-    while position < count {
-      let byte = utf8[position]
-      var next = position + 1
-      if byte < 0x80, isSeparator[Int(byte)] {
-        if newlines, byte == 0x0D, next < count, utf8[next] == 0x0A { next += 1 }
-        pieces.append(
-          String(
-            decoding: UnsafeBufferPointer(rebasing: utf8[pieceStart..<position]),
-            as: UTF8.self
-          )
-        )
-        pieceStart = next
-        found = true
-      }
-      position = next
-    }
-    guard found else { return nil }
-    var draftStart = pieceStart
-    while draftStart < count, utf8[draftStart] == 0x20 { draftStart += 1 }
-    return (
-      pieces, String(decoding: UnsafeBufferPointer(rebasing: utf8[draftStart...]), as: UTF8.self)
-    )
-  }
-
-  private static func splitScalars(
-    _ text: String,
-    separators: Set<Unicode.Scalar>
-  ) -> (pieces: [String], draft: String)? {
-    let newlines = separators.contains("\n")
-    let scalars = text.unicodeScalars
-    var pieces: [String] = []
-    var pieceStart = scalars.startIndex
-    var found = false
-    var position = scalars.startIndex
-    while position < scalars.endIndex {
-      let scalar = scalars[position]
-      var next = scalars.index(after: position)
-      let isSeparator: Bool
-      if newlines && (scalar == "\n" || scalar == "\r") {
-        if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" {
-          next = scalars.index(after: next)
-        }
-        isSeparator = true
-      } else {
-        isSeparator = separators.contains(scalar)
-      }
-      if isSeparator {
-        pieces.append(String(scalars[pieceStart..<position]))
-        pieceStart = next
-        found = true
-      }
-      position = next
-    }
-    guard found else { return nil }
-    var draftStart = pieceStart
-    while draftStart < scalars.endIndex, scalars[draftStart] == " " {
-      draftStart = scalars.index(after: draftStart)
-    }
-    return (pieces, String(scalars[draftStart...]))
-  }
-
-  /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
-  static func sameBytes(_ a: String, _ b: String) -> Bool {
-    let (x, y) = (a.utf8, b.utf8)
-    guard x.count == y.count else { return false }
-    if let equal = x.withContiguousStorageIfAvailable({ p in
-      y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
-    }), let equal {
-      return equal
-    }
-    return x.elementsEqual(y)
-  }
-
-  /// `text` without the whitespace and newline characters at either end.
-  static func trimmed(_ text: String) -> Substring {
-    // Fast path: ASCII ends that are not whitespace need no Unicode properties.
-    let utf8 = text.utf8
-    if let head = utf8.first, let tail = utf8.last, head < 0x80, tail < 0x80,
-      !isASCIIWhitespace(head), !isASCIIWhitespace(tail)
-    {
-      return text[...]
-    }
-    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-      let last = text.lastIndex(where: { !$0.isWhitespace })
-    else { return text[text.endIndex...] }
-    return text[first...last]
-  }
-
-  private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
-  }
 }

@@ -14,14 +14,22 @@
 public struct TagPattern: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The expression as given.
   public let source: String
-  private let regex: Regex<AnyRegexOutput>
+  private let compiled: Compiled
+
+  /// The compiled expression, boxed: `Regex` comes from a resilient module, so holding one
+  /// inline would give `TagPattern`, `FieldRules` and `TagField` a layout known only at run
+  /// time, and every access to a field's members would go through type metadata.
+  private final class Compiled: @unchecked Sendable {
+    let regex: Regex<AnyRegexOutput>
+    init(_ regex: Regex<AnyRegexOutput>) { self.regex = regex }
+  }
 
   /// Compiles `source`.
   ///
   /// - Throws: ``TagPatternError`` saying why the expression does not compile.
   public init(_ source: String) throws(TagPatternError) {
     do {
-      regex = try Regex(source)
+      compiled = Compiled(try Regex(source))
     } catch {
       throw TagPatternError(source: source, problem: "\(error)")
     }
@@ -31,7 +39,7 @@ public struct TagPattern: Hashable, @unchecked Sendable, CustomStringConvertible
   /// Whether the whole of `text` matches.
   public func matches(_ text: String) -> Bool {
     // wholeMatch throws only from custom regex components, which a parsed pattern has none of.
-    (try? regex.wholeMatch(in: text)) != nil
+    (try? compiled.regex.wholeMatch(in: text)) != nil
   }
 
   /// The source.

@@ -22,14 +22,23 @@ public struct CaselessKey: Hashable, Sendable {
 
   /// The caseless fold of `text`; see the type's documentation.
   static func fold(_ text: String) -> String {
-    var hasUpperASCII = false
-    for byte in text.utf8 {
-      if byte >= 0x80 { return foldUnicode(text) }
-      if byte >= 0x41 && byte <= 0x5A { hasUpperASCII = true }
+    let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      var seen: UInt8 = 0
+      var capitals = 0
+      for byte in bytes {
+        seen |= byte
+        capitals &+= byte &- 0x41 < 26 ? 1 : 0
+      }
+      guard seen < 0x80 else { return nil }
+      guard capitals > 0 else { return text }
+      return String(unsafeUninitializedCapacity: bytes.count) { folded in
+        for (offset, byte) in bytes.enumerated() {
+          folded[offset] = byte &- 0x41 < 26 ? byte | 0x20 : byte
+        }
+        return bytes.count
+      }
     }
-    guard hasUpperASCII else { return text }
-    let bytes = text.utf8.map { byte in byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-    return String(decoding: bytes, as: UTF8.self)
+    return (ascii ?? nil) ?? foldUnicode(text)
   }
 
   /// The fold of text that is not all ASCII.

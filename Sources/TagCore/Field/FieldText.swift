@@ -1,0 +1,223 @@
+/// Splitting and trimming of field text, on UTF-8 bytes: a separator is a Unicode scalar, so a
+/// CRLF (one `Character`) is seen as its two scalars.
+enum FieldText {
+  /// A field's ``FieldRules/separators`` as a table looked up per byte, built once per field.
+  ///
+  /// `"\n"` among the separators makes LF, CR and CRLF separators, a CRLF pair counting once.
+  struct Separators: Sendable {
+    /// What each byte may start: 0 nothing, 1 a separator, 2 a CR that a LF may join, 3 a
+    /// scalar outside ASCII that may be a separator (the lead bytes of `others`).
+    fileprivate let kinds: [UInt8]
+    /// The separators outside ASCII (none by default).
+    fileprivate let others: Set<Unicode.Scalar>
+
+    init(_ separators: Set<Unicode.Scalar>) {
+      var kinds = [UInt8](repeating: 0, count: 256)
+      for separator in separators {
+        if separator.isASCII {
+          kinds[Int(separator.value)] = 1
+        } else {
+          kinds[Int(separator.utf8.first ?? 0)] = 3
+        }
+      }
+      if separators.contains("\n") { kinds[0x0D] = 2 }
+      self.kinds = kinds
+      others = separators.filter { !$0.isASCII }
+    }
+  }
+
+  /// The pieces of valid UTF-8 text that end at a separator, as byte ranges, in order.
+  ///
+  /// Once `next(_:)` returns nil, ``draft`` is the text after the last separator less its
+  /// leading U+0020 spaces (a suffix of the text), or nil when the text holds no separator.
+  struct Pieces {
+    private let utf8: UnsafeBufferPointer<UInt8>
+    /// Where the piece being scanned starts.
+    private var start = 0
+    /// How far the text has been scanned.
+    private var position = 0
+
+    init(_ utf8: UnsafeBufferPointer<UInt8>) {
+      self.utf8 = utf8
+    }
+
+    /// The next piece, split by `separators` (the same on every call).
+    mutating func next(_ separators: Separators) -> Range<Int>? {
+      let count = utf8.count
+      while position < count {
+        let kind = separators.kinds[Int(utf8[position])]
+        if kind == 0 {
+          position += 1
+          continue
+        }
+        let end = position
+        var length = 1
+        if kind == 2, position + 1 < count, utf8[position + 1] == 0x0A {
+          length = 2
+        } else if kind == 3 {
+          let scalar: Unicode.Scalar
+          (scalar, length) = Self.scalar(at: position, in: utf8)
+          if !separators.others.contains(scalar) {
+            position += length
+            continue
+          }
+        }
+        position += length
+        defer { start = position }
+        return start..<end
+      }
+      return nil
+    }
+
+    /// At least as many as the pieces in all (it counts the bytes that may end one, a CRLF
+    /// twice): one quick pass, to make room for a large paste up front.
+    func bound(_ separators: Separators) -> Int {
+      var count = 0
+      for byte in utf8 { count &+= separators.kinds[Int(byte)] != 0 ? 1 : 0 }
+      return count
+    }
+
+    /// The new draft, once all pieces are out: nil when there was no separator.
+    var draft: String? {
+      guard start > 0 else { return nil }
+      var first = start
+      while first < utf8.count, utf8[first] == 0x20 { first += 1 }
+      return String(decoding: UnsafeBufferPointer(rebasing: utf8[first...]), as: UTF8.self)
+    }
+
+    /// The scalar starting with the lead byte at `position` of valid UTF-8, and its length.
+    private static func scalar(
+      at position: Int,
+      in utf8: UnsafeBufferPointer<UInt8>
+    ) -> (Unicode.Scalar, Int) {
+      let lead = UInt32(utf8[position])
+      let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+      var value = lead & (0x7F >> UInt32(length))
+      for offset in 1..<length {
+        value = value << 6 | UInt32(utf8[position + offset] & 0x3F)
+      }
+      return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+  }
+
+  /// A piece as a candidate — trimmed of whitespace and newlines at both ends, transformed,
+  /// keyed (caselessly when `caseless`) and hashed — straight from its bytes when it is ASCII;
+  /// nil when the trim needs Unicode's rules (the caller then takes the `String` path).
+  ///
+  /// ASCII whitespace bytes are trimmed one by one, and the ends left must be ASCII and not
+  /// whitespace. Then each byte trimmed was a whole `Character` (two ASCII scalars are always
+  /// two characters, but for CR LF, which is whitespace too), and no `Character` at either end
+  /// is whitespace: a `Character` is whitespace when its first scalar is, and one that ends
+  /// with an ASCII scalar is that scalar alone or starts with a scalar outside ASCII that
+  /// prepends (none of which is whitespace).
+  static func candidate(
+    _ piece: UnsafeBufferPointer<UInt8>,
+    transform: TagTransform,
+    caseless: Bool
+  ) -> Candidate? {
+    var first = 0
+    var end = piece.count
+    while first < end, isASCIIWhitespace(piece[first]) { first += 1 }
+    while end > first, isASCIIWhitespace(piece[end - 1]) { end -= 1 }
+    guard first < end else { return Candidate(text: "", key: "", hash: 0) }
+    let (head, tail) = (piece[first], piece[end - 1])
+    guard head < 0x80, tail < 0x80 else { return nil }
+    let bytes = UnsafeBufferPointer(rebasing: piece[first..<end])
+    let scan = KeyIndex.scan(bytes)
+    guard scan.isASCII else {
+      // Not ASCII: the standard library's case mappings and the full fold.
+      var text = String(decoding: bytes, as: UTF8.self)
+      switch transform {
+      case .none: break
+      case .lowercase: text = text.lowercased()
+      case .uppercase: text = text.uppercased()
+      }
+      return Candidate(text, caseless: caseless)
+    }
+    switch transform {
+    case .none: break
+    case .lowercase: if scan.hasCapitals { return mapped(bytes, caseless: caseless) { $0 | 0x20 } }
+    case .uppercase: if scan.hasSmalls { return mapped(bytes, caseless: caseless) { $0 & 0xDF } }
+    }
+    // The text is the bytes as they are, and so is its key unless capitals fold.
+    let text = String(unsafeUninitializedCapacity: bytes.count) {
+      $0.initialize(fromContentsOf: bytes)
+    }
+    guard caseless, scan.hasCapitals else {
+      return Candidate(text: text, key: text, hash: scan.hash)
+    }
+    return Candidate(text, caseless: true)
+  }
+
+  /// An ASCII candidate whose letters `change` rewrites (lowering or raising), keyed and hashed.
+  private static func mapped(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    caseless: Bool,
+    _ change: (UInt8) -> UInt8
+  ) -> Candidate {
+    let text = String(unsafeUninitializedCapacity: bytes.count) { out in
+      for (offset, byte) in bytes.enumerated() {
+        out[offset] = byte &- 0x41 < 26 || byte &- 0x61 < 26 ? change(byte) : byte
+      }
+      return bytes.count
+    }
+    return Candidate(text, caseless: caseless)
+  }
+
+  /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
+  @inline(__always)
+  static func sameBytes(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && sameBytesOfSameCount(a, b)
+  }
+
+  private static func sameBytesOfSameCount(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (a.utf8, b.utf8)
+    if let equal = x.withContiguousStorageIfAvailable({ p in
+      y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
+    }), let equal {
+      return equal
+    }
+    return x.elementsEqual(y)
+  }
+
+  /// `text` without the whitespace and newline characters at either end.
+  static func trimmed(_ text: String) -> Substring {
+    // Fast path: ASCII ends that are not whitespace need no Unicode properties.
+    let utf8 = text.utf8
+    if let head = utf8.first, let tail = utf8.last, head < 0x80, tail < 0x80,
+      !isASCIIWhitespace(head), !isASCIIWhitespace(tail)
+    {
+      return text[...]
+    }
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+      let last = text.lastIndex(where: { !$0.isWhitespace })
+    else { return text[text.endIndex...] }
+    return text[first...last]
+  }
+
+  private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+  }
+}
+
+/// A candidate tag, trimmed and transformed, with its duplicate-detection key (a
+/// ``CaselessKey`` fold, or the text itself when case-sensitive) and that key's
+/// ``KeyIndex/hash(_:)``.
+struct Candidate {
+  var text: String
+  var key: String
+  var hash: Int
+
+  init(text: String, key: String, hash: Int) {
+    self.text = text
+    self.key = key
+    self.hash = hash
+  }
+
+  /// Keys and hashes `text`.
+  init(_ text: String, caseless: Bool) {
+    self.text = text
+    key = caseless ? CaselessKey.fold(text) : text
+    hash = KeyIndex.hash(key)
+  }
+}

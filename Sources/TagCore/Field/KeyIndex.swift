@@ -1,0 +1,197 @@
+/// The hashed index from a field's tag keys to tag indices.
+///
+/// Each key is hashed once per candidate, and that one hash serves both the lookup and the
+/// insert; the hash of every tag is kept, so growing, removing and renumbering never hash a key
+/// again. Open addressing with linear probing over a power-of-two table at most half full; a
+/// slot holds a tag index + 1, or 0 when empty, and deletion shifts entries back (no tombstones).
+///
+/// Keys are compared with `String` equality (canonical equivalence), so ``hash(_:)`` gives
+/// canonically equivalent keys the same hash. ASCII keys, the common case, are hashed as bytes
+/// by a seeded multiply-mix hash (the seed comes from the standard library's per-process random
+/// hashing seed); any other key by its `String` hash, unless it is canonically equivalent to an
+/// ASCII text, in which case it is hashed as that text.
+struct KeyIndex: Sendable {
+  /// The hash of each tag's key, parallel to the tags.
+  private(set) var hashes: [Int] = []
+  /// Tag index + 1, or 0 (32 bits: a field holds far fewer than 2³¹ tags).
+  private var slots = [UInt32](repeating: 0, count: 16)
+  private var mask = 15
+
+  /// The index of the tag whose key hashes to `hash` and for which `isKey` holds, if any.
+  func find(_ hash: Int, where isKey: (Int) -> Bool) -> Int? {
+    var slot = hash & mask
+    while true {
+      let entry = Int(slots[slot])
+      if entry == 0 { return nil }
+      if hashes[entry - 1] == hash, isKey(entry - 1) { return entry - 1 }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// Indexes the tag just appended at index `hashes.count`, whose key hashes to `hash`.
+  mutating func append(_ hash: Int) {
+    hashes.append(hash)
+    if hashes.count * 2 > slots.count {
+      rebuild(capacity: hashes.count)
+    } else {
+      place(hashes.count - 1)
+    }
+  }
+
+  /// Makes room for `count` tags in all.
+  mutating func reserve(_ count: Int) {
+    hashes.reserveCapacity(count)
+    if count * 2 > slots.count { rebuild(capacity: count) }
+  }
+
+  /// Follows a change to the tags other than an append.
+  ///
+  /// The entries of the tags at `old` leave the table, `change` edits the hashes as the tags
+  /// were edited, and the tags at `new` (indices after the change) are indexed again. Every
+  /// other tag must keep its index. O(old + new).
+  mutating func update(
+    removing old: Range<Int>,
+    adding new: Range<Int>,
+    _ change: (inout [Int]) -> Void
+  ) {
+    for index in old { delete(index) }
+    change(&hashes)
+    if hashes.count * 2 > slots.count {
+      rebuild(capacity: hashes.count)
+    } else {
+      for index in new { place(index) }
+    }
+  }
+
+  private mutating func place(_ index: Int) {
+    var slot = hashes[index] & mask
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = UInt32(index + 1)
+  }
+
+  /// Removes the entry of the tag at `index`, moving back the entries after it that would no
+  /// longer be found past the hole.
+  private mutating func delete(_ index: Int) {
+    var hole = hashes[index] & mask
+    while slots[hole] != UInt32(index + 1) { hole = (hole + 1) & mask }
+    var next = (hole + 1) & mask
+    while slots[next] != 0 {
+      let home = hashes[Int(slots[next]) - 1] & mask
+      // The entry at `next` may fill the hole unless its home lies after the hole.
+      if (next &- home) & mask >= (next &- hole) & mask {
+        slots[hole] = slots[next]
+        hole = next
+      }
+      next = (next + 1) & mask
+    }
+    slots[hole] = 0
+  }
+
+  /// Re-creates the table, at least twice the size of `capacity` entries.
+  private mutating func rebuild(capacity: Int) {
+    var size = 16
+    while size < capacity * 2 { size *= 2 }
+    slots = [UInt32](repeating: 0, count: size)
+    mask = size - 1
+    for index in hashes.indices { place(index) }
+  }
+
+  // MARK: Hashing
+
+  /// The hash of `key`: keys equal as `String`s hash alike.
+  static func hash(_ key: String) -> Int {
+    if let hash = key.utf8.withContiguousStorageIfAvailable(hash(ascii:)), let hash { return hash }
+    // Not ASCII. A text canonically equivalent to an ASCII text decomposes to it scalar by
+    // scalar; the only scalars outside ASCII that do are these singletons (checked over every
+    // scalar by KeyIndexTests).
+    var image: [UInt8] = []
+    for scalar in key.unicodeScalars {
+      switch scalar.value {
+      case 0..<0x80: image.append(UInt8(truncatingIfNeeded: scalar.value))
+      case 0x037E: image.append(0x3B)  // GREEK QUESTION MARK ≡ ;
+      case 0x1FEF: image.append(0x60)  // GREEK VARIA ≡ `
+      case 0x212A: image.append(0x4B)  // KELVIN SIGN ≡ K
+      default: return key.hashValue
+      }
+    }
+    return image.withUnsafeBufferPointer(hash(ascii:)) ?? key.hashValue
+  }
+
+  /// The per-process seed, from the standard library's random hashing seed.
+  private static let seed: UInt64 = {
+    var hasher = Hasher()
+    hasher.combine(0x7461_6764 as UInt64)
+    return UInt64(truncatingIfNeeded: hasher.finalize())
+  }()
+
+  /// A seeded hash of ASCII bytes, nil when a byte is not ASCII.
+  static func hash(ascii bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    let scan = scan(bytes)
+    return scan.isASCII ? scan.hash : nil
+  }
+
+  /// What one pass over some bytes finds: whether all are ASCII, whether any is an ASCII
+  /// capital or small letter, and their hash as a key (meaningful when all are ASCII).
+  struct Scan {
+    var isASCII: Bool
+    var hasCapitals: Bool
+    var hasSmalls: Bool
+    var hash: Int
+  }
+
+  /// Scans `bytes` eight at a time: each word is folded into the hash by a full-width multiply,
+  /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
+  /// carries into the next).
+  @inline(__always)
+  static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let count = bytes.count
+    var hash = seed ^ UInt64(truncatingIfNeeded: count)
+    var (seen, capitals, smalls): (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var position = 0
+    while position < count, let base = bytes.baseAddress {
+      let word: UInt64
+      let start = UnsafeRawPointer(base + position)
+      let left = count - position
+      if left >= 8 {
+        word = start.loadUnaligned(as: UInt64.self).littleEndian
+        position += 8
+      } else {
+        // The last one to seven bytes, little-endian, in at most three loads.
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        if left & 4 != 0 {
+          tail = UInt64(start.loadUnaligned(as: UInt32.self).littleEndian)
+          shift = 32
+        }
+        if left & 2 != 0 {
+          let pair = start.loadUnaligned(fromByteOffset: left & 4, as: UInt16.self).littleEndian
+          tail |= UInt64(pair) << shift
+          shift += 16
+        }
+        if left & 1 != 0 {
+          tail |= UInt64(start.load(fromByteOffset: left - 1, as: UInt8.self)) << shift
+        }
+        word = tail
+        position = count
+      }
+      seen |= word
+      // A lane's top bit: at least "A" and below "[", at least "a" and below "{".
+      capitals |= (word &+ ones &* (0x80 - 0x41)) & ~(word &+ ones &* (0x80 - 0x5B))
+      smalls |= (word &+ ones &* (0x80 - 0x61)) & ~(word &+ ones &* (0x80 - 0x7B))
+      hash = mix(hash ^ word, 0x9E37_79B9_7F4A_7C15)
+    }
+    let tops = ones &* 0x80
+    return Scan(
+      isASCII: seen & tops == 0,
+      hasCapitals: capitals & tops != 0,
+      hasSmalls: smalls & tops != 0,
+      hash: Int(truncatingIfNeeded: mix(hash, 0xD6E8_FEB8_6659_FD93))
+    )
+  }
+
+  private static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let (high, low) = a.multipliedFullWidth(by: b)
+    return high ^ low
+  }
+}
