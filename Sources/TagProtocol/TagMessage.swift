@@ -85,6 +85,35 @@ public struct EncodedTags: Hashable, Sendable {
     return tags.withUnsafeBufferPointer { $0.baseAddress == mine }
   }
 
+  /// Writes the last `suffix.count` tags as a JSON array, copied from this text, when `suffix`
+  /// is exactly those tags of `tags` and this is `tags`' text; false (nothing written)
+  /// otherwise, or when finding the tail would cost more than writing it (the tail is found by
+  /// stepping over the strings before it).
+  func writeTail(
+    of tags: [String],
+    matching suffix: [String],
+    to w: inout JSONWriter
+  ) -> Bool {
+    let skipped = tags.count - suffix.count
+    guard suffix.count >= 8, skipped >= 0, skipped <= suffix.count, isText(of: tags) else {
+      return false
+    }
+    for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }
+    json.withUnsafeBufferPointer { text in
+      // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
+      var at = 1
+      for _ in 0..<skipped {
+        at += 1
+        while text[at] != UInt8(ascii: "\"") { at += text[at] == UInt8(ascii: "\\") ? 2 : 1 }
+        at += 2  // the closing quote and the comma
+      }
+      // `[`, then the rest of the text: the tail's strings and the closing `]`.
+      w.beginArray()
+      w.raw(UnsafeBufferPointer(rebasing: text[at...]))
+    }
+    return true
+  }
+
   /// Equal when the tags are (the text follows from them).
   public static func == (a: EncodedTags, b: EncodedTags) -> Bool { a.tags == b.tags }
   public func hash(into hasher: inout Hasher) { hasher.combine(tags) }

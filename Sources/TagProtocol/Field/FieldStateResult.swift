@@ -81,7 +81,7 @@ extension JSONWriter {
       integer(selected)
     }
     key("outcome")
-    write(outcome)
+    outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
     if let announcement = Announcement.text(for: outcome, tags: tags) {
       key("announcement")
       string(announcement)
@@ -92,6 +92,13 @@ extension JSONWriter {
 extension FieldOutcome: JSONWritable {
   /// `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? | limit?}]}`.
   public func write(to w: inout JSONWriter) {
+    write(to: &w, tags: [], encodedTags: nil)
+  }
+
+  /// Writes the outcome of a change that left the field holding `tags`, whose JSON text
+  /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
+  /// paste) are the tail of that text, copied instead of written again.
+  func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
     if isEmpty {
       // What most keystrokes do: nothing to report.
       w.fragment(#"{"added":[],"removed":[],"dropped":[]"#)
@@ -100,7 +107,9 @@ extension FieldOutcome: JSONWritable {
     }
     w.beginObject()
     w.key("added")
-    w.strings(added)
+    if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true {
+      w.strings(added)
+    }
     w.key("removed")
     w.beginArray()
     for removal in removed {
