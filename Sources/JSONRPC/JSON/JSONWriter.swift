@@ -88,12 +88,37 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
     out[index] = UInt8(ascii: "\"")
     index += 1
-    for offset in 0..<length {
-      let byte = text[offset]
-      guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else {
-        return false
+    if length >= 8 {
+      // Words, the last one overlapping: checked for escapes eight bytes at a time and stored
+      // as they are.
+      let from = UnsafeRawPointer(text)
+      let to = UnsafeMutableRawPointer(out + index)
+      var offset = 0
+      while true {
+        let start = min(offset, length - 8)
+        let word = from.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        guard !Self.needsEscape(word) else { return false }
+        to.storeBytes(of: word, toByteOffset: start, as: UInt64.self)
+        if start == length - 8 { break }
+        offset += 8
       }
-      out[index + offset] = byte
+    } else if length >= 4 {
+      // Two overlapping half-words, checked as the words above.
+      let from = UnsafeRawPointer(text)
+      let to = UnsafeMutableRawPointer(out + index)
+      let first = from.loadUnaligned(as: UInt32.self)
+      let last = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+      guard !Self.needsEscape(UInt64(first) | UInt64(last) << 32) else { return false }
+      to.storeBytes(of: first, as: UInt32.self)
+      to.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
+    } else {
+      for offset in 0..<length {
+        let byte = text[offset]
+        guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else {
+          return false
+        }
+        out[index + offset] = byte
+      }
     }
     out[index + length] = UInt8(ascii: "\"")
     count += index + length + 1
@@ -397,6 +422,18 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     }
     appendRun(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     appendByte(UInt8(ascii: "\""))
+  }
+
+  /// Whether any of the eight bytes of `word` is one JSON requires escaped (see
+  /// ``firstByteNeedingEscape(_:from:)``).
+  @inline(__always)
+  static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let control = (word &- ones &* 0x20) & ~word & highs
+    let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
+    let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
+    return control | quote | slash != 0
   }
 
   /// The index of the first byte from `start` that JSON requires escaped (a control
