@@ -59,19 +59,10 @@ struct FieldSession: Sendable {
   ) {
     if !outcome.added.isEmpty || !outcome.removed.isEmpty || !outcome.inserted.isEmpty
       || !outcome.moved.isEmpty || !outcome.replaced.isEmpty || before.tagCount != field.tags.count
-      || before.selected != field.selected || !Self.sameBytes(before.draft, field.draft)
+      || before.selected != field.selected || !before.draft.hasSameUTF8(as: field.draft)
     {
       version += 1
     }
-  }
-
-  /// Whether two strings hold the same UTF-8 (not Unicode equivalence: a draft spelt
-  /// differently has changed); the lengths first, which settles most keystrokes.
-  private static func sameBytes(_ a: String, _ b: String) -> Bool {
-    guard a.utf8.count == b.utf8.count else { return false }
-    var a = a
-    var b = b
-    return a.withUTF8 { a in b.withUTF8 { b in a.elementsEqual(b) } }
   }
 
   /// The one place that decides whether a change is pushed as `field/didUpdate`: for a synced

@@ -79,11 +79,6 @@ public struct Outbox: ~Copyable, Sendable {
     write { $0.raw(body) }
   }
 
-  /// Sends one message body already written elsewhere (copied).
-  public mutating func send(_ body: [UInt8]) {
-    body.withUnsafeBufferPointer { send($0) }
-  }
-
   private static func digitCount(_ value: Int) -> Int {
     var digits = 1
     var rest = value

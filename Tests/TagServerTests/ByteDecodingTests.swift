@@ -250,7 +250,6 @@ extension ByteDecodingTests {
       #"{"jsonrpc":"2.0","id":3,"method":"cloud/open","params":{"cloud":"c","tags":[{"title":"a"},{"title":"b"},{"title":"c"}]}}"#,
     ]
     for body in setup { #expect(Self.outcome(&fast, body) == Self.outcome(&slow, body)) }
-    var compared = 0
     for _ in 0..<400 {
       let count = random.next() % 8 == 0 ? Int(random.next() % 5) : 3
       let sizes = "[" + (0..<count).map { _ in size() }.joined(separator: ",") + "]"
@@ -261,9 +260,7 @@ extension ByteDecodingTests {
         var fastCopy = fast
         var slowCopy = slow
         #expect(Self.outcome(&fastCopy, body) == Self.outcome(&slowCopy, body), "\(body)")
-        compared += 1
       }
     }
-    #expect(compared == 800)
   }
 }

@@ -76,7 +76,7 @@ extension JSONScanner {
   }
 }
 
-/// A request or notification classified straight from its bytes by ``Envelope/scanCall(_:maxDepth:)``.
+/// A request or notification classified straight from its bytes by ``Envelope/scanCall(_:maxDepth:reusing:)``.
 ///
 /// Valid while the body it was scanned from is: the method name is lent from it.
 public struct ScannedCall: @unchecked Sendable {
@@ -84,8 +84,6 @@ public struct ScannedCall: @unchecked Sendable {
   public var id: RequestID?
   /// The method name's UTF-8 (it has no escapes), lent from the body.
   public var method: UnsafeBufferPointer<UInt8>
-  /// The method name.
-  public var methodName: String { String(decoding: method, as: UTF8.self) }
   /// The params as given.
   public var params: ScannedParams
 }
@@ -116,16 +114,10 @@ extension Envelope {
   /// errors: invalid JSON, batches, responses, a missing or wrong `jsonrpc`, `method` or `id`,
   /// `params` of the wrong kind, a repeated envelope member, or escapes in `jsonrpc` or
   /// `method` (rare, and kept on one path). The whole body is validated either way.
-  public static func scanCall(
-    _ body: UnsafeBufferPointer<UInt8>,
-    maxDepth: Int = JSONReader.defaultMaxDepth
-  ) -> ScannedCall? {
-    var storage: [JSONObjectRanges.Member] = []
-    return scanCall(body, maxDepth: maxDepth, reusing: &storage)
-  }
-
-  /// ``scanCall(_:maxDepth:)`` with the params' member list kept in `storage`'s buffer (see
-  /// ``JSONScanner/readObjectRanges(reusing:)``).
+  ///
+  /// The params' member list is kept in `storage`'s buffer (see
+  /// ``JSONScanner/readObjectRanges(reusing:)``): a caller that keeps one array allocates
+  /// nothing per message.
   public static func scanCall(
     _ body: UnsafeBufferPointer<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth,

@@ -431,17 +431,11 @@ public struct JSONScanner: JSONByteCursor {
   /// a backslash, a control character or a non-ASCII byte; checks eight bytes at a time.
   static func plainRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     guard let base = input.baseAddress else { return start }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     var index = start
     while index + 8 <= input.count {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      // As JSONWriter's escape scan, plus any byte with its high bit set.
-      let control = (word &- ones &* 0x20) & ~word & highs
-      let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
-      let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-      let flags = control | quote | slash | (word & highs)
-      // The lowest flagged lane is exact (a borrow only leaves a lane that matched).
+      // The writer's escape test, plus any byte with its high bit set.
+      let flags = JSONWriter.escapeFlags(word) | (word & 0x8080_8080_8080_8080)
       if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
       index += 8
     }

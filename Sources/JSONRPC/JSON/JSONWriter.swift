@@ -97,7 +97,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
       while true {
         let start = min(offset, length - 8)
         let word = from.loadUnaligned(fromByteOffset: start, as: UInt64.self)
-        guard !Self.needsEscape(word) else { return false }
+        guard Self.escapeFlags(word) == 0 else { return false }
         to.storeBytes(of: word, toByteOffset: start, as: UInt64.self)
         if start == length - 8 { break }
         offset += 8
@@ -108,7 +108,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
       let to = UnsafeMutableRawPointer(out + index)
       let first = from.loadUnaligned(as: UInt32.self)
       let last = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
-      guard !Self.needsEscape(UInt64(first) | UInt64(last) << 32) else { return false }
+      guard Self.escapeFlags(UInt64(first) | UInt64(last) << 32) == 0 else { return false }
       to.storeBytes(of: first, as: UInt32.self)
       to.storeBytes(of: last, toByteOffset: length - 4, as: UInt32.self)
     } else {
@@ -181,8 +181,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
 
   /// Writes already-encoded JSON text as one value (trusted, not validated).
   public mutating func raw(_ json: [UInt8]) {
-    separate()
-    json.withUnsafeBufferPointer { appendRun($0) }
+    json.withUnsafeBufferPointer { raw($0) }
   }
 
   /// Writes any value.
@@ -424,34 +423,29 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     appendByte(UInt8(ascii: "\""))
   }
 
-  /// Whether any of the eight bytes of `word` is one JSON requires escaped (see
-  /// ``firstByteNeedingEscape(_:from:)``).
+  /// The high bit of each of the eight bytes of `word` (first byte lowest) that JSON requires
+  /// escaped: a control character, `"` or `\\`.
+  ///
+  /// Exact for ASCII; bytes >= 0x80 never flag, because `& ~word` clears their high bit. Only
+  /// the lowest flagged lane is exact (a borrow leaves a lane only after a lane that matched),
+  /// so the result says whether any byte needs escaping, and which is the first.
   @inline(__always)
-  static func needsEscape(_ word: UInt64) -> Bool {
+  static func escapeFlags(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let control = (word &- ones &* 0x20) & ~word & highs
     let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
     let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-    return control | quote | slash != 0
+    return control | quote | slash
   }
 
   /// The index of the first byte from `start` that JSON requires escaped (a control
   /// character, `"` or `\\`), or `utf8.count`; checks eight bytes at a time.
   static func firstByteNeedingEscape(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     guard let base = utf8.baseAddress else { return utf8.count }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     var index = start
     while index + 8 <= utf8.count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      // A lane is flagged when its byte is < 0x20, or equals 0x22 or 0x5C (exact for ASCII;
-      // bytes >= 0x80 never flag, because `& ~word` clears their high bit).
-      let control = (word &- ones &* 0x20) & ~word & highs
-      let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
-      let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-      let flags = control | quote | slash
-      // The lowest flagged lane is exact (a borrow only leaves a lane that matched).
+      let flags = escapeFlags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
       if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
       index += 8
     }

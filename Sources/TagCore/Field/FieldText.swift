@@ -164,22 +164,6 @@ enum FieldText {
     return Candidate(text, caseless: caseless)
   }
 
-  /// Whether two strings have the same UTF-8 bytes (not only canonical equivalence).
-  @inline(__always)
-  static func sameBytes(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && sameBytesOfSameCount(a, b)
-  }
-
-  private static func sameBytesOfSameCount(_ a: String, _ b: String) -> Bool {
-    let (x, y) = (a.utf8, b.utf8)
-    if let equal = x.withContiguousStorageIfAvailable({ p in
-      y.withContiguousStorageIfAvailable { q in p.elementsEqual(q) }
-    }), let equal {
-      return equal
-    }
-    return x.elementsEqual(y)
-  }
-
   /// `text` without the whitespace and newline characters at either end.
   static func trimmed(_ text: String) -> Substring {
     // Fast path: ASCII ends that are not whitespace need no Unicode properties.

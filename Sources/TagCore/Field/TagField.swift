@@ -166,7 +166,7 @@ public struct TagField: Hashable, Sendable {
     selectedBefore: Int?
   ) {
     // Compared by bytes: a draft respelled in a canonically equivalent form did change.
-    if log.isEmpty && FieldText.sameBytes(draft, draftBefore) {
+    if log.isEmpty && draft.hasSameUTF8(as: draftBefore) {
       // Nothing to undo; any event but a draft change ends a run of typing.
       switch event {
       case .draftChanged, .draftComposing: break
@@ -236,7 +236,7 @@ public struct TagField: Hashable, Sendable {
     switch event {
     case .draftChanged(let text):
       guard let rest = admitPieces(of: text, into: &outcome) else {
-        if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
+        if selected != nil, !text.hasSameUTF8(as: draft) { selected = nil }
         draft = text
         return .typing
       }
@@ -245,7 +245,7 @@ public struct TagField: Hashable, Sendable {
       // A separator that committed nothing (a dropped candidate) only edited the draft.
       return log.isEmpty && appendStart < 0 ? .typing : .add
     case .draftComposing(let text):
-      if selected != nil, !FieldText.sameBytes(text, draft) { selected = nil }
+      if selected != nil, !text.hasSameUTF8(as: draft) { selected = nil }
       draft = text
       return .typing
     case .submitted:
@@ -355,7 +355,7 @@ public struct TagField: Hashable, Sendable {
     }
     let old = tags[index]
     // The same spelling changes nothing (a respelling such as `red` → `Red` does change it).
-    guard !FieldText.sameBytes(new, old) else { return }
+    guard !new.hasSameUTF8(as: old) else { return }
     flushAppended()
     log.append(TagChange(kind: .replace, index: index, tags: [old, new]))
     replaceRaw(at: index, with: new, key: candidate.key, hash: candidate.hash)

@@ -2,7 +2,7 @@ public import JSONRPC
 import TagCore
 
 /// Where a request's params come from: a parsed ``JSONValue`` (nil when absent), or the
-/// message body with the ranges ``Envelope/scanCall(_:maxDepth:)`` found in it.
+/// message body with the ranges ``Envelope/scanCall(_:maxDepth:reusing:)`` found in it.
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
 /// decoded from it may keep the pointer.
