@@ -112,14 +112,7 @@ extension FieldOutcome: JSONWritable {
     }
     w.key("removed")
     w.beginArray()
-    for removal in removed {
-      w.beginObject()
-      w.key("index")
-      w.integer(removal.index)
-      w.key("tag")
-      w.string(removal.tag)
-      w.endObject()
-    }
+    for removal in removed { w.placed(removal.index, removal.tag) }
     w.endArray()
     w.key("dropped")
     w.beginArray()
