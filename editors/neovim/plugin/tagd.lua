@@ -5,6 +5,28 @@ if vim.g.loaded_tagd then
 end
 vim.g.loaded_tagd = true
 
+-- :help tagd without a manual :helptags: the plugin builds its own help tags when doc/tags is
+-- missing or older than doc/tagd.txt (a package, a runtimepath entry or a plugin manager's
+-- `dir` plugin is used straight from its directory). Nothing happens when the directory is
+-- read-only or the tags are current.
+do
+  local uv = vim.uv or vim.loop
+  local here = debug.getinfo(1, "S").source:gsub("^@", "")
+  local doc = vim.fn.fnamemodify(uv.fs_realpath(here) or here, ":p:h:h") .. "/doc"
+  local txt, tags = uv.fs_stat(doc .. "/tagd.txt"), uv.fs_stat(doc .. "/tags")
+  if txt and (not tags or tags.mtime.sec < txt.mtime.sec) and vim.fn.filewritable(doc) == 2 then
+    pcall(vim.cmd, "silent! helptags " .. vim.fn.fnameescape(doc))
+  end
+end
+
+-- :colorscheme clears every highlight group: link the plugin's again.
+vim.api.nvim_create_autocmd("ColorScheme", {
+  group = vim.api.nvim_create_augroup("tagd.highlights", { clear = true }),
+  callback = function()
+    require("tagd.render").define_highlights()
+  end,
+})
+
 local function tagd()
   return require("tagd")
 end
@@ -40,9 +62,18 @@ vim.api.nvim_create_user_command("TagFieldClose", function(a)
   end
 end, { nargs = "?", complete = complete_fields, desc = "tagd: close a tag field and print its tags" })
 
+-- The tags on one line of the echo area when they fit, else in a float (never "Press ENTER").
 vim.api.nvim_create_user_command("TagFieldTags", function(a)
   local tags = tagd().tags(target(a))
-  print(tags and table.concat(tags, ", ") or "tagd: no field " .. target(a))
+  if not tags then
+    return vim.api.nvim_echo({ { "tagd: no field " .. target(a), "WarningMsg" } }, false, {})
+  end
+  local line = table.concat(tags, ", ")
+  if vim.fn.strdisplaywidth(line) < (vim.v.echospace or vim.o.columns - 12) then
+    vim.api.nvim_echo({ { line } }, true, {})
+  else
+    require("tagd.info").float(tags, target(a) .. ": " .. #tags .. " tags")
+  end
 end, { nargs = "?", complete = complete_fields, desc = "tagd: print a tag field's tags" })
 
 vim.api.nvim_create_user_command("TagFieldFrontMatter", function()

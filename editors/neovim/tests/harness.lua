@@ -7,8 +7,16 @@ local function out(s)
 end
 H.out = out
 
+-- TAGD_TEST=<Lua pattern> runs only the tests whose names match (while working on one).
+local only = os.getenv("TAGD_TEST")
+
 function H.test(name, fn)
+  if only and only ~= "" and not name:find(only) then
+    return
+  end
+  local env = { PATH = vim.env.PATH, TAGD = vim.env.TAGD }
   local ok, err = xpcall(fn, debug.traceback)
+  vim.env.PATH, vim.env.TAGD = env.PATH, env.TAGD
   if ok then
     H.passed = H.passed + 1
     out("ok   " .. name)

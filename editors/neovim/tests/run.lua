@@ -15,6 +15,7 @@ vim.notify = function(msg, level)
 end
 
 local tagd = require("tagd")
+local TAGD = os.getenv("TAGD") -- tests that change $TAGD put it back (H.test restores it too)
 
 -- Every message the plugin sends, as JSON text, for the schema test at the end.
 local sent = {}
@@ -252,15 +253,30 @@ test("chips render at tagd's positions and are on screen", function()
   close(name)
 end)
 
-test("remove key: selected chip, or the one before the cursor", function()
+test("selection is tagd's: <Left> at the draft's start selects (field/select), <BS> and <Del> remove it", function()
   local name = fresh({ tags = { "a", "b", "c", "d" } })
   settled(name, { "a", "b", "c", "d" }, "")
-  feed("<S-Tab><S-Tab>") -- select d, then c
-  eq(3, state(name).selected, "selected")
-  feed("<C-x>")
+  feed("<Left><Left>") -- Normal mode, column 0: d, then c
+  wait(function()
+    return state(name).selected == 3
+  end, "c selected")
+  local got
+  tagd.request("field/state", { field = name }, function(_, res)
+    got = res
+  end)
+  wait(function()
+    return got
+  end, "field/state")
+  eq(2, got.selected, "tagd's selected (0-based)")
+  feed("<BS>")
   settled(name, { "a", "b", "d" }, "")
-  feed("i<C-x>") -- cursor at the start of the empty draft: the chip before it (d)
-  settled(name, { "a", "b" }, "")
+  eq(nil, state(name).selected, "nothing selected after the removal")
+  feed("ixy<Left><Left><Left>") -- Insert mode: to the draft's start, then the last chip
+  wait(function()
+    return state(name).selected == 3
+  end, "d selected from Insert mode")
+  feed("<Left><Del>")
+  settled(name, { "a", "d" }, "xy")
   close(name)
 end)
 
@@ -364,8 +380,8 @@ end)
 test("without cmd: tagd on $PATH, else the repository's .build/{debug,release}/tagd", function()
   local config = require("tagd.config")
   local repo = vim.fn.fnamemodify(root, ":h:h")
-  local saved = vim.env.PATH
-  vim.env.PATH = "/nonexistent"
+  local saved, saved_tagd = vim.env.PATH, TAGD
+  vim.env.PATH, vim.env.TAGD = "/nonexistent", nil
   local cmd, searched = config.find({ args = {} })
   vim.env.PATH = saved
   local built = vim.tbl_filter(function(p)
@@ -375,15 +391,23 @@ test("without cmd: tagd on $PATH, else the repository's .build/{debug,release}/t
     H.truthy(cmd and vim.tbl_contains(built, cmd[1]), "found in .build: " .. vim.inspect(cmd))
   else
     eq(nil, cmd, "nothing found")
-    eq({ "tagd on $PATH", repo .. "/.build/debug/tagd", repo .. "/.build/release/tagd" }, searched, "searched")
+    eq({ "$TAGD (not set)", "tagd on $PATH", repo .. "/.build/debug/tagd", repo .. "/.build/release/tagd" }, searched,
+      "searched")
   end
   local dir = vim.fn.tempname()
   vim.fn.mkdir(dir, "p")
-  uv.fs_symlink(os.getenv("TAGD"), dir .. "/tagd")
+  uv.fs_symlink(TAGD, dir .. "/tagd")
   vim.env.PATH = dir .. ":" .. saved
   cmd = config.find({ args = { "--log=error" } })
   vim.env.PATH = saved
-  eq({ dir .. "/tagd", "--log=error" }, cmd, "tagd on $PATH first, with args")
+  eq({ dir .. "/tagd", "--log=error" }, cmd, "tagd on $PATH, with args")
+  vim.env.TAGD = saved_tagd
+  vim.env.PATH = dir .. ":" .. saved
+  cmd = config.find({ args = {} })
+  eq({ saved_tagd }, cmd, "$TAGD before $PATH")
+  cmd = config.find({ cmd = dir .. "/tagd", args = {} })
+  eq({ dir .. "/tagd" }, cmd, "the cmd option before $TAGD")
+  vim.env.PATH = saved
   vim.fn.delete(dir, "rf")
 end)
 
@@ -395,7 +419,9 @@ test("a missing tagd gives a clear message", function()
   tagd.setup({ cmd = "/nonexistent/tagd" })
   notes = {}
   tagd.open("missing", { window = "none" })
-  H.truthy(notes[1] and notes[1].msg:find("tagd not found"), "message: " .. vim.inspect(notes))
+  eq(1, #notes, "one message: " .. vim.inspect(notes))
+  H.truthy(notes[1].msg:find("the cmd option /nonexistent/tagd is not an executable", 1, true), "message")
+  eq({}, tagd.fields(), "no field")
   eq(nil, tagd.status().cmd, "cmd")
   close("missing")
   tagd.setup({ cmd = os.getenv("TAGD") })

@@ -1,17 +1,23 @@
 -- Options and locating the tagd binary.
 local M = {}
 
+local uv = vim.uv or vim.loop
+
 -- The plugin's version (sent as initialize's clientInfo, shown by :TagdInfo).
-M.version = "1.1.0"
+M.version = "1.2.0"
 
 M.defaults = {
   -- The daemon: a string (path or name) or a list {path, args...}. nil = search (see M.find).
   cmd = nil,
   -- Extra arguments passed to tagd (e.g. {"--log=debug", "--log-file=/tmp/tagd.log"}).
   args = {},
-  -- Field options sent with field/open (separators, maxTags, maxTagLength, caseSensitive, transform, prompt).
+  -- The language of tagd's announcements (initialize's `locale`); nil = v:lang, else $LC_ALL,
+  -- $LC_MESSAGES, $LANG.
+  locale = nil,
+  -- Field options sent with field/open (separators, maxTags, pattern, allow, deny, suggestions,
+  -- backspace, ...: Protocol/README.md).
   field_options = nil,
-  -- Chip look: the chip text is left .. tag .. right; its padding (in cells) is measured from these.
+  -- Chip decoration, drawn around each tag; tagd measures the chip and cuts the tag (cells.left/right).
   chip = { left = "[", right = " ×]" },
   -- Layout in cells (field/layout params): spacing between chips, the draft's minimum width.
   spacing = 1,
@@ -19,27 +25,35 @@ M.defaults = {
   -- The window :TagField opens: "split" (a bottom split), "float" or "none" (buffer only).
   window = "split",
   max_height = 10,
-  -- Keys in the field buffer; false disables one. Lists map several keys.
+  -- Where tagd's announcements go: "echo" (the echo area, one line, and under the field for a
+  -- few seconds) or "notify" (vim.notify with vim.log.levels, for notification plugins).
+  announce = "echo",
+  -- Suggestions while typing (field/suggest): shown in a float above the field; false: none.
+  suggest = true,
+  suggest_limit = 8,
+  -- Keys in the field buffer (each runs a <Plug>(tagd-...) mapping; :help tagd-keys). A key or
+  -- a list of keys; false disables one.
   keys = {
-    submit = { "<CR>" }, -- insert and normal: field/submit
-    backspace = { "<BS>" }, -- insert (and normal): field/deleteBackward when the buffer is empty
-    remove = { "<C-x>" }, -- insert and normal: remove the selected chip (or the one before the cursor)
-    prev_chip = { "<S-Tab>", "<Left>" }, -- normal: select the chip to the left (from column 0)
-    next_chip = { "<Tab>", "<Right>" }, -- normal: select the chip to the right / back to the draft
-    -- Need a tagd with the SPEC §6 methods; otherwise the key does what it always does.
-    complete = { "<Tab>" }, -- insert: open the completion menu (field/suggest), then the next item
-    undo = { "u" }, -- normal: field/undo (one step per user action: a paste of many tags is one)
-    redo = { "<C-r>" }, -- normal: field/redo
-    move_left = { "<M-Left>" }, -- normal: move the selected chip one place left (field/moveTag)
-    move_right = { "<M-Right>" }, -- normal: ... right
+    submit = "<CR>", -- Insert, Normal: field/submit; on a selected chip field/editTag
+    backspace = "<BS>", -- Insert, Normal: remove the selected chip; on an empty draft field/deleteBackward
+    delete = "<Del>", -- Insert, Normal: remove the selected chip
+    select_prev = "<Left>", -- Insert, Normal: at the start of the draft, select the chip to the left
+    select_next = "<Right>", -- Insert, Normal: with a chip selected, select the next one (past the last: none)
+    move_left = "<M-Left>", -- Insert, Normal: move the selected chip left (field/moveTag)
+    move_right = "<M-Right>",
+    accept = "<Tab>", -- Insert: the best (or highlighted) suggestion becomes a tag
+    suggestion_next = "<C-n>", -- Insert, while suggestions show: highlight the next / previous one
+    suggestion_prev = "<C-p>",
+    undo = "u", -- Normal: field/undo
+    redo = "<C-r>", -- Normal: field/redo
   },
-  -- At most this many items in Insert-mode completion (CTRL-X CTRL-O, field/suggest).
-  suggest_limit = 50,
   -- Milliseconds a chip stays highlighted (TagdChipFlash) when a duplicate of it was dropped.
   flash_ms = 800,
+  -- How long an announcement stays under the field (announce = "echo").
+  notice_ms = 3000,
   -- Restart policy when tagd exits unexpectedly: at most this many restarts per minute.
   max_restarts = 5,
-  -- Milliseconds to wait for `initialize`.
+  -- Milliseconds to wait for tagd's `initialize` answer (Neovim is never blocked meanwhile).
   timeout = 5000,
 }
 
@@ -50,37 +64,66 @@ function M.set(opts)
   return M.options
 end
 
--- The repository root, if this plugin lives in the tagd repo (editors/neovim/lua/tagd/config.lua).
-local function repo_root()
-  local src = debug.getinfo(1, "S").source:gsub("^@", "")
-  local root = vim.fn.fnamemodify(src, ":p:h:h:h:h:h")
-  return root
+-- The user's language for tagd (initialize `locale`): the option, else v:lang, else the POSIX
+-- locale variables (v:lang is "C" when the locale is not installed on this system).
+function M.locale(opts)
+  opts = opts or M.options
+  if opts.locale then
+    return opts.locale
+  end
+  for _, v in ipairs({ vim.v.lang, vim.env.LC_ALL, vim.env.LC_MESSAGES, vim.env.LANG }) do
+    if v and v ~= "" and v ~= "C" and v ~= "POSIX" then
+      return v
+    end
+  end
+  return nil
 end
 
--- Find tagd: the `cmd` option, else `tagd` on PATH, else the repo's .build/{debug,release}/tagd
--- (the newer one when both exist). Returns a command list, or nil and the places searched.
+-- The repository root when this plugin lives in the tagd repository
+-- (<root>/editors/neovim/lua/tagd/config.lua), with symlinks resolved: a package directory or a
+-- plugin manager may link to editors/neovim.
+function M.repo_root()
+  local src = debug.getinfo(1, "S").source:gsub("^@", "")
+  src = uv.fs_realpath(src) or vim.fn.resolve(vim.fn.fnamemodify(src, ":p"))
+  return vim.fn.fnamemodify(src, ":h:h:h:h:h")
+end
+
+local function with_args(list, opts)
+  return vim.list_extend(list, vim.deepcopy(opts.args or {}))
+end
+
+-- Find tagd: the `cmd` option, else $TAGD, else `tagd` on $PATH, else the repository's
+-- .build/{debug,release}/tagd (the newer one when both exist). Returns a command list, or nil,
+-- the places searched and why it failed.
 function M.find(opts)
   opts = opts or M.options
-  local searched = {}
   local cmd = opts.cmd
   if type(cmd) == "string" then
     cmd = { cmd }
   end
   if type(cmd) == "table" and cmd[1] then
     local exe = vim.fn.exepath(cmd[1])
-    if exe ~= "" then
-      local full = vim.deepcopy(cmd)
-      full[1] = exe
-      return vim.list_extend(full, opts.args or {})
+    if exe == "" then
+      return nil, { "cmd = " .. cmd[1] }, "the cmd option " .. cmd[1] .. " is not an executable"
     end
-    return nil, { "cmd = " .. cmd[1] .. " (not executable)" }
+    local full = vim.deepcopy(cmd)
+    full[1] = exe
+    return with_args(full, opts)
   end
+  local env = vim.env.TAGD
+  if env and env ~= "" then
+    local exe = vim.fn.exepath(env)
+    if exe == "" then
+      return nil, { "$TAGD = " .. env }, "$TAGD (" .. env .. ") is not an executable"
+    end
+    return with_args({ exe }, opts)
+  end
+  local searched = { "$TAGD (not set)", "tagd on $PATH" }
   local exe = vim.fn.exepath("tagd")
   if exe ~= "" then
-    return vim.list_extend({ exe }, opts.args or {})
+    return with_args({ exe }, opts)
   end
-  table.insert(searched, "tagd on $PATH")
-  local root = repo_root()
+  local root = M.repo_root()
   local best, best_time
   for _, kind in ipairs({ "debug", "release" }) do
     local path = root .. "/.build/" .. kind .. "/tagd"
@@ -93,9 +136,16 @@ function M.find(opts)
     end
   end
   if best then
-    return vim.list_extend({ best }, opts.args or {})
+    return with_args({ best }, opts)
   end
-  return nil, searched
+  return nil, searched, "tagd not found"
+end
+
+-- The one message for a tagd that cannot be found.
+function M.not_found_message(searched, why)
+  return (why or "tagd not found") .. " (searched: " .. table.concat(searched or {}, ", ")
+    .. "). Build it with `swift build` in the tagd repository, put tagd on $PATH, set $TAGD, or "
+    .. "require('tagd').setup({cmd = '/path/to/tagd'})."
 end
 
 return M

@@ -1,5 +1,6 @@
--- The one tagd per Neovim: starting it on demand, :TagdRestart, and the policy when it exits
--- unexpectedly (restart and restore every field, at most `max_restarts` times a minute).
+-- The one tagd per Neovim: starting it on demand (without ever blocking Neovim), :TagdRestart,
+-- and the policy when it exits unexpectedly (restart and restore every field, at most
+-- `max_restarts` times a minute).
 local config = require("tagd.config")
 local rpc = require("tagd.rpc")
 local notice = require("tagd.notice")
@@ -20,6 +21,7 @@ M.hooks = {
 
 ---@type tagd.Daemon|nil
 local current = nil
+local waiting = nil -- callbacks of a start in progress
 local restarts = {} -- uv.now() of recent automatic restarts
 M.restart_count = 0 -- automatic restarts since Neovim started (shown by :TagdInfo)
 
@@ -28,18 +30,37 @@ function M.get()
   return current
 end
 
+-- tagd runs and has answered initialize.
 function M.running()
-  return current ~= nil and current.running
+  return current ~= nil and current.ready
+end
+
+function M.starting()
+  return waiting ~= nil
 end
 
 local on_exit
 
-local function start()
-  local cmd, searched = config.find(config.options)
-  if not cmd then
-    return nil, "tagd not found. Set require('tagd').setup({cmd = '/path/to/tagd'}), put tagd on $PATH, or run "
-      .. "`swift build` in the tagd repo. Searched: " .. table.concat(searched or {}, ", ")
+-- Call cb(daemon) once tagd is ready, or cb(nil, message) when it cannot start; the message is
+-- shown (once per start) unless `quiet`. Starts tagd when it is not running.
+function M.ensure(cb, quiet)
+  cb = cb or function() end
+  if current and current.ready then
+    return cb(current)
   end
+  if waiting then
+    table.insert(waiting, cb)
+    return
+  end
+  local cmd, searched, why = config.find(config.options)
+  if not cmd then
+    local msg = config.not_found_message(searched, why)
+    if not quiet then
+      notice.error(msg)
+    end
+    return cb(nil, msg)
+  end
+  waiting = { cb }
   current = current or rpc.new({
     client_version = config.version,
     on_notification = function(method, params)
@@ -49,36 +70,37 @@ local function start()
       on_exit(...)
     end,
   })
-  local ok, err = current:start(cmd, config.options.timeout)
-  if not ok then
-    return nil, err
-  end
-  M.hooks.started(current)
-  return current
-end
-
--- The running daemon, starting one if needed; nil and a message when it cannot start (shown
--- unless `quiet`: the automatic restart says it in its own one-line notice).
-function M.ensure(quiet)
-  if current and current.running then
-    return current
-  end
-  local d, err = start()
-  if not d and not quiet then
-    notice.error(err)
-  end
-  return d, err
+  local d = current
+  d:start(cmd, config.options.timeout, config.locale(), function(ok, err)
+    local cbs = waiting or {}
+    waiting = nil
+    if ok then
+      M.hooks.started(d)
+    elseif not quiet then
+      notice.error(err)
+    end
+    for _, c in ipairs(cbs) do
+      if ok then
+        c(d)
+      else
+        c(nil, err)
+      end
+    end
+  end)
 end
 
 -- A new process in place of the running one (or of none); the fields are re-opened on it.
--- Returns true, or false and why not.
-function M.restart(quiet)
+-- cb(ok, err) when it is ready or failed.
+function M.restart(cb, quiet)
   if current and current.running then
     current:stop(true) -- waits for the process to go: the next start cannot find it "running"
   end
   M.hooks.lost()
-  local d, err = M.ensure(quiet)
-  return d ~= nil, err
+  M.ensure(function(d, err)
+    if cb then
+      cb(d ~= nil, err)
+    end
+  end, quiet)
 end
 
 function M.stop()
@@ -118,12 +140,13 @@ on_exit = function(code, signal, expected)
   end
   table.insert(restarts, now)
   M.restart_count = M.restart_count + 1
-  local ok, err = M.restart(true)
-  if ok then
-    notice.crash(what .. "; restarted, tags restored", "warn")
-  else
-    notice.crash(what .. "; could not restart (" .. tostring(err) .. "): :TagdRestart", "error")
-  end
+  M.restart(function(ok, err)
+    if ok then
+      notice.crash(what .. "; restarted, tags restored", "warn")
+    else
+      notice.crash(what .. "; could not restart (" .. tostring(err) .. "): :TagdRestart", "error")
+    end
+  end, true)
 end
 
 return M

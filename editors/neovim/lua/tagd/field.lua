@@ -10,12 +10,13 @@ local uv = vim.uv or vim.loop
 ---@class tagd.Frame
 ---@field x number
 ---@field y number
+---@field label string|nil  the chip's text as tagd cut it (cells layout)
 ---@field width number
 ---@field height number
 
 ---@class tagd.Dropped
 ---@field text string
----@field reason "empty"|"duplicate"|"tooLong"|"tooMany"
+---@field reason string         empty, duplicate, tooLong, tooMany, pattern, notAllowed, denied
 ---@field duplicateOf integer|nil  0-based index of the equal tag
 ---@field limit integer|nil
 
@@ -43,7 +44,7 @@ local uv = vim.uv or vim.loop
 ---@field layout_inflight boolean
 ---@field layout_again boolean
 ---@field last_width integer|nil
----@field selected integer|nil     1-based index of the selected chip
+---@field selected integer|nil     1-based index of the chip tagd says is selected
 ---@field flash integer|nil        1-based index of the chip being flashed
 ---@field display table|nil        the model last drawn (render.model)
 ---@field on_change fun(f: tagd.Field)|nil  called after the tags changed (front matter binding)
@@ -140,64 +141,54 @@ local function fire_changed(f)
   end
 end
 
--- Why a candidate was dropped, in words.
-function M.drop_reason(f, d)
-  if d.reason == "duplicate" then
-    local of = d.duplicateOf and f.tags[d.duplicateOf + 1]
-    return string.format("%q is already a tag%s", d.text, of and of ~= d.text and string.format(" (%s)", of) or "")
-  elseif d.reason == "tooLong" then
-    return string.format("%q is longer than %s characters", d.text, tostring(d.limit))
-  elseif d.reason == "tooMany" then
-    return string.format("%q not added: at most %s tags", d.text, tostring(d.limit))
+-- TEMPORARY until Protocol 1.2 (cell labels) is on main: a tagd 1.1 (no `languages` in its
+-- initialize result) gets `cells.padding` and its frames get the uncut labels.
+function M.legacy()
+  local d = daemon.get()
+  return d ~= nil and d.info ~= nil and d.info.languages == nil
+end
+
+local function labelled(f, frames)
+  if type(frames) == "table" and M.legacy() then
+    for i, fr in ipairs(frames) do
+      if f.tags[i] and not fr.label then
+        fr.label = config.options.chip.left .. f.tags[i] .. config.options.chip.right
+      end
+    end
   end
-  return nil -- empty candidates (",,") are not worth a message
+  return frames
 end
 
 local flash_timer = nil
 
--- Flash the chip a duplicate was dropped for, and echo why a candidate was dropped.
-local function announce_drops(f, dropped)
-  local said, more = nil, 0
+-- Flash the chip a dropped duplicate repeats (what is said about it is tagd's announcement).
+local function flash_duplicate(f, dropped)
   for _, d in ipairs(dropped) do
-    local why = M.drop_reason(f, d)
-    if why and not said then
-      said = why
-    elseif why then
-      more = more + 1
-    end
     if d.reason == "duplicate" and d.duplicateOf and f.tags[d.duplicateOf + 1] then
       f.flash = d.duplicateOf + 1
     end
   end
-  if said then
-    said = said .. (more > 0 and string.format(" (and %d more)", more) or "")
-    notice.warn(said) -- kept in :messages; Insert mode's "-- INSERT --" soon covers it, so also:
-    if f.buf and vim.fn.bufwinid(f.buf) ~= -1 then
-      notice.show_in(f.buf, said, "warn", 3000, function()
-        M.redraw(f)
-      end)
-    end
+  if not f.flash then
+    return
   end
-  if f.flash then
+  if flash_timer then
+    flash_timer:stop()
+    flash_timer:close()
+  end
+  flash_timer = uv.new_timer()
+  flash_timer:start(config.options.flash_ms, 0, vim.schedule_wrap(function()
     if flash_timer then
-      flash_timer:stop()
       flash_timer:close()
+      flash_timer = nil
     end
-    flash_timer = uv.new_timer()
-    flash_timer:start(config.options.flash_ms, 0, vim.schedule_wrap(function()
-      if flash_timer then
-        flash_timer:close()
-        flash_timer = nil
-      end
-      f.flash = nil
-      M.redraw(f)
-    end))
-  end
+    f.flash = nil
+    M.redraw(f)
+  end))
 end
 
 -- Take tags/prompt/frames from a FieldState or a field/didUpdate. `st.version` is the FieldState
 -- version (stateVersion in updates): older states arriving late are ignored.
-function M.take_state(f, st)
+function M.take_state(f, st, how)
   if type(st) ~= "table" or type(st.tags) ~= "table" then
     return
   end
@@ -220,16 +211,20 @@ function M.take_state(f, st)
     end
   end
   if st.frames then
-    f.frames, f.size = st.frames, st.size
+    f.frames, f.size = labelled(f, st.frames), st.size
   end
-  if f.selected and f.selected > #f.tags then
-    f.selected = nil
-  end
+  f.selected = st.selected and st.selected + 1 or nil -- tagd's selection (absent: none)
   if f.flash and f.flash > #f.tags then
     f.flash = nil
   end
   if fresh and st.outcome.dropped and #st.outcome.dropped > 0 then
-    announce_drops(f, st.outcome.dropped)
+    flash_duplicate(f, st.outcome.dropped)
+  end
+  if st.announcement and st.announcement ~= "" and not (how and how.quiet) then
+    local warn = fresh and st.outcome.dropped and #st.outcome.dropped > 0
+    notice.announce(f.buf, st.announcement, warn and "warn" or "info", function()
+      M.redraw(f)
+    end)
   end
   if type(f.frames) ~= "table" or #f.frames ~= #f.tags + 1 then
     M.request_layout(f)
@@ -251,7 +246,8 @@ function M.layout_params(f)
   local o = config.options
   return {
     width = width,
-    cells = { padding = render.padding(o.chip) },
+    cells = M.legacy() and { padding = vim.fn.strdisplaywidth(o.chip.left .. o.chip.right) }
+      or { left = o.chip.left, right = o.chip.right }, -- tagd measures, cuts and labels the chips
     fieldHeight = 1,
     spacing = o.spacing,
     -- Without inline virtual text the draft needs a row of its own (see render.lua).
@@ -262,7 +258,7 @@ end
 -- Ask for a layout (one request in flight per field; a second ask is queued behind it).
 function M.request_layout(f)
   local d = daemon.get()
-  if not (d and d.running and f.on_server) then
+  if not (d and d.ready and f.on_server) then
     return
   end
   if f.layout_inflight then
@@ -275,7 +271,7 @@ function M.request_layout(f)
   d:request("field/layout", params, function(err, res)
     f.layout_inflight = false
     if not err and type(res) == "table" and res.frames then
-      f.frames, f.size = res.frames, res.size
+      f.frames, f.size = labelled(f, res.frames), res.size
       M.redraw(f)
     end
     if f.layout_again or (not err and type(f.frames) == "table" and #f.frames ~= #f.tags + 1) then

@@ -16,6 +16,30 @@ local function reporter()
   }
 end
 
+-- `cmd --version`, at most 3 s (a binary that never answers must not hang :checkhealth).
+local function version_of(exe)
+  local out = {}
+  local job = vim.fn.jobstart({ exe, "--version" }, {
+    stdout_buffered = true,
+    on_stdout = function(_, data)
+      out = data
+    end,
+  })
+  if job <= 0 then
+    return nil, "could not run it"
+  end
+  local rc = vim.fn.jobwait({ job }, 3000)[1]
+  if rc == -1 then
+    vim.fn.jobstop(job)
+    return nil, "no answer within 3 s"
+  end
+  local text = vim.trim(table.concat(out or {}, "\n"))
+  if rc ~= 0 then
+    return nil, "exit " .. rc .. (text ~= "" and (": " .. text) or "")
+  end
+  return text
+end
+
 function M.check()
   local r = reporter()
   local tagd = require("tagd")
@@ -28,27 +52,32 @@ function M.check()
     r.error("Neovim 0.7 or later is required")
   end
   if not st.cmd then
-    r.error("tagd not found", {
+    r.error(st.why or "tagd not found", {
       "Searched: " .. table.concat(st.searched or {}, ", "),
-      "Set require('tagd').setup({cmd = '/path/to/tagd'}), put tagd on $PATH, or run `swift build` in the tagd repo",
+      "Build it with `swift build` in the tagd repository, put tagd on $PATH, set $TAGD, or "
+        .. "require('tagd').setup({cmd = '/path/to/tagd'})",
     })
   else
     r.ok("tagd found: " .. table.concat(st.cmd, " "))
-    local out = vim.fn.system({ st.cmd[1], "--version" })
-    if vim.v.shell_error == 0 then
-      r.ok("tagd --version: " .. vim.trim(out))
+    local version, err = version_of(st.cmd[1])
+    if version then
+      r.ok("tagd --version: " .. version)
     else
-      r.error("tagd --version failed (exit " .. vim.v.shell_error .. "): " .. vim.trim(out))
+      r.error("tagd --version failed: " .. err)
     end
   end
+  r.info("Announcements in: " .. (st.locale or "English (no locale set)")
+    .. (st.language and (" (tagd speaks " .. st.language .. ")") or ""))
   if st.running then
     local server = st.server and (st.server.name .. " " .. tostring(st.server.version)) or "?"
-    r.ok(string.format("tagd is running (%s%s), position encoding %s, text sync %s, fields: %s", server,
+    r.ok(string.format("tagd is running (%s%s), position encoding %s, fields: %s", server,
       st.pid and (", pid " .. st.pid) or "", tostring(st.encoding),
-      st.synced and "field/didChange" or "unavailable (using field/change)",
       #st.fields > 0 and table.concat(st.fields, ", ") or "none"))
-    if not st.synced then
-      r.warn("this tagd has no field/didChange: fast typing may misbehave; update tagd")
+    local d = require("tagd.daemon").get()
+    for _, m in ipairs({ "field/didChange", "field/select", "field/suggest", "document/tags", "document/setTags" }) do
+      if not d:supports(m) then
+        r.warn("this tagd has no " .. m .. ": update tagd (this plugin needs Protocol 1.2)")
+      end
     end
   elseif st.last_exit then
     r.error(string.format("tagd is not running: it exited with code %s, signal %s", tostring(st.last_exit.code),

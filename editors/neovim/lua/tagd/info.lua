@@ -40,19 +40,20 @@ function M.lines()
       table.insert(out, "  " .. lines[i])
     end
   end
-  table.insert(out, "")
-  table.insert(out, "q closes; :help tagd; :checkhealth tagd")
   return out
 end
 
-function M.show()
-  local lines = M.lines()
+-- A read-only float with `lines` (and `title` as its first line), closed with q or <Esc>.
+function M.float(lines, title)
+  if title then
+    lines = vim.list_extend({ title, "" }, lines)
+  end
   local width = 0
   for _, l in ipairs(lines) do
     width = math.max(width, vim.fn.strdisplaywidth(l))
   end
-  width = math.min(width + 2, vim.o.columns - 4)
-  local height = math.min(#lines, vim.o.lines - 4)
+  width = math.max(1, math.min(width + 2, vim.o.columns - 4))
+  local height = math.max(1, math.min(#lines, vim.o.lines - 4))
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
@@ -71,6 +72,13 @@ function M.show()
   vim.keymap.set("n", "q", "<cmd>close<cr>", { buffer = buf, nowait = true })
   vim.keymap.set("n", "<Esc>", "<cmd>close<cr>", { buffer = buf, nowait = true })
   return buf, win
+end
+
+function M.show()
+  local lines = M.lines()
+  table.insert(lines, "")
+  table.insert(lines, "q closes; :help tagd; :checkhealth tagd")
+  return M.float(lines)
 end
 
 return M

@@ -6,6 +6,7 @@
 --   tagd.render  chips as extmarks;  tagd.window  buffer and window;  tagd.keys  mappings
 --   tagd.info    :TagdInfo;  tagd.frontmatter  :TagFieldFrontMatter;  tagd.health  :checkhealth
 local config = require("tagd.config")
+local suggest = require("tagd.suggest")
 local daemon = require("tagd.daemon")
 local field = require("tagd.field")
 local notice = require("tagd.notice")
@@ -19,6 +20,7 @@ local M = {}
 M.version = config.version
 
 daemon.hooks.notification = sync.on_notification
+sync.on_draft_change = suggest.update
 daemon.hooks.lost = field.lost
 daemon.hooks.has_fields = field.any
 notice.hooks.crash = function(msg, level)
@@ -32,7 +34,7 @@ notice.hooks.crash = function(msg, level)
 end
 daemon.hooks.started = function(d)
   for f in field.each() do
-    if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
+    if f.buf and vim.api.nvim_buf_is_valid(f.buf) and not f.hold then
       sync.open_on_server(f, d)
     end
   end
@@ -44,14 +46,8 @@ function M.setup(opts)
   return M
 end
 
--- Open (or focus) field `name` (default "default"). opts: tags (initial tags of a new field),
--- options (tagd field options), window ("split", "float", "none"), width (float width, or the
--- layout width without a window), insert (start Insert mode). Returns the field's buffer.
-function M.open(name, opts)
-  opts = opts or {}
-  name = name or "default"
-  render.define_highlights()
-  local d = daemon.ensure() -- (re)opens the fields that already exist
+local function open_now(name, opts)
+  local d = daemon.get()
   local f = field.get(name)
   if not f then
     f = field.new(name, opts)
@@ -60,7 +56,8 @@ function M.open(name, opts)
     window.make_buffer(f) -- new, or its buffer was deleted (:bdelete)
   end
   window.open(f, opts.window or config.options.window, opts)
-  if d and d.running and not f.on_server then
+  f.hold = opts.hold
+  if d and d.ready and not f.on_server and not f.hold then
     sync.open_on_server(f, d)
   end
   field.redraw(f)
@@ -68,6 +65,41 @@ function M.open(name, opts)
     vim.cmd("startinsert!")
   end
   return f.buf
+end
+
+-- Open (or focus) field `name` (default "default"). opts: tags (initial tags of a new field),
+-- options (tagd field options), window ("split", "float", "none"), width (float width, or the
+-- layout width without a window), insert (start Insert mode), hold (do not open it on tagd yet:
+-- the caller does, see tagd.frontmatter). Returns the field's buffer, or nil when tagd cannot be
+-- found. The field opens at once, so keys typed right after :TagField land in it; when tagd is
+-- not running yet it is started without blocking Neovim, and if it does not answer (exits, or
+-- says nothing within `timeout`) the new field goes again and one message says why.
+function M.open(name, opts)
+  opts = opts or {}
+  name = name or "default"
+  render.define_highlights()
+  if not (daemon.running() or daemon.starting()) then
+    local cmd, searched, why = config.find(config.options)
+    if not cmd then
+      notice.error(config.not_found_message(searched, why))
+      return nil
+    end
+  end
+  local existed = field.get(name) ~= nil
+  local buf = open_now(name, opts)
+  if not daemon.running() then
+    daemon.ensure(function(d)
+      local f = field.get(name)
+      if d or existed or not f or f.on_server then
+        return
+      end
+      if vim.api.nvim_get_current_buf() == f.buf then
+        vim.cmd("stopinsert")
+      end
+      M.close(name) -- it never reached tagd: no field that cannot work
+    end)
+  end
+  return buf
 end
 
 -- Close field `name`: closes it on tagd and wipes its buffer. Returns its last tags (nil when
@@ -80,9 +112,10 @@ function M.close(name)
   end
   field.forget(name)
   local d = daemon.get()
-  if d and d.running and f.on_server then
+  if d and d.ready and f.on_server then
     d:request("field/close", { field = name })
   end
+  require("tagd.suggest").hide(f)
   if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
     vim.api.nvim_buf_delete(f.buf, { force = true })
   end
@@ -117,6 +150,7 @@ function M.state(name)
     outcome = vim.deepcopy(f.outcome),
     dropped = vim.deepcopy(f.dropped),
     selected = f.selected,
+    suggestions = suggest.state(f),
     flash = f.flash,
     display = vim.deepcopy(f.display),
     on_server = f.on_server,
@@ -146,7 +180,7 @@ end
 function M.set_suggestions(name, list, cb)
   local f = field.get(name or "default")
   local d = daemon.get()
-  if not (f and f.on_server and d and d.running) then
+  if not (f and f.on_server and d and d.ready) then
     return false
   end
   f.options = vim.tbl_extend("force", f.options or {}, { suggestions = list }) -- kept for a restart
@@ -158,7 +192,7 @@ end
 -- Returns false when tagd is not running.
 function M.request(method, params, cb)
   local d = daemon.get()
-  if not (d and d.running) then
+  if not (d and d.ready) then
     return false
   end
   return d:request(method, params, cb)
@@ -166,17 +200,20 @@ end
 
 -- Daemon status (:checkhealth, :TagdInfo).
 function M.status()
-  local cmd, searched = config.find(config.options)
+  local cmd, searched, why = config.find(config.options)
   local d = daemon.get()
+  local up = daemon.running()
   return {
     cmd = cmd,
     searched = searched,
-    running = daemon.running(),
-    pid = d and d.running and d.pid or nil,
+    why = why,
+    running = up,
+    pid = up and d.pid or nil,
     started_cmd = d and d.cmd,
-    encoding = d and d.running and d.encoding or nil,
+    encoding = up and d.encoding or nil,
     server = d and d.info and d.info.serverInfo,
-    synced = (d and d.running and d:supports("field/didChange")) or false,
+    language = up and d.info.language or nil,
+    locale = config.locale(),
     last_exit = d and d.last_exit,
     restarts = daemon.restart_count,
     stderr = d and d.stderr ~= "" and d.stderr or nil,
@@ -185,8 +222,9 @@ function M.status()
 end
 
 -- A new tagd in place of the running one; every field is re-opened with its tags and text.
-function M.restart()
-  return daemon.restart()
+-- cb(ok, err) once it is ready (or failed; the failure is also shown).
+function M.restart(cb)
+  return daemon.restart(cb)
 end
 
 function M.stop()

@@ -83,6 +83,22 @@ function M.show_in(buf, msg, level, ms, redraw)
   end))
 end
 
+-- tagd's announcement of a change in field buffer `buf` (level "info", or "warn" when something
+-- was dropped), shown as tagd wrote it: with announce = "notify" through vim.notify, else echoed
+-- on one line and shown under the field for `notice_ms` ("-- INSERT --" soon covers the echo).
+function M.announce(buf, msg, level, redraw)
+  local o = require("tagd.config").options
+  if o.announce == "notify" then
+    vim.notify(msg, level == "warn" and vim.log.levels.WARN or vim.log.levels.INFO, { title = "tagd" })
+    return
+  end
+  local space = math.max(10, (vim.v.echospace or (vim.o.columns - 12)) - 1)
+  vim.api.nvim_echo({ { fit(msg, space), hl_of[level] } }, true, {})
+  if buf and vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) ~= -1 then
+    M.show_in(buf, msg, level, o.notice_ms, redraw)
+  end
+end
+
 -- tagd stopped: echo it and show it in the field windows for M.shown_ms.
 function M.crash(msg, level)
   M.echo(msg, level)

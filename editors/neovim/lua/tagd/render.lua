@@ -8,7 +8,6 @@
 -- (`fieldMinWidth = width`): the draft then always gets its own row and every chip row is a
 -- virtual line above it, exactly where tagd put it.
 local notice = require("tagd.notice")
-local text = require("tagd.text")
 
 local M = {}
 
@@ -18,44 +17,38 @@ function M.inline_supported()
   return vim.fn.has("nvim-0.10") == 1
 end
 
+-- Default links (again after every :colorscheme, which clears them: see plugin/tagd.lua).
 function M.define_highlights()
   vim.cmd([[
     highlight default link TagdChip Visual
     highlight default link TagdChipSelected IncSearch
     highlight default link TagdPrompt Comment
     highlight default link TagdChipFlash Search
+    highlight default link TagdSuggestion Pmenu
+    highlight default link TagdSuggestionSelected PmenuSel
+    highlight default TagdSuggestionMatch cterm=bold,underline gui=bold,underline
   ]])
 end
 
-function M.chip_text(tag, chip)
-  return chip.left .. tag .. chip.right
-end
-
--- The cells padding to send in `cells: {padding}`: the chip decoration's display width.
-function M.padding(chip)
-  return text.width(chip.left .. chip.right)
-end
-
--- Build the display model: { rows = { {y=, chips = {{index, x, width, text}}} }, field = frame,
--- inline_row = row index drawn inline or nil }. Returns nil when frames do not match the tags.
-function M.model(tags, frames, chip)
+-- Build the display model: { rows = { {y=, chips = {{index, x, width, text}}} }, field = frame }.
+-- A chip's text is its frame's `label` (tagd cut it to the frame). Returns nil when the frames
+-- do not match the tags.
+function M.model(tags, frames)
   if type(frames) ~= "table" or #frames ~= #tags + 1 then
     return nil
   end
   local field = frames[#frames]
   local by_y, ys = {}, {}
-  for i, tag in ipairs(tags) do
+  for i = 1, #tags do
     local fr = frames[i]
+    if type(fr.label) ~= "string" then
+      return nil
+    end
     if not by_y[fr.y] then
       by_y[fr.y] = {}
       table.insert(ys, fr.y)
     end
-    table.insert(by_y[fr.y], {
-      index = i,
-      x = fr.x,
-      width = fr.width,
-      text = text.truncate(M.chip_text(tag, chip), math.max(1, math.floor(fr.width))),
-    })
+    table.insert(by_y[fr.y], { index = i, x = fr.x, width = fr.width, text = fr.label })
   end
   if not by_y[field.y] then
     by_y[field.y] = {}
@@ -80,7 +73,6 @@ local function chunks(row, selected, flash, upto)
     local x = math.floor(c.x)
     if x > col then
       table.insert(out, { string.rep(" ", x - col), "Normal" })
-      col = x
     end
     local hl = "TagdChip"
     if c.index == flash then
@@ -89,7 +81,7 @@ local function chunks(row, selected, flash, upto)
       hl = "TagdChipSelected"
     end
     table.insert(out, { c.text, hl })
-    col = col + text.width(c.text)
+    col = x + math.floor(c.width) -- the frame's end: tagd measured the label (cells layout)
   end
   if upto and upto > col then
     table.insert(out, { string.rep(" ", upto - col), "Normal" })
@@ -105,22 +97,27 @@ function M.draw(f, opts)
     return nil
   end
   vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
-  local model = M.model(f.tags, f.frames, opts.chip)
+  local model = M.model(f.tags, f.frames)
   if not model then
-    -- No matching layout yet (it is on its way): draw the chips on one virtual line.
-    local row = { chips = {} }
-    local x = 0
+    -- No matching layout yet (it is on its way): the chips' labels one after the other.
+    local row = {}
     for i, tag in ipairs(f.tags) do
-      local t = M.chip_text(tag, opts.chip)
-      table.insert(row.chips, { index = i, x = x, width = text.width(t), text = t })
-      x = x + text.width(t) + opts.spacing
+      local hl = i == f.selected and "TagdChipSelected" or "TagdChip"
+      table.insert(row, { opts.chip.left .. tag .. opts.chip.right, hl })
+      table.insert(row, { " ", "Normal" })
     end
-    model = { rows = { row, { chips = {}, field = true } }, field = { x = 0, y = 1 }, provisional = true }
+    model = { rows = {}, field = { x = 0, y = 1 }, provisional = true }
+    if #row > 0 then
+      model.rows[1] = { raw = row }
+    end
+    table.insert(model.rows, { chips = {}, field = true })
   end
   local inline = M.inline_supported()
   local virt_lines, inline_chunks = {}, nil
   for _, row in ipairs(model.rows) do
-    if row.field and inline then
+    if row.raw then
+      table.insert(virt_lines, row.raw)
+    elseif row.field and inline then
       inline_chunks = chunks(row, f.selected, f.flash, math.floor(model.field.x))
     elseif row.field then
       if #row.chips > 0 then

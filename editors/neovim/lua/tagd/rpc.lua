@@ -24,7 +24,8 @@ M.trace = nil
 ---@field handlers tagd.Handlers
 ---@field cmd string[]|nil      the command line it was started with
 ---@field pid integer|nil
----@field running boolean
+---@field running boolean      the process is alive
+---@field ready boolean        it answered initialize
 ---@field stopping boolean      an exit now is expected (stop() was called)
 ---@field generation integer    bumped on every start: callbacks of an older process are ignored
 ---@field info table|nil        the initialize result
@@ -58,6 +59,7 @@ function M.new(handlers)
   return setmetatable({
     handlers = handlers,
     running = false,
+    ready = false,
     stopping = false,
     generation = 0,
     encoding = "utf-16",
@@ -94,13 +96,28 @@ function M.frames(buf)
   return bodies, buf
 end
 
--- Start the process and run `initialize` synchronously (at most `timeout` ms).
--- Returns true, or false and a message.
-function Daemon:start(cmd, timeout)
+-- Start the process and send `initialize`; never waits. on_ready(true) once tagd answered, or
+-- on_ready(false, message) when it could not start, exited first or did not answer within
+-- `timeout` ms (then the process is stopped). `locale` is sent as initialize's `locale`.
+function Daemon:start(cmd, timeout, locale, on_ready)
   self.generation = self.generation + 1
   local gen = self.generation
-  self.cmd, self.stopping, self.stderr = cmd, false, ""
+  self.cmd, self.stopping, self.stderr, self.ready = cmd, false, "", false
   self.next_id, self.pending, self.info, self.methods = 0, {}, nil, {}
+  local settled = false
+  local timer = uv.new_timer()
+  local function finish(ok, err)
+    if settled then
+      return
+    end
+    settled = true
+    timer:stop()
+    if not timer:is_closing() then
+      timer:close()
+    end
+    on_ready(ok, err)
+  end
+  local name = table.concat(cmd, " ")
   local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
   local handle, pid_or_err
   handle, pid_or_err = uv.spawn(cmd[1], { args = vim.list_slice(cmd, 2), stdio = { stdin, stdout, stderr } },
@@ -114,8 +131,15 @@ function Daemon:start(cmd, timeout)
           return -- an older process (already replaced or given up by stop())
         end
         local expected = self.stopping
-        self.running, self.pid, self.handle, self.stdin = false, nil, nil, nil
+        local was_ready = self.ready
+        self.running, self.ready, self.pid, self.handle, self.stdin = false, false, nil, nil, nil
         self.last_exit = { code = code, signal = signal }
+        if not was_ready and not settled then
+          local last = vim.trim(self.stderr):match("([^\n]*)$") or ""
+          finish(false, string.format("%s exited before answering initialize (%s)%s", name,
+            signal ~= 0 and ("signal " .. signal) or ("exit code " .. code), last ~= "" and (": " .. last) or ""))
+          return
+        end
         self.handlers.on_exit(code, signal, expected)
       end)
     end)
@@ -123,7 +147,8 @@ function Daemon:start(cmd, timeout)
     close(stdin)
     close(stdout)
     close(stderr)
-    return false, "could not start " .. table.concat(cmd, " ") .. ": " .. tostring(pid_or_err)
+    finish(false, "could not start " .. name .. ": " .. tostring(pid_or_err))
+    return
   end
   self.handle, self.pid, self.stdin, self.running = handle, pid_or_err, stdin, true
   self.started_at = uv.now()
@@ -150,32 +175,37 @@ function Daemon:start(cmd, timeout)
       self.stderr = (self.stderr .. data):sub(-4000)
     end
   end)
-
-  local done, result, rerr = false, nil, nil
-  self:request("initialize", {
+  timer:start(timeout or 5000, 0, vim.schedule_wrap(function()
+    if not settled and gen == self.generation then
+      self:stop(true)
+      finish(false, string.format("%s did not answer initialize within %d ms", name, timeout or 5000))
+    end
+  end))
+  local params = {
     processId = vim.fn.getpid(),
     clientInfo = { name = "tagd.nvim", version = self.client_version },
     -- Neovim buffers index columns by bytes: ask for utf-8 positions (utf-16 is the fallback).
     capabilities = { general = { positionEncodings = { "utf-8", "utf-16" } } },
-  }, function(err, res)
-    done, result, rerr = true, res, err
+    locale = locale,
+  }
+  self:request("initialize", params, function(rerr, result)
+    if settled or gen ~= self.generation then
+      return
+    end
+    if rerr or type(result) ~= "table" then
+      self:stop(true)
+      finish(false, name .. ": initialize failed: " .. (rerr and tostring(rerr.message) or "bad result"))
+      return
+    end
+    self.info = result
+    self.encoding = (result.capabilities or {}).positionEncoding or "utf-16"
+    for _, m in ipairs((result.capabilities or {}).methods or {}) do
+      self.methods[m] = true
+    end
+    self:notify("initialized", vim.empty_dict())
+    self.ready = true
+    finish(true)
   end)
-  local waited = vim.wait(timeout or 5000, function()
-    return done or not self.running
-  end, 5)
-  if not done or rerr or type(result) ~= "table" then
-    local why = rerr and vim.inspect(rerr) or (not self.running and "tagd exited during initialize")
-      or (waited and "bad initialize result") or "initialize timed out"
-    self:stop(true)
-    return false, why
-  end
-  self.info = result
-  self.encoding = (result.capabilities or {}).positionEncoding or "utf-16"
-  for _, m in ipairs((result.capabilities or {}).methods or {}) do
-    self.methods[m] = true
-  end
-  self:notify("initialized", vim.empty_dict())
-  return true
 end
 
 function Daemon:dispatch(body)
@@ -273,7 +303,7 @@ function Daemon:stop(force)
   end
   if self.running then -- the exit callback has not arrived: give the process up
     self.generation = self.generation + 1
-    self.running, self.pid, self.handle, self.stdin = false, nil, nil, nil
+    self.running, self.ready, self.pid, self.handle, self.stdin = false, false, nil, nil, nil
   end
 end
 

@@ -8,25 +8,11 @@ local text = require("tagd.text")
 
 local M = {}
 
-local function synced(d)
-  return d ~= nil and d:supports("field/didChange")
-end
-
 local function live(f)
   local d = daemon.get()
-  if d and d.running and f.on_server then
+  if d and d.ready and f.on_server then
     return d
   end
-end
-
--- Replace the whole buffer with `new` (the older request path, without field/didChange).
-local function set_buffer(f, new)
-  f.applying = true
-  vim.api.nvim_buf_set_lines(f.buf, 0, -1, false, vim.split(new, "\n", { plain = true }))
-  f.applying = false
-  f.shadow = new
-  f.version = f.version + 1
-  field.redraw(f)
 end
 
 -- A full-text change with a new version: after a resync request or a failed edit.
@@ -48,7 +34,6 @@ function M.on_buffer_change(f)
   if new == f.shadow then
     return
   end
-  f.selected = nil
   local d = live(f)
   local change = text.diff(f.shadow, new, d and d.encoding or "utf-8")
   f.shadow = new
@@ -59,18 +44,9 @@ function M.on_buffer_change(f)
   if not d then
     return -- kept in the buffer; the re-open after a restart sends the whole text
   end
-  if synced(d) then
-    d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { change } })
-  else
-    d:request("field/change", { field = f.name, text = new }, function(err, st)
-      if err or type(st) ~= "table" then
-        return
-      end
-      field.take_state(f, st)
-      if text.buf_text(f.buf) == new and st.text ~= new then
-        set_buffer(f, st.text)
-      end
-    end)
+  d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { change } })
+  if M.on_draft_change then
+    M.on_draft_change(f)
   end
 end
 
@@ -80,7 +56,7 @@ end
 function M.on_did_update(p)
   local f = field.get(p.field)
   local d = daemon.get()
-  if not (f and d and f.on_server and f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
+  if not (f and d and d.ready and f.on_server and f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
     return
   end
   f.updates = (f.updates or 0) + 1
@@ -90,6 +66,8 @@ function M.on_did_update(p)
     tags = p.tags,
     text = p.text,
     outcome = p.outcome,
+    announcement = p.announcement,
+    selected = p.selected,
     frames = p.frames,
     size = p.size,
   })
@@ -144,29 +122,19 @@ function M.open_on_server(f, d)
   if f.options and next(f.options) then
     params.options = f.options
   end
-  local sync = synced(d)
   local buftext = text.buf_text(f.buf)
-  if sync then
-    params.sync = { version = f.version, layout = field.layout_params(f) }
-  else
-    params.text = buftext
-  end
+  params.sync = { version = f.version, layout = field.layout_params(f) }
   d:request("field/open", params, function(err, st)
     if err then
       notice.warn("field/open " .. f.name .. " failed: " .. tostring(err.message or vim.inspect(err)))
       return
     end
-    field.take_state(f, st)
+    field.take_state(f, st, { quiet = true }) -- its outcome is the initial tags: nothing to say
   end)
   f.on_server = true
-  if sync then
-    f.shadow = ""
-    if buftext ~= "" then
-      send_whole_text(f, d)
-    end
-  else
-    f.shadow = buftext
-    field.request_layout(f)
+  f.shadow = ""
+  if buftext ~= "" then
+    send_whole_text(f, d)
   end
   field.redraw(f)
 end
@@ -193,14 +161,9 @@ function M.request(f, method, extra, cb)
       if type(st) == "table" and u and u.seq > sent and u.version == st.version
         and vim.deep_equal(u.outcome, st.outcome) then
         st = vim.tbl_extend("force", {}, st)
-        st.outcome = nil
+        st.outcome, st.announcement = nil, nil
       end
       field.take_state(f, st)
-      -- Without text sync (an older tagd) the response's draft replaces an unchanged buffer.
-      if not synced(d) and type(st) == "table" and st.text and text.buf_text(f.buf) == f.shadow
-        and st.text ~= f.shadow then
-        set_buffer(f, st.text)
-      end
     end
     if cb then
       cb(err, st)

@@ -22,7 +22,6 @@ function M.make_buffer(f)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].swapfile = false
   vim.bo[buf].filetype = "tagd"
-  vim.bo[buf].omnifunc = require("tagd.complete").omnifunc_name
   vim.b[buf].tagd_field = f.name
   vim.api.nvim_buf_attach(buf, false, {
     on_lines = function()
@@ -37,6 +36,20 @@ function M.make_buffer(f)
     buffer = buf,
     callback = function()
       M.refresh(f)
+    end,
+  })
+  vim.api.nvim_create_autocmd("BufEnter", { -- nvim-cmp, when it is loaded, gets tagd's source here
+    buffer = buf,
+    callback = function()
+      if package.loaded["cmp"] and not f.menu_plugin then
+        f.menu_plugin = require("tagd.cmp").attach(buf)
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "InsertLeave", "BufLeave", "WinLeave" }, {
+    buffer = buf,
+    callback = function()
+      require("tagd.suggest").hide(f)
     end,
   })
   vim.api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, {
