@@ -7,11 +7,23 @@ local function out(s)
 end
 H.out = out
 
--- TAGD_TEST=<Lua pattern> runs only the tests whose names match (while working on one).
+-- TAGD_TEST="<plain text>;<plain text>..." runs only the tests whose names contain one of them.
 local only = os.getenv("TAGD_TEST")
 
+local function wanted(name)
+  if not only or only == "" then
+    return true
+  end
+  for part in only:gmatch("[^;]+") do
+    if name:find(part, 1, true) then
+      return true
+    end
+  end
+  return false
+end
+
 function H.test(name, fn)
-  if only and only ~= "" and not name:find(only) then
+  if not wanted(name) then
     return
   end
   local env = { PATH = vim.env.PATH, TAGD = vim.env.TAGD }

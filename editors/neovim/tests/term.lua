@@ -26,26 +26,61 @@ local function run(args)
 end
 
 -- Start nvim in a tmux window of `cols` x `rows` cells. `lua` is extra Lua run after setup.
+-- opts.env: environment for nvim ({NAME = value}; false unsets). opts.config: instead of the test
+-- setup, run nvim as a user would (no --clean) with this text as $XDG_CONFIG_HOME/nvim/init.lua
+-- in fresh XDG directories (opts.data: files to create under $XDG_DATA_HOME first, path -> target
+-- of a symlink). Every session traces what its Neovim sends and receives (T.sent_file,
+-- term.recv_file).
 function T.start(opts)
   opts = opts or {}
   count = count + 1
   local self = setmetatable({}, Term)
   self.socket = string.format("tagd-test-%d-%d", vim.fn.getpid(), count)
   self.cols, self.rows = opts.cols or 80, opts.rows or 24
-  local init = vim.fn.tempname() .. ".lua"
-  local lines = {
-    string.format("vim.opt.runtimepath:prepend(%q)", root),
-    'vim.cmd("runtime plugin/tagd.lua")',
-    string.format("require('tagd').setup(vim.tbl_extend('force', { cmd = %q }, %s))", os.getenv("TAGD"),
-      opts.setup or "{}"),
-    string.format([[require("tagd.rpc").trace = function(d, json) if d == "send" then ]]
-      .. [[local f = io.open(%q, "a"); f:write(json, "\n"); f:close() end end]], T.sent_file),
-    opts.lua or "",
-  }
-  vim.fn.writefile(lines, init)
-  self.init = init
+  self.recv_file = vim.fn.tempname()
+  local trace = string.format([[require("tagd.rpc").trace = function(d, json) local f = io.open(d == "send" and %q ]]
+    .. [[or %q, "a"); f:write(json, "\n"); f:close() end]], T.sent_file, self.recv_file)
+  local env = vim.deepcopy(opts.env or {})
+  local args
+  if opts.config then
+    local home = vim.fn.tempname()
+    self.home = home
+    for _, d in ipairs({ "config/nvim", "data", "state", "cache" }) do
+      vim.fn.mkdir(home .. "/" .. d, "p")
+    end
+    env.XDG_CONFIG_HOME, env.XDG_DATA_HOME = home .. "/config", home .. "/data"
+    env.XDG_STATE_HOME, env.XDG_CACHE_HOME = home .. "/state", home .. "/cache"
+    for path, target in pairs(opts.data or {}) do
+      local full = home .. "/data/" .. path
+      vim.fn.mkdir(vim.fn.fnamemodify(full, ":h"), "p")
+      uv.fs_symlink(target, full)
+    end
+    -- The user's init.lua, then (in a file of the test's, not the user's config) the trace.
+    vim.fn.writefile(vim.split(opts.config, "\n", { plain = true }), home .. "/config/nvim/init.lua")
+    self.init = vim.fn.tempname() .. ".lua"
+    vim.fn.writefile({ trace, opts.lua or "" }, self.init)
+    args = "-i NONE --cmd " .. vim.fn.shellescape("luafile " .. self.init)
+  else
+    local init = vim.fn.tempname() .. ".lua"
+    local lines = {
+      string.format("vim.opt.runtimepath:prepend(%q)", root),
+      'vim.cmd("runtime plugin/tagd.lua")',
+      string.format("require('tagd').setup(vim.tbl_extend('force', { cmd = %q }, %s))", os.getenv("TAGD"),
+        opts.setup or "{}"),
+      trace,
+      opts.lua or "",
+    }
+    vim.fn.writefile(lines, init)
+    self.init = init
+    args = "--clean -i NONE -u " .. vim.fn.shellescape(init)
+  end
+  local prefix, sets = {}, {}
+  for k, v in pairs(env) do -- env's -u options before its assignments
+    table.insert(v == false and prefix or sets, v == false and ("-u " .. k) or (k .. "=" .. vim.fn.shellescape(v)))
+  end
+  vim.list_extend(prefix, sets)
   local nvim = vim.v.progpath
-  local cmd = string.format("exec %s --clean -i NONE -u %s %s", vim.fn.shellescape(nvim), vim.fn.shellescape(init),
+  local cmd = string.format("exec env %s %s %s %s", table.concat(prefix, " "), vim.fn.shellescape(nvim), args,
     opts.file and vim.fn.shellescape(opts.file) or "")
   local _, rc = run({ "tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x",
     tostring(self.cols), "-y", tostring(self.rows), cmd })
@@ -62,6 +97,42 @@ function T.start(opts)
     error(err, 2)
   end
   return self
+end
+
+-- The announcements tagd sent this Neovim so far, in order.
+function Term:announcements()
+  local out = {}
+  if vim.fn.filereadable(self.recv_file) == 1 then
+    for _, json in ipairs(vim.fn.readfile(self.recv_file)) do
+      local ok, msg = pcall(vim.json.decode, json)
+      local a = ok and type(msg) == "table" and ((type(msg.params) == "table" and msg.params.announcement)
+        or (type(msg.result) == "table" and msg.result.announcement))
+      if type(a) == "string" then
+        table.insert(out, a)
+      end
+    end
+  end
+  return out
+end
+
+-- Wait until tagd has sent an announcement after the `after`-th containing `part` (plain text),
+-- then until the screen shows that whole sentence. Returns it and its number.
+function Term:wait_said(part, after)
+  local said, n
+  local ok = vim.wait(6000, function()
+    for i, a in ipairs(self:announcements()) do
+      if i > (after or 0) and a:find(part, 1, true) then
+        said, n = a, i
+        return true
+      end
+    end
+    return false
+  end, 20)
+  if not ok then
+    error("tagd announced nothing with " .. vim.inspect(part) .. "; it said: " .. vim.inspect(self:announcements()), 2)
+  end
+  self:wait_for(said)
+  return said, n
 end
 
 function Term:tmux(...)
@@ -231,6 +302,10 @@ end
 function Term:stop()
   pcall(run, { "tmux", "-L", self.socket, "kill-server" })
   vim.fn.delete(self.init)
+  vim.fn.delete(self.recv_file)
+  if self.home then
+    vim.fn.delete(self.home, "rf")
+  end
 end
 
 -- Run fn(term) with a fresh terminal, always closing it.

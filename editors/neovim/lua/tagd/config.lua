@@ -53,8 +53,11 @@ M.defaults = {
   notice_ms = 3000,
   -- Restart policy when tagd exits unexpectedly: at most this many restarts per minute.
   max_restarts = 5,
-  -- Milliseconds to wait for tagd's `initialize` answer (Neovim is never blocked meanwhile).
+  -- Milliseconds to wait for tagd's `initialize` answer before giving up (and saying so).
   timeout = 5000,
+  -- Of those, how many Neovim waits for it when a field opens (keys typed meanwhile go into the
+  -- field); after that the field opens when tagd answers, and Neovim is not blocked.
+  start_wait = 500,
 }
 
 M.options = vim.deepcopy(M.defaults)

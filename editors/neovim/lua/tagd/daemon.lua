@@ -42,8 +42,10 @@ end
 local on_exit
 
 -- Call cb(daemon) once tagd is ready, or cb(nil, message) when it cannot start; the message is
--- shown (once per start) unless `quiet`. Starts tagd when it is not running.
-function M.ensure(cb, quiet)
+-- shown (once per start) unless `quiet`. Starts tagd when it is not running. `wait` (ms): wait
+-- that long for the answer before returning (keys typed meanwhile stay queued for what opens);
+-- after it the start goes on without blocking.
+function M.ensure(cb, quiet, wait)
   cb = cb or function() end
   if current and current.ready then
     return cb(current)
@@ -71,6 +73,7 @@ function M.ensure(cb, quiet)
     end,
   })
   local d = current
+  local started = waiting
   d:start(cmd, config.options.timeout, config.locale(), function(ok, err)
     local cbs = waiting or {}
     waiting = nil
@@ -87,6 +90,11 @@ function M.ensure(cb, quiet)
       end
     end
   end)
+  if wait and wait > 0 then
+    vim.wait(wait, function()
+      return waiting ~= started
+    end, 2)
+  end
 end
 
 -- A new process in place of the running one (or of none); the fields are re-opened on it.

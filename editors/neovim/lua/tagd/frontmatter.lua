@@ -1,193 +1,109 @@
--- :TagFieldFrontMatter — a tag field bound to the `tags:` of a Markdown buffer's YAML front
--- matter. Both YAML list styles are read: flow (`tags: [a, b]`) and block (`tags:` then `- a`
--- lines); a plain `tags: a` is one tag. Every change of the field's tags is written back into the
--- buffer in the style it had (flow when there was none); saving the file is left to the user.
+-- :TagFieldFrontMatter — a tag field bound to the tags a document carries (YAML or TOML front
+-- matter, Org #+FILETAGS:). tagd reads them (document/tags) and writes them back
+-- (document/setTags: minimal text edits, applied to the buffer; saving the file is the user's
+-- act). The plugin parses nothing itself.
+local daemon = require("tagd.daemon")
+local notice = require("tagd.notice")
+
 local M = {}
 
--- Filetypes where a missing front matter is created (any buffer that has one can be bound).
-M.filetypes = { markdown = true, pandoc = true, quarto = true, rmd = true, mdx = true, vimwiki = true }
+-- Filetypes where a document without tags gets front matter (any buffer that carries tags can
+-- be bound).
+M.filetypes = { markdown = true, pandoc = true, quarto = true, rmd = true, mdx = true, vimwiki = true, org = true }
 
--- A YAML scalar as written in the file -> the string (quotes removed, escapes read).
-local function unquote(s)
-  s = vim.trim(s)
-  local dq = s:match('^"(.*)"$')
-  if dq then
-    return (dq:gsub('\\(.)', { n = "\n", t = "\t", ['"'] = '"', ["\\"] = "\\" }))
-  end
-  local sq = s:match("^'(.*)'$")
-  if sq then
-    return (sq:gsub("''", "'"))
-  end
-  return (s:gsub("%s+#.*$", "")) -- a comment after a plain scalar
+-- The buffer as the document tagd reads: its lines, each ending with a newline.
+local function document(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
 end
 
--- The items of a flow sequence body (between the brackets), respecting quotes.
-local function flow_items(body)
-  local items, cur, quote = {}, "", nil
-  local i = 1
-  while i <= #body do
-    local c = body:sub(i, i)
-    if quote then
-      cur = cur .. c
-      if c == "\\" and quote == '"' then
-        cur = cur .. body:sub(i + 1, i + 1)
-        i = i + 1
-      elseif c == quote then
-        quote = nil
-      end
-    elseif (c == '"' or c == "'") and vim.trim(cur) == "" then -- a quote opens only an item
-      quote = c
-      cur = cur .. c
-    elseif c == "," then
-      table.insert(items, cur)
-      cur = ""
-    else
-      cur = cur .. c
+-- Write the field's tags into the document: one document/setTags at a time, its edits applied
+-- only to the text they were computed for (otherwise asked again for the text as it is now).
+local function write(b)
+  local d = daemon.get()
+  if not (d and d.ready and vim.api.nvim_buf_is_valid(b.buf)) then
+    return
+  end
+  if b.inflight then
+    b.again = true
+    return
+  end
+  b.inflight, b.again = true, false
+  local tick = vim.api.nvim_buf_get_changedtick(b.buf)
+  local params = { text = document(b.buf), tags = vim.deepcopy(b.field.tags), format = b.format }
+  d:request("document/setTags", params, function(err, res)
+    b.inflight = false
+    if not vim.api.nvim_buf_is_valid(b.buf) then
+      return
     end
-    i = i + 1
-  end
-  table.insert(items, cur)
-  local out = {}
-  for _, it in ipairs(items) do
-    if vim.trim(it) ~= "" then
-      table.insert(out, unquote(it))
+    if err then
+      notice.warn("document/setTags: " .. tostring(err.message))
+    elseif vim.api.nvim_buf_get_changedtick(b.buf) ~= tick then
+      b.again = true -- the document changed meanwhile: the edits are for another text
+    elseif type(res) == "table" and type(res.edits) == "table" and #res.edits > 0 then
+      vim.lsp.util.apply_text_edits(res.edits, b.buf, d.encoding)
     end
-  end
-  return out
-end
-
--- A tag as a YAML scalar: plain when that reads back as the same string, else double-quoted.
-function M.scalar(tag)
-  local plain = tag:match("^[^%s%-%?:,%[%]{}#&%*!|>'\"%%@`][^,%[%]{}#:\"]*$") and not tag:match("%s$")
-    and not tag:find("%c")
-  local lower = tag:lower()
-  local special = ({ ["true"] = 1, ["false"] = 1, ["yes"] = 1, ["no"] = 1, ["on"] = 1, ["off"] = 1, ["null"] = 1,
-    ["~"] = 1, y = 1, n = 1 })[lower] or tag:match("^[%d%.%+]") ~= nil -- numbers, dates, .inf
-  if plain and not special then
-    return tag
-  end
-  return '"' .. tag:gsub('[\\"]', "\\%0"):gsub("\n", "\\n"):gsub("\t", "\\t") .. '"'
-end
-
----@class tagd.FrontMatter
----@field start integer|nil     0-based line of the opening ---, nil when there is no front matter
----@field stop integer|nil      0-based line of the closing --- (or ...)
----@field key integer|nil       0-based line of `tags:`
----@field last integer|nil      0-based last line of the tags value (the key line for flow)
----@field style "flow"|"block"
----@field indent string         a block item's prefix (e.g. "  - ")
----@field tags string[]
-
--- Read the front matter of `lines` (a list of strings).
----@return tagd.FrontMatter
-function M.parse(lines)
-  local fm = { style = "flow", indent = "  - ", tags = {} }
-  if lines[1] ~= "---" then
-    return fm
-  end
-  for i = 2, #lines do
-    if lines[i] == "---" or lines[i] == "..." then
-      fm.start, fm.stop = 0, i - 1
-      break
+    if b.again then
+      write(b)
     end
-  end
-  if not fm.stop then
-    return fm
-  end
-  for i = 2, fm.stop do
-    local rest = lines[i]:match("^tags:(.*)$")
-    if rest then
-      fm.key, fm.last = i - 1, i - 1
-      rest = vim.trim(rest)
-      local flow = rest:match("^(%[.*%])%s+#.*$") or rest:match("^%[.*%]$")
-      if flow then
-        fm.tags = flow_items(flow:sub(2, -2))
-      elseif rest ~= "" and not rest:match("^#") then
-        fm.tags = { unquote(rest) }
-      else
-        fm.style = "block"
-        for j = i + 1, fm.stop do
-          local prefix, item = lines[j]:match("^(%s*%-%s+)(.*)$")
-          if item then
-            fm.indent = prefix
-            table.insert(fm.tags, unquote(item))
-            fm.last = j - 1
-          elseif not (lines[j]:match("^%s*$") or lines[j]:match("^%s+#")) then
-            break -- the next key (blank and comment lines inside the list are skipped)
-          end
-        end
-      end
-      break
-    end
-  end
-  return fm
+  end)
 end
 
--- The lines that hold `tags` in the style of `fm`.
-function M.render(fm, tags)
-  local quoted = vim.tbl_map(M.scalar, tags)
-  if fm.style == "block" then
-    local out = { "tags:" }
-    for _, q in ipairs(quoted) do
-      table.insert(out, fm.indent .. q)
-    end
-    return out
-  end
-  return { "tags: [" .. table.concat(quoted, ", ") .. "]" }
-end
-
--- Write `tags` into buffer `buf`'s front matter (creating the key or the front matter).
-function M.write(buf, tags)
-  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  local fm = M.parse(lines)
-  local new = M.render(fm, tags)
-  if fm.key then
-    vim.api.nvim_buf_set_lines(buf, fm.key, fm.last + 1, false, new)
-  elseif fm.stop then
-    vim.api.nvim_buf_set_lines(buf, fm.stop, fm.stop, false, new)
-  else
-    local block = { "---" }
-    vim.list_extend(block, new)
-    table.insert(block, "---")
-    vim.api.nvim_buf_set_lines(buf, 0, 0, false, block)
-  end
-end
-
--- Bind a tag field to buffer `buf`'s front matter and open it (Insert mode).
+-- Bind a tag field to buffer `buf`'s tags and open it (Insert mode). The field opens as soon as
+-- tagd runs (keys typed right after the command land in it) and gets the document's tags when
+-- tagd has read them; a document tagd cannot read gives tagd's message and no field.
 function M.bind(buf)
   local tagd = require("tagd")
   local field = require("tagd.field")
+  local sync = require("tagd.sync")
   if buf == 0 then
     buf = vim.api.nvim_get_current_buf()
   end
   if vim.b[buf].tagd_field then
-    require("tagd.notice").error(":TagFieldFrontMatter: this is a tag field; run it in a Markdown buffer")
+    notice.error(":TagFieldFrontMatter: this is a tag field; run it in a Markdown buffer")
     return nil
   end
   local path = vim.api.nvim_buf_get_name(buf)
   local name = "frontmatter:" .. (path ~= "" and vim.fn.fnamemodify(path, ":~:.") or ("buffer " .. buf))
-  local fm = M.parse(vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+  if field.get(name) then
+    tagd.open(name, { insert = true })
+    return name
+  end
   local ft = vim.bo[buf].filetype
-  if not fm.stop and not M.filetypes[ft] then
-    require("tagd.notice").error(string.format(":TagFieldFrontMatter: not a Markdown buffer (filetype %q) "
-      .. "and no front matter", ft))
-    return nil
-  end
-  local existing = field.get(name)
-  tagd.open(name, { tags = fm.tags, insert = true })
-  local f = field.get(name)
-  if not f then
-    return nil
-  end
-  if not existing then
-    f.on_change = function(fl)
-      if vim.api.nvim_buf_is_valid(buf) then
-        M.write(buf, fl.tags)
-      end
+  local text = document(buf)
+  local function give_up(msg)
+    if msg then
+      notice.error(msg)
     end
-    -- The file's own spelling stays until the tags change (tagd dropping a duplicate from the
-    -- front matter is such a change: its field/open answer then writes the list back).
+    local f = field.get(name)
+    if f and vim.api.nvim_get_current_buf() == f.buf then
+      vim.cmd("stopinsert")
+    end
+    tagd.close(name)
   end
+  daemon.ensure(function(d)
+    if not (d and tagd.open(name, { insert = true, hold = true })) then
+      return -- tagd could not start: said
+    end
+    d:request("document/tags", { text = text }, function(err, res)
+      local f = field.get(name)
+      if not f then
+        return
+      end
+      if err or type(res) ~= "table" then
+        return give_up(":TagFieldFrontMatter: " .. tostring(err and err.message or "no answer"))
+      end
+      if res.range == nil and not M.filetypes[ft] then
+        return give_up(string.format(":TagFieldFrontMatter: no tags in this buffer, and it is not Markdown "
+          .. "(filetype %q)", ft))
+      end
+      local b = { buf = buf, field = f, format = res.format }
+      f.tags, f.hold = res.tags or {}, nil
+      f.on_change = function()
+        write(b)
+      end
+      sync.open_on_server(f, d)
+    end)
+  end, false, require("tagd.config").options.start_wait)
   return name
 end
 

@@ -70,35 +70,24 @@ end
 -- Open (or focus) field `name` (default "default"). opts: tags (initial tags of a new field),
 -- options (tagd field options), window ("split", "float", "none"), width (float width, or the
 -- layout width without a window), insert (start Insert mode), hold (do not open it on tagd yet:
--- the caller does, see tagd.frontmatter). Returns the field's buffer, or nil when tagd cannot be
--- found. The field opens at once, so keys typed right after :TagField land in it; when tagd is
--- not running yet it is started without blocking Neovim, and if it does not answer (exits, or
--- says nothing within `timeout`) the new field goes again and one message says why.
+-- the caller does, see tagd.frontmatter). Returns the field's buffer, or nil when it is not open
+-- (yet). When tagd is not running it is started first: the field opens once tagd answers
+-- (waiting at most `start_wait` ms, so keys typed right after :TagField land in the field; a
+-- slower tagd opens it later without blocking Neovim); a tagd that cannot be found, exits or does
+-- not answer within `timeout` gives one message and no field.
 function M.open(name, opts)
   opts = opts or {}
   name = name or "default"
   render.define_highlights()
-  if not (daemon.running() or daemon.starting()) then
-    local cmd, searched, why = config.find(config.options)
-    if not cmd then
-      notice.error(config.not_found_message(searched, why))
-      return nil
+  if daemon.running() then
+    return open_now(name, opts)
+  end
+  local buf
+  daemon.ensure(function(d)
+    if d then
+      buf = open_now(name, opts)
     end
-  end
-  local existed = field.get(name) ~= nil
-  local buf = open_now(name, opts)
-  if not daemon.running() then
-    daemon.ensure(function(d)
-      local f = field.get(name)
-      if d or existed or not f or f.on_server then
-        return
-      end
-      if vim.api.nvim_get_current_buf() == f.buf then
-        vim.cmd("stopinsert")
-      end
-      M.close(name) -- it never reached tagd: no field that cannot work
-    end)
-  end
+  end, false, config.options.start_wait)
   return buf
 end
 

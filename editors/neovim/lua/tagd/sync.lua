@@ -95,6 +95,18 @@ function M.on_did_update(p)
   end
   f.shadow = text.buf_text(f.buf)
   f.version = f.version + 1
+  -- Text tagd put into the draft (an edited tag, undo): the caret goes after it, at the end of
+  -- the buffer, where a slow typist's would be.
+  local inserted = false
+  for _, e in ipairs(p.edits) do
+    inserted = inserted or (e.newText or "") ~= ""
+  end
+  local win = vim.fn.bufwinid(f.buf)
+  if inserted and win ~= -1 then
+    local n = vim.api.nvim_buf_line_count(f.buf)
+    local last = vim.api.nvim_buf_get_lines(f.buf, n - 1, n, false)[1] or ""
+    pcall(vim.api.nvim_win_set_cursor, win, { n, #last })
+  end
   local changes = {}
   for _, e in ipairs(p.edits) do
     table.insert(changes, { range = e.range, text = e.newText or "" })
@@ -135,6 +147,9 @@ function M.open_on_server(f, d)
   f.shadow = ""
   if buftext ~= "" then
     send_whole_text(f, d)
+    if M.on_draft_change then
+      M.on_draft_change(f)
+    end
   end
   field.redraw(f)
 end
@@ -142,7 +157,14 @@ end
 -- A request acting on the field; its FieldState is taken (in sync mode tagd's update came first).
 function M.request(f, method, extra, cb)
   local d = live(f)
-  if not d then
+  if not d and daemon.starting() then -- keys typed while tagd starts: sent, in order, once it runs
+    daemon.ensure(function(started)
+      if started then
+        M.request(f, method, extra, cb)
+      end
+    end, true)
+    return true
+  elseif not d then
     notice.warn("tagd is not running (:TagdRestart)")
     return false
   end
