@@ -125,7 +125,8 @@ test("front matter: a buffer that is not Markdown and has none is refused with a
   wait(function()
     return #notes > 0
   end, "a message")
-  H.truthy(notes[1].msg:find("no tags in this buffer, and it is not Markdown", 1, true), "message: " .. vim.inspect(notes))
+  H.truthy(notes[1].msg:find("no tags in this buffer, and it is not Markdown", 1, true),
+    "message: " .. vim.inspect(notes))
   eq(1, #notes, "one message")
   eq({}, vim.tbl_filter(function(name)
     return name:find("^frontmatter:")
@@ -413,6 +414,7 @@ end)
 local T = dofile(here .. "/term.lua")
 if T.available() then
   dofile(here .. "/term_tests.lua")(H, T)
+  dofile(here .. "/install_tests.lua")(H, T)
 else
   test("terminal tests", function()
     error("tmux not found (Debian: apt-get install -y tmux)")

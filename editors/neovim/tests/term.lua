@@ -59,7 +59,7 @@ function T.start(opts)
     vim.fn.writefile(vim.split(opts.config, "\n", { plain = true }), home .. "/config/nvim/init.lua")
     self.init = vim.fn.tempname() .. ".lua"
     vim.fn.writefile({ trace, opts.lua or "" }, self.init)
-    args = "-i NONE --cmd " .. vim.fn.shellescape("luafile " .. self.init)
+    args = "-i NONE -c " .. vim.fn.shellescape("luafile " .. self.init)
   else
     local init = vim.fn.tempname() .. ".lua"
     local lines = {
@@ -116,7 +116,7 @@ function Term:announcements()
 end
 
 -- Wait until tagd has sent an announcement after the `after`-th containing `part` (plain text),
--- then until the screen shows that whole sentence. Returns it and its number.
+-- then until the screen shows that whole sentence. Returns its number and the sentence.
 function Term:wait_said(part, after)
   local said, n
   local ok = vim.wait(6000, function()
@@ -132,7 +132,7 @@ function Term:wait_said(part, after)
     error("tagd announced nothing with " .. vim.inspect(part) .. "; it said: " .. vim.inspect(self:announcements()), 2)
   end
   self:wait_for(said)
-  return said, n
+  return n, said
 end
 
 function Term:tmux(...)

@@ -177,8 +177,8 @@ function Daemon:start(cmd, timeout, locale, on_ready)
   end)
   timer:start(timeout or 5000, 0, vim.schedule_wrap(function()
     if not settled and gen == self.generation then
-      self:stop(true)
       finish(false, string.format("%s did not answer initialize within %d ms", name, timeout or 5000))
+      self:stop(true)
     end
   end))
   local params = {
@@ -193,8 +193,8 @@ function Daemon:start(cmd, timeout, locale, on_ready)
       return
     end
     if rerr or type(result) ~= "table" then
-      self:stop(true)
       finish(false, name .. ": initialize failed: " .. (rerr and tostring(rerr.message) or "bad result"))
+      self:stop(true)
       return
     end
     self.info = result

@@ -1,0 +1,179 @@
+-- The README's installs, each from a fresh config in a real Neovim (tmux), and what happens when
+-- tagd cannot start. No test here uses the suite's `cmd`: tagd is found as a user's Neovim finds it.
+return function(H, T)
+  local test, eq = H.test, H.eq
+  local uv = vim.uv or vim.loop
+  local repo = uv.fs_realpath(T.root .. "/../..")
+
+  -- $PATH without any directory holding a tagd.
+  local function path_without_tagd()
+    local dirs = vim.tbl_filter(function(d)
+      return vim.fn.executable(d .. "/tagd") == 0
+    end, vim.split(vim.env.PATH or "", ":", { plain = true }))
+    return table.concat(dirs, ":")
+  end
+
+  -- The lazy.nvim spec in the README (the first ```lua block holding `dir =`), as a table, with
+  -- its placeholder path replaced by this checkout's editors/neovim.
+  local function readme_lazy_spec()
+    local readme = table.concat(vim.fn.readfile(T.root .. "/README.md"), "\n")
+    for block in readme:gmatch("```lua\n(.-)```") do
+      if block:find("dir = ", 1, true) then
+        local code = block:gsub("/path/to/tagd/editors/neovim", T.root)
+        return assert(loadstring("return " .. code))(), block
+      end
+    end
+  end
+
+  test("install: the README's package recipe (a symlink in pack/*/opt) finds the repository's tagd, "
+    .. ":checkhealth tagd and :help tagd work before any field", function()
+    vim.fn.delete(T.root .. "/doc/tags") -- the plugin builds its help tags itself
+    local built = vim.tbl_filter(function(p)
+      return vim.fn.executable(p) == 1
+    end, { repo .. "/.build/debug/tagd", repo .. "/.build/release/tagd" })
+    T.with({
+      cols = 200,
+      config = 'vim.cmd("packadd tagd.nvim")',
+      data = { ["nvim/site/pack/tagd/opt/tagd.nvim"] = T.root },
+      env = { TAGD = false, PATH = path_without_tagd() },
+    }, function(term)
+      term:cmd("checkhealth tagd")
+      if #built > 0 then -- CI: .ci/run built .build/debug/tagd
+        term:wait_for("tagd found: " .. repo .. "/.build/")
+        term:wait_for("tagd --version: tagd")
+      else -- not built here: the search looked in the repository, not beside the symlink
+        term:wait_for(repo .. "/.build/debug/tagd")
+      end
+      H.truthy(not term:screen():find("site/pack/tagd/.build", 1, true), "no path beside the symlink")
+      term:wait_for("tagd is not running (it starts with the first :TagField)")
+      term:cmd("help tagd")
+      term:wait_for("tagd.txt [Help]")
+      term:wait_for("tagd.nvim turns a small buffer into a tag input")
+    end)
+    H.truthy(vim.fn.filereadable(T.root .. "/doc/tags") == 1, "doc/tags built by the plugin")
+  end)
+
+  test("install: the README's runtimepath recipe, with $TAGD naming the binary", function()
+    vim.fn.delete(T.root .. "/doc/tags")
+    T.with({
+      config = string.format("vim.opt.runtimepath:append(%q)", T.root),
+      env = { TAGD = os.getenv("TAGD"), PATH = path_without_tagd() },
+    }, function(term)
+      term:cmd("TagField")
+      term:type("one,two,")
+      term:wait_for("[one ×] [two ×]")
+      term:escape()
+      term:cmd("help :TagFieldFrontMatter")
+      term:wait_for("tagd.txt [Help]")
+    end)
+  end)
+
+  test("install: the README's lazy.nvim spec: name tagd.nvim, main tagd, build, loaded as lazy loads a dir "
+    .. "plugin", function()
+    local spec, text = readme_lazy_spec()
+    H.truthy(spec, "a lazy.nvim spec with dir = in the README")
+    eq("tagd.nvim", spec.name, "name")
+    eq("tagd", spec.main, "main")
+    eq(T.root, spec.dir, "dir")
+    H.truthy(type(spec.build) == "string" and spec.build:find("swift build", 1, true), "build: " .. text)
+    H.truthy(spec.lazy == false or spec.cmd == nil, "loaded at start-up, so :checkhealth tagd finds it")
+    -- What lazy.nvim does with a dir plugin: the directory on 'runtimepath', its plugin/ scripts
+    -- sourced, then require(main).setup(opts).
+    vim.fn.delete(T.root .. "/doc/tags")
+    T.with({
+      config = string.format([[vim.opt.runtimepath:prepend(%q)
+vim.cmd("runtime! plugin/**/*.lua")
+require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
+      env = { TAGD = os.getenv("TAGD"), PATH = path_without_tagd() },
+    }, function(term)
+      term:cmd("checkhealth tagd")
+      term:wait_for("tagd found: " .. os.getenv("TAGD"))
+      term:cmd("help tagd")
+      term:wait_for("tagd.txt [Help]")
+      term:cmd("TagField")
+      term:type("x,")
+      term:wait_for("[x ×]")
+    end)
+  end)
+
+  local function no_field(term)
+    local scr = term:screen()
+    H.truthy(not scr:find("Add a tag", 1, true) and not scr:find("tagd://", 1, true), "no field:\n" .. scr)
+    H.truthy(not scr:find("-- INSERT --", 1, true), "not left in Insert mode:\n" .. scr)
+  end
+
+  test("start: a tagd that exits at once (cmd = /bin/true) gives one message and no field", function()
+    T.with({ setup = '{ cmd = "/bin/true" }' }, function(term)
+      term:cmd("TagField")
+      term:wait_for("exited before answering initialize (exit code 0)")
+      no_field(term)
+    end)
+  end)
+
+  test("start: a tagd that never answers does not freeze Neovim; after `timeout` one message, no field",
+    function()
+      T.with({ setup = '{ cmd = { "sleep", "30" }, timeout = 1500 }' }, function(term)
+        term:cmd("TagField")
+        term:cmd("echo 'still typing'") -- answered while tagd is silent
+        term:wait_for("still typing", 1400)
+        no_field(term)
+        term:wait_for("did not answer initialize within 1500 ms")
+        no_field(term)
+        term:cmd("lua print(#vim.api.nvim_get_proc_children(vim.fn.getpid()))")
+        term:wait(function(scr)
+          return scr:match("\n0%s*$") ~= nil
+        end, "the silent process stopped")
+      end)
+    end)
+
+  test("start: a cmd that is not a program says so, and no field opens", function()
+    T.with({ setup = '{ cmd = "/nonexistent/tagd" }' }, function(term)
+      term:cmd("TagField")
+      term:wait_for("/nonexistent/tagd is not an executable")
+      no_field(term)
+    end)
+  end)
+
+  test("highlights are linked again after :colorscheme (which clears them)", function()
+    T.with({}, function(term)
+      term:cmd("TagField")
+      term:type("chip,plain")
+      term:wait_for("[chip ×]")
+      H.truthy(term:attr_of("[chip ×]") ~= term:attr_of("plain"), "a chip looks like a chip")
+      term:escape()
+      term:cmd("colorscheme blue")
+      term:wait(function()
+        return term:attr_of("[chip ×]") ~= term:attr_of("plain")
+      end, "the chip highlighted after :colorscheme blue")
+    end)
+  end)
+
+  test(":TagFieldTags prints a short list; a long one shows in a float, never \"Press ENTER\"", function()
+    T.with({}, function(term)
+      term:cmd("TagField")
+      term:type("alpha,beta,")
+      term:wait_for("[alpha ×] [beta ×]")
+      term:escape()
+      term:cmd("TagFieldTags")
+      term:wait(function(scr)
+        return scr:match("\nalpha, beta%s*$") ~= nil
+      end, "the tags on the command line")
+      term:keys("i")
+      local many = {}
+      for i = 1, 30 do
+        many[i] = string.format("tag%02d", i)
+      end
+      term:type(table.concat(many, ",") .. ",")
+      term:wait_for("[tag30 ×]")
+      term:escape()
+      term:cmd("TagFieldTags")
+      term:wait_for("default: 32 tags")
+      term:wait_for("tag30")
+      H.truthy(not term:screen():find("Press ENTER", 1, true), "no hit-enter prompt:\n" .. term:screen())
+      term:keys("q")
+      term:wait(function(scr)
+        return not scr:find("default: 32 tags", 1, true)
+      end, "q closes the float")
+    end)
+  end)
+end
