@@ -411,6 +411,76 @@ test("a missing tagd gives a clear message", function()
   tagd.setup({ cmd = os.getenv("TAGD") })
 end)
 
+local vocabulary = { suggestions = { "neovim", "network", "lua", "New York" } }
+
+test("nvim-cmp source (its documented source API): registered once nvim-cmp is loaded; tagd's order", function()
+  eq(nil, package.loaded["tagd.cmp"], "tagd.cmp not loaded without nvim-cmp")
+  local registered, buffer_cfg = {}, nil
+  package.loaded["cmp"] = { -- nvim-cmp's documented entry points: register_source, setup.buffer
+    register_source = function(source_name, src)
+      registered[source_name] = src
+    end,
+    setup = { buffer = function(cfg)
+      buffer_cfg = cfg
+    end },
+  }
+  local ok, err = pcall(function()
+    local name, buf = fresh({ options = vocabulary })
+    local src = registered.tagd
+    H.truthy(src, "registered as tagd")
+    eq({ sources = { { name = "tagd" } } }, buffer_cfg, "the field buffer uses it")
+    eq(true, src:is_available(), "available in a field buffer")
+    eq("tagd", src:get_debug_name(), "name")
+    feed("ine")
+    settled(name, {}, "ne")
+    local got
+    src:complete({ context = { bufnr = buf, cursor_before_line = "ne" } }, function(r)
+      got = r
+    end)
+    wait(function()
+      return got
+    end, "the answer")
+    eq({ "neovim", "network", "New York" }, vim.tbl_map(function(i)
+      return i.label
+    end, got.items), "labels")
+    eq({ "00001", "00002", "00003" }, vim.tbl_map(function(i)
+      return i.sortText
+    end, got.items), "tagd's order kept")
+    eq({ "ne", "ne", "ne" }, vim.tbl_map(function(i)
+      return i.filterText
+    end, got.items), "none filtered out again")
+    eq(true, got.isIncomplete, "asked again for the next letter")
+    close(name)
+  end)
+  package.loaded["cmp"] = nil
+  assert(ok, err)
+end)
+
+test("blink.cmp source (its documented source API): tagd's suggestions replace the whole draft", function()
+  local name, buf = fresh({ options = vocabulary })
+  feed("iNew y")
+  settled(name, {}, "New y")
+  local src = require("tagd.blink").new({})
+  eq(true, src:enabled(), "enabled in a field buffer")
+  local got
+  local cancel = src:get_completions({ bufnr = buf, line = "New y", cursor = { 1, 5 } }, function(r)
+    got = r
+  end)
+  eq("function", type(cancel), "returns a cancel function")
+  wait(function()
+    return got
+  end, "the answer")
+  eq({ "New York" }, vim.tbl_map(function(i)
+    return i.label
+  end, got.items), "labels")
+  eq({ newText = "New York", range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 5 } } },
+    got.items[1].textEdit, "the edit")
+  eq(true, got.is_incomplete_forward, "asked again")
+  vim.cmd("enew")
+  eq(false, src:enabled(), "not in other buffers")
+  close(name)
+end)
+
 local T = dofile(here .. "/term.lua")
 if T.available() then
   dofile(here .. "/term_tests.lua")(H, T)
