@@ -179,4 +179,28 @@ require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
       end, "q closes the float")
     end)
   end)
+
+  -- The real nvim-cmp, from a local checkout named by $TAGD_NVIM_CMP (CI has none: GitHub is
+  -- out of reach there, and nvim-cmp is not vendored). nvim-cmp needs a recent Neovim.
+  local cmp_dir = os.getenv("TAGD_NVIM_CMP")
+  if cmp_dir and cmp_dir ~= "" and vim.fn.has("nvim-0.10") == 1 then
+    test("nvim-cmp (the real plugin, $TAGD_NVIM_CMP): tagd's suggestions in its menu; <CR> takes one", function()
+      T.with({ lua = string.format([[vim.opt.runtimepath:prepend(%q); vim.cmd("runtime plugin/cmp.lua"); ]]
+        .. [[local cmp = require("cmp"); cmp.setup({ mapping = cmp.mapping.preset.insert({}) })]], cmp_dir) },
+        function(term)
+        term:cmd([[lua require("tagd").open("s", { insert = true, ]]
+          .. [[options = { suggestions = { "neovim", "network", "lua", "New York" } } })]])
+        term:wait_for("-- INSERT --")
+        term:type("ne")
+        term:wait(function(scr)
+          return scr:find("\n neovim +Text tagd") and scr:find("\n network +Text tagd")
+            and scr:find("\n New York +Text tagd")
+        end, "nvim-cmp's menu with tagd's suggestions")
+        term:keys("C-n", "C-n", "Enter") -- the second item, confirmed and submitted
+        term:wait_for("[network ×]")
+      end)
+    end)
+  else
+    H.out("skip nvim-cmp with the real plugin (set TAGD_NVIM_CMP to a checkout; Neovim 0.10+)")
+  end
 end

@@ -52,4 +52,15 @@ function M.attach(buf)
   return true
 end
 
+-- <CR> while nvim-cmp's menu shows: take its item into the draft, then `done` (the submit).
+-- Returns false when nvim-cmp is not loaded or shows nothing.
+function M.confirm(done)
+  local cmp = package.loaded["cmp"]
+  if not (cmp and cmp.visible and cmp.visible()) then
+    return false
+  end
+  cmp.confirm({ select = true }, done)
+  return true
+end
+
 return M
