@@ -196,11 +196,41 @@ require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
           return scr:find("\n neovim +Text tagd") and scr:find("\n network +Text tagd")
             and scr:find("\n New York +Text tagd")
         end, "nvim-cmp's menu with tagd's suggestions")
-        term:keys("C-n", "C-n", "Enter") -- the second item, confirmed and submitted
+        term:keys("C-n") -- nvim-cmp's own keys: its first item into the draft, then the second
+        term:wait_for("\nneovim\n")
+        term:keys("C-n")
+        term:wait_for("\nnetwork\n")
+        term:keys("Enter") -- confirmed and submitted
         term:wait_for("[network ×]")
       end)
     end)
   else
     H.out("skip nvim-cmp with the real plugin (set TAGD_NVIM_CMP to a checkout; Neovim 0.10+)")
+  end
+  -- The real blink.cmp (v1), from a checkout named by $TAGD_BLINK_CMP, with its Lua matcher.
+  local blink_dir = os.getenv("TAGD_BLINK_CMP")
+  if blink_dir and blink_dir ~= "" and vim.fn.has("nvim-0.10") == 1 then
+    test("blink.cmp (the real plugin, $TAGD_BLINK_CMP): tagd's suggestions in its menu; <C-y> takes one", function()
+      T.with({ setup = "{ suggest = false }", lua = string.format([[vim.opt.runtimepath:prepend(%q); ]]
+        .. [[vim.cmd("runtime plugin/blink-cmp.lua"); require("blink.cmp").setup({ fuzzy = { implementation = "lua" }, ]]
+        .. [[sources = { default = {}, per_filetype = { tagd = { "tagd" } }, ]]
+        .. [[providers = { tagd = { name = "tagd", module = "tagd.blink" } } } })]], blink_dir) },
+        function(term)
+          term:cmd([[lua require("tagd").open("s", { insert = true, ]]
+            .. [[options = { suggestions = { "neovim", "network", "lua", "New York" } } })]])
+          term:wait_for("-- INSERT --")
+          term:type("ne")
+          term:wait(function(scr)
+            return scr:find("neovim +tagd") and scr:find("network +tagd") and scr:find("New York +tagd")
+          end, "blink.cmp's menu with tagd's suggestions")
+          term:keys("C-n") -- blink.cmp's own keys: the second item, accepted into the draft
+          term:keys("C-y")
+          term:wait_for("\nnetwork\n")
+          term:keys("Enter")
+          term:wait_for("[network ×]")
+        end)
+    end)
+  else
+    H.out("skip blink.cmp with the real plugin (set TAGD_BLINK_CMP to a v1 checkout; Neovim 0.10+)")
   end
 end

@@ -152,8 +152,14 @@ end
 function M.map(f)
   local keys = config.options.keys
   local buf = f.buf
+  -- With a completion plugin's menu (nvim-cmp loaded, or suggest = false for blink.cmp) its own
+  -- keys move through it: <C-n>/<C-p> are left to it.
+  local own_menu = config.options.suggest and not package.loaded["cmp"]
   for name, a in pairs(M.actions) do
     local modes, default, action, desc = a[1], a[2], a[3], a[4]
+    if not own_menu and (name == "suggestion_next" or name == "suggestion_prev") then
+      goto continue
+    end
     vim.keymap.set(modes, M.plug(name), function()
       if action(f) == false then
         fallthrough(default)
@@ -162,6 +168,7 @@ function M.map(f)
     each(keys[name], function(k)
       vim.keymap.set(modes, k, M.plug(name), { buffer = buf, remap = true, desc = "tagd: " .. desc })
     end)
+    ::continue::
   end
 end
 
