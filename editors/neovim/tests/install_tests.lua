@@ -212,7 +212,8 @@ require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
   if blink_dir and blink_dir ~= "" and vim.fn.has("nvim-0.10") == 1 then
     test("blink.cmp (the real plugin, $TAGD_BLINK_CMP): tagd's suggestions in its menu; <C-y> takes one", function()
       T.with({ setup = "{ suggest = false }", lua = string.format([[vim.opt.runtimepath:prepend(%q); ]]
-        .. [[vim.cmd("runtime plugin/blink-cmp.lua"); require("blink.cmp").setup({ fuzzy = { implementation = "lua" }, ]]
+        .. [[vim.cmd("runtime plugin/blink-cmp.lua"); ]]
+        .. [[require("blink.cmp").setup({ fuzzy = { implementation = "lua" }, ]]
         .. [[sources = { default = {}, per_filetype = { tagd = { "tagd" } }, ]]
         .. [[providers = { tagd = { name = "tagd", module = "tagd.blink" } } } })]], blink_dir) },
         function(term)
