@@ -153,11 +153,12 @@ return function(H, T)
     end)
   end)
 
-  test("terminal: a chip wider than the window is narrowed to it", function()
+  test("terminal: a chip wider than the window is narrowed to it: tagd's label, the tag cut with …", function()
     T.with({}, function(term)
       term:cmd([[lua require("tagd").open("w", { window = "float", width = 20, tags = { string.rep("x", 30) } })]])
       -- No room beside the chip for the draft's minimum width: the draft gets the next row.
-      local want = { "[" .. string.rep("x", 18) .. "…", "Add a tag" }
+      -- 20 cells: "[" (1) + 15 x + "…" (1) + " ×]" (3).
+      local want = { "[" .. string.rep("x", 15) .. "… ×]", "Add a tag" }
       term:wait(function()
         return vim.deep_equal(float_rows(term), want)
       end, "the float to show " .. vim.inspect(want))
@@ -299,10 +300,64 @@ return function(H, T)
         end
       end
       H.truthy(at, "a tags: line on screen:\n" .. term:screen())
-      eq({ "tags:", "  - one", "  - two", "  - three", "date: 2026-12-01", "---" },
-        vim.list_slice(lines, at, at + 5), "front matter on screen")
+      eq({ "tags:", "  - one", "  - 'two'", "  - three", "date: 2026-12-01", "---" },
+        vim.list_slice(lines, at, at + 5), "front matter on screen (the file's own spelling kept)")
     end)
     vim.fn.delete(path)
+  end)
+
+  -- What PyYAML (Debian's /usr/bin/python3) reads as the `tags` of a file's front matter.
+  local function yaml_tags(path)
+    local py = [[import sys, json, yaml
+t = open(sys.argv[1]).read().split("---\n")[1]
+print(json.dumps(yaml.safe_load(t)["tags"]))]]
+    local out = vim.fn.system({ "/usr/bin/python3", "-c", py, path })
+    return vim.v.shell_error == 0 and vim.json.decode(out) or out
+  end
+
+  test("terminal: :TagFieldFrontMatter reads a flow list over two lines as YAML does, and writes YAML back",
+    function()
+      local path = md_file({ "---", "tags: [a,", "  b]", "title: x", "---", "Body." })
+      T.with({ file = path }, function(term)
+        term:cmd("TagFieldFrontMatter")
+        term:wait_for("[a ×] [b ×]")
+        term:type("c: d,")
+        term:wait_for("[a ×] [b ×] [c: d ×]")
+        term:escape()
+        term:cmd("wall")
+        term:wait(function()
+          return vim.deep_equal(yaml_tags(path), { "a", "b", "c: d" })
+        end, "the saved file to read back as [a, b, 'c: d']")
+        eq("Body.", vim.fn.readfile(path)[#vim.fn.readfile(path)], "the body untouched")
+      end)
+      vim.fn.delete(path)
+    end)
+
+  test("terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
+    T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)
+      term:cmd("TagField")
+      term:type("rot,")
+      term:wait_for("[rot ×]")
+      local init
+      for _, json in ipairs(vim.fn.readfile(T.sent_file)) do
+        local msg = vim.json.decode(json)
+        if msg.method == "initialize" then
+          init = msg
+        end
+      end
+      eq("de_DE.UTF-8", init and init.params.locale, "the locale sent")
+      local language
+      for _, json in ipairs(vim.fn.readfile(term.recv_file)) do
+        local msg = vim.json.decode(json)
+        if type(msg.result) == "table" and msg.result.serverInfo then
+          language = msg.result.language
+        end
+      end
+      eq("de", language, "the language tagd chose")
+      local said = term:announcements()
+      H.truthy(#said > 0 and not said[#said]:find("Added", 1, true), "a German sentence: " .. vim.inspect(said))
+      term:wait_for(said[#said])
+    end)
   end)
 
   test("terminal: after max_restarts a minute tagd is left stopped, with a notice; :TagdRestart recovers", function()
