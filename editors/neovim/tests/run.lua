@@ -141,7 +141,7 @@ test("tagd is found, starts, and negotiates utf-8", function()
   H.truthy(st.running, "running")
   eq("utf-8", st.encoding, "positionEncoding")
   eq("tagd", st.server.name, "serverInfo.name")
-  H.out("     tagd: " .. table.concat(st.cmd, " ") .. ", text sync: " .. tostring(st.synced))
+  H.out("     tagd: " .. table.concat(st.cmd, " ") .. ", language: " .. tostring(st.language))
   close(name)
 end)
 
@@ -520,7 +520,9 @@ test("every message the plugin sent is valid under Protocol/schemas/tagd.schema.
     return m .. " " .. methods[m]
   end, names), ", ")))
   for _, m in ipairs({ "initialize", "initialized", "field/open", "field/didChange", "field/layout", "field/submit",
-    "field/deleteBackward", "field/addTags", "field/removeTag", "field/state", "field/close", "shutdown", "exit" }) do
+    "field/deleteBackward", "field/addTags", "field/removeTag", "field/state", "field/close", "field/select",
+    "field/suggest", "field/editTag", "field/moveTag", "field/undo", "field/redo", "document/tags",
+    "document/setTags", "shutdown", "exit" }) do
     H.truthy(methods[m], m .. " was sent and checked")
   end
 end)

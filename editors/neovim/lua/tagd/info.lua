@@ -15,8 +15,7 @@ function M.lines()
   if st.running then
     local server = st.server and (tostring(st.server.name) .. " " .. tostring(st.server.version)) or "?"
     add("daemon:    running, pid %s, %s", tostring(st.pid), server)
-    add("sync:      %s, positions %s", st.synced and "field/didChange" or "field/change (no text sync)",
-      tostring(st.encoding))
+    add("positions: %s; announcements in %s", tostring(st.encoding), tostring(st.language or "English"))
   else
     add("daemon:    not running%s", next(st.fields) and " (:TagdRestart)" or " (starts with :TagField)")
   end
