@@ -306,6 +306,18 @@ return function(H, T)
     vim.fn.delete(path)
   end)
 
+  test("terminal: leaving the field window is field/blur: with commitOnBlur the draft becomes a tag", function()
+    T.with({}, function(term)
+      term:cmd([[lua require("tagd").open("b", { insert = true, options = { commitOnBlur = true } })]])
+      term:wait_for("-- INSERT --")
+      term:type("one,draft")
+      term:wait_for("[one ×]")
+      term:escape()
+      term:keys("C-w", "k")
+      term:wait_for("[one ×] [draft ×]")
+    end)
+  end)
+
   -- What PyYAML (Debian's /usr/bin/python3) reads as the `tags` of a file's front matter.
   local function yaml_tags(path)
     local py = [[import sys, json, yaml
