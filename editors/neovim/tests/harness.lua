@@ -42,6 +42,20 @@ function H.test(name, fn)
   vim.wait(20)
 end
 
+-- Tests of Protocol 1.2 (document/tags, cell labels, languages): skipped, saying so, with a tagd
+-- that does not have it (H.protocol12 is set by run.lua from tagd's initialize result).
+H.protocol12 = true
+
+function H.test12(name, fn)
+  if not H.protocol12 then
+    if wanted(name) then
+      out("skip " .. name .. " (this tagd has no Protocol 1.2)")
+    end
+    return
+  end
+  H.test(name, fn)
+end
+
 function H.eq(expected, actual, what)
   if not vim.deep_equal(expected, actual) then
     error(string.format("%s: expected %s, got %s", what or "value", vim.inspect(expected), vim.inspect(actual)), 2)

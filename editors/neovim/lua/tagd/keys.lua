@@ -66,8 +66,12 @@ end
 -- name -> {modes, default key, action(f) returning false to fall through, description}
 M.actions = {
   submit = { { "i", "n" }, "<CR>", function(f)
-    if vim.fn.pumvisible() == 1 then -- a completion menu (e.g. another plugin's): take its item
+    if vim.fn.pumvisible() == 1 then -- Neovim's completion menu: take its item
       vim.api.nvim_feedkeys(termcodes("<C-y>"), "n", false)
+    elseif f.menu_plugin and require("tagd.cmp").confirm(function()
+      sync.request(f, "field/submit")
+    end) then
+      return -- nvim-cmp's item, then submitted
     elseif sel(f) then
       request(f, "field/editTag", { index = sel(f) - 1 }, false)
     else

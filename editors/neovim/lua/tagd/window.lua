@@ -52,6 +52,17 @@ function M.make_buffer(f)
       require("tagd.suggest").hide(f)
     end,
   })
+  -- The field lost focus: field/blur (tagd clears the selection; with the field option
+  -- commitOnBlur it commits the draft). The suggestion float never takes the focus.
+  vim.api.nvim_create_autocmd("WinLeave", {
+    buffer = buf,
+    callback = function()
+      local d = require("tagd.daemon").get()
+      if d and d.ready and f.on_server and field.get(f.name) == f then
+        sync.request(f, "field/blur")
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, {
     buffer = buf,
     once = true,
