@@ -42,14 +42,15 @@ function H.test(name, fn)
   vim.wait(20)
 end
 
--- Tests of Protocol 1.2 (document/tags, cell labels, languages): skipped, saying so, with a tagd
--- that does not have it (H.protocol12 is set by run.lua from tagd's initialize result).
-H.protocol12 = true
+-- Tests of Protocol 1.2 features: skipped, saying so, with a tagd that does not have them
+-- (run.lua sets H.has from tagd's initialize result: `documents` = document/tags, `languages`
+-- = the languages and cell labels of the lead's 1.2).
+H.has = { documents = true, languages = true }
 
-function H.test12(name, fn)
-  if not H.protocol12 then
+function H.test12(feature, name, fn)
+  if not H.has[feature] then
     if wanted(name) then
-      out("skip " .. name .. " (this tagd has no Protocol 1.2)")
+      out("skip " .. name .. " (this tagd has no " .. feature .. " of Protocol 1.2)")
     end
     return
   end

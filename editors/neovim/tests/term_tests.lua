@@ -153,7 +153,8 @@ return function(H, T)
     end)
   end)
 
-  H.test12("terminal: a chip wider than the window is narrowed to it: tagd's label, the tag cut with …", function()
+  H.test12("languages", "terminal: a chip wider than the window is narrowed to it: tagd's label, the tag cut with …",
+    function()
     T.with({}, function(term)
       term:cmd([[lua require("tagd").open("w", { window = "float", width = 20, tags = { string.rep("x", 30) } })]])
       -- No room beside the chip for the draft's minimum width: the draft gets the next row.
@@ -263,7 +264,7 @@ return function(H, T)
     return path
   end
 
-  H.test12("terminal: :TagFieldFrontMatter edits a flow list and writes every change back", function()
+  H.test12("documents", "terminal: :TagFieldFrontMatter edits a flow list and writes every change back", function()
     local path = md_file({ "---", "title: Post", "tags: [draft, vim]", "---", "", "Body." })
     T.with({ file = path }, function(term)
       term:wait_for("tags: [draft, vim]")
@@ -285,7 +286,7 @@ return function(H, T)
     vim.fn.delete(path)
   end)
 
-  H.test12("terminal: :TagFieldFrontMatter keeps a block list a block list", function()
+  H.test12("documents", "terminal: :TagFieldFrontMatter keeps a block list a block list", function()
     local path = md_file({ "---", "tags:", "  - one", "  - 'two'", "date: 2026-12-01", "---", "Text." })
     T.with({ file = path }, function(term)
       term:cmd("TagFieldFrontMatter")
@@ -327,7 +328,8 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
     return vim.v.shell_error == 0 and vim.json.decode(out) or out
   end
 
-  H.test12("terminal: :TagFieldFrontMatter reads a flow list over two lines as YAML does, and writes YAML back",
+  H.test12("documents",
+    "terminal: :TagFieldFrontMatter reads a flow list over two lines as YAML does, and writes YAML back",
     function()
       local path = md_file({ "---", "tags: [a,", "  b]", "title: x", "---", "Body." })
       T.with({ file = path }, function(term)
@@ -345,7 +347,7 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       vim.fn.delete(path)
     end)
 
-  H.test12("terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
+  H.test12("languages", "terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
     T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)
       term:cmd("TagField")
       term:type("rot,")
