@@ -2,7 +2,8 @@
 -- (:help tagd-lua); the work is done by
 --   tagd.daemon  the process, :TagdRestart and the restart policy   (tagd.rpc: its JSON-RPC stream)
 --   tagd.sync    the client rules of Protocol/sync.md
---   tagd.field   field state (---@class tagd.Field), layout, drop feedback, events
+--   tagd.field   field state (---@class tagd.Field), layout, announcements, events
+--   tagd.suggest suggestions as you type (tagd.cmp, tagd.blink: completion plugins)
 --   tagd.render  chips as extmarks;  tagd.window  buffer and window;  tagd.keys  mappings
 --   tagd.info    :TagdInfo;  tagd.frontmatter  :TagFieldFrontMatter;  tagd.health  :checkhealth
 local config = require("tagd.config")
@@ -104,7 +105,7 @@ function M.close(name)
   if d and d.ready and f.on_server then
     d:request("field/close", { field = name })
   end
-  require("tagd.suggest").hide(f)
+  suggest.hide(f)
   if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
     vim.api.nvim_buf_delete(f.buf, { force = true })
   end
