@@ -24,6 +24,25 @@ local function fit(msg, cells)
   return out .. "…"
 end
 
+-- `msg` in lines of at most `cells` display cells, broken between words (a word longer than a
+-- line is cut by the window).
+function M.wrap(msg, cells)
+  local out, cur = {}, ""
+  for word in msg:gmatch("%S+") do
+    local try = cur == "" and word or (cur .. " " .. word)
+    if cur ~= "" and vim.fn.strdisplaywidth(try) > cells then
+      table.insert(out, cur)
+      cur = word
+    else
+      cur = try
+    end
+  end
+  if cur ~= "" then
+    table.insert(out, cur)
+  end
+  return out
+end
+
 local hl_of = { error = "ErrorMsg", warn = "WarningMsg", info = "None" }
 
 -- One line in the message area (and :messages), never a hit-enter prompt.

@@ -147,12 +147,18 @@ function M.draw(f, opts)
     })
   end
   local note = notice.get(buf)
-  if note then -- a notice (tagd restarted, why a tag was dropped) below the draft
-    vim.api.nvim_buf_set_extmark(buf, M.ns, #lines - 1, 0, { virt_lines = { { { note.text, note.hl } } } })
+  local note_lines = {}
+  if note then -- a notice (tagd's announcement, tagd restarted) below the draft, wrapped at words
+    local win = vim.fn.bufwinid(buf)
+    local width = win ~= -1 and vim.api.nvim_win_get_width(win) or 80
+    for _, l in ipairs(notice.wrap(note.text, width)) do
+      table.insert(note_lines, { { l, note.hl } })
+    end
+    vim.api.nvim_buf_set_extmark(buf, M.ns, #lines - 1, 0, { virt_lines = note_lines })
   end
   model.notice = note and note.text
   f.display = model
-  M.fit(f, opts, #virt_lines, (note and 1 or 0), #lines)
+  M.fit(f, opts, #virt_lines, #note_lines, #lines)
   return model
 end
 
