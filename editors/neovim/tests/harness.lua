@@ -26,9 +26,15 @@ function H.test(name, fn)
   if not wanted(name) then
     return
   end
-  local env = { PATH = vim.env.PATH, TAGD = vim.env.TAGD }
+  local names = { "PATH", "TAGD", "LANG", "LC_ALL", "LC_MESSAGES" }
+  local env = {}
+  for _, k in ipairs(names) do
+    env[k] = vim.env[k]
+  end
   local ok, err = xpcall(fn, debug.traceback)
-  vim.env.PATH, vim.env.TAGD = env.PATH, env.TAGD
+  for _, k in ipairs(names) do
+    vim.env[k] = env[k]
+  end
   if ok then
     H.passed = H.passed + 1
     out("ok   " .. name)

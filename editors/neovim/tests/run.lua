@@ -408,6 +408,22 @@ test("without cmd: tagd on $PATH, else the repository's .build/{debug,release}/t
   vim.fn.delete(dir, "rf")
 end)
 
+test("the user's locale: the option, else v:lang, else $LC_ALL, $LC_MESSAGES, $LANG (C and POSIX skipped)", function()
+  local config = require("tagd.config")
+  eq("es", config.locale({ locale = "es" }), "the option")
+  local lang = vim.v.lang
+  if lang == "" or lang == "C" or lang == "POSIX" or lang:match("^C%.") then
+    vim.env.LC_ALL, vim.env.LC_MESSAGES, vim.env.LANG = nil, nil, "fr_FR.UTF-8"
+    eq("fr_FR.UTF-8", config.locale({}), "$LANG after unset variables")
+    vim.env.LC_MESSAGES = "de_CH.UTF-8"
+    eq("de_CH.UTF-8", config.locale({}), "$LC_MESSAGES before $LANG")
+    vim.env.LANG, vim.env.LC_MESSAGES = "C.UTF-8", nil
+    eq(nil, config.locale({}), "C.UTF-8 is no language")
+  else
+    eq(lang, config.locale({}), "v:lang")
+  end
+end)
+
 test("a missing tagd gives a clear message", function()
   tagd.stop()
   wait(function()

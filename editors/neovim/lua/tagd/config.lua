@@ -74,8 +74,10 @@ function M.locale(opts)
   if opts.locale then
     return opts.locale
   end
-  for _, v in ipairs({ vim.v.lang, vim.env.LC_ALL, vim.env.LC_MESSAGES, vim.env.LANG }) do
-    if v and v ~= "" and v ~= "C" and v ~= "POSIX" then
+  local candidates = { vim.v.lang, vim.env.LC_ALL, vim.env.LC_MESSAGES, vim.env.LANG }
+  for i = 1, 4 do -- (not ipairs: unset variables are holes)
+    local v = candidates[i]
+    if v and v ~= "" and v ~= "C" and v ~= "POSIX" and not v:match("^C%.") then
       return v
     end
   end

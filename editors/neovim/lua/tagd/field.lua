@@ -141,24 +141,6 @@ local function fire_changed(f)
   end
 end
 
--- TEMPORARY until Protocol 1.2 (cell labels) is on main: a tagd 1.1 (no `languages` in its
--- initialize result) gets `cells.padding` and its frames get the uncut labels.
-function M.legacy()
-  local d = daemon.get()
-  return d ~= nil and d.info ~= nil and d.info.languages == nil
-end
-
-local function labelled(f, frames)
-  if type(frames) == "table" and M.legacy() then
-    for i, fr in ipairs(frames) do
-      if f.tags[i] and not fr.label then
-        fr.label = config.options.chip.left .. f.tags[i] .. config.options.chip.right
-      end
-    end
-  end
-  return frames
-end
-
 local flash_timer = nil
 
 -- Flash the chip a dropped duplicate repeats (what is said about it is tagd's announcement).
@@ -211,7 +193,7 @@ function M.take_state(f, st, how)
     end
   end
   if st.frames then
-    f.frames, f.size = labelled(f, st.frames), st.size
+    f.frames, f.size = st.frames, st.size
   end
   f.selected = st.selected and st.selected + 1 or nil -- tagd's selection (absent: none)
   if f.flash and f.flash > #f.tags then
@@ -246,8 +228,7 @@ function M.layout_params(f)
   local o = config.options
   return {
     width = width,
-    cells = M.legacy() and { padding = vim.fn.strdisplaywidth(o.chip.left .. o.chip.right) }
-      or { left = o.chip.left, right = o.chip.right }, -- tagd measures, cuts and labels the chips
+    cells = { left = o.chip.left, right = o.chip.right }, -- tagd measures, cuts and labels the chips
     fieldHeight = 1,
     spacing = o.spacing,
     -- Without inline virtual text the draft needs a row of its own (see render.lua).
@@ -271,7 +252,7 @@ function M.request_layout(f)
   d:request("field/layout", params, function(err, res)
     f.layout_inflight = false
     if not err and type(res) == "table" and res.frames then
-      f.frames, f.size = labelled(f, res.frames), res.size
+      f.frames, f.size = res.frames, res.size
       M.redraw(f)
     end
     if f.layout_again or (not err and type(f.frames) == "table" and #f.frames ~= #f.tags + 1) then
