@@ -77,6 +77,16 @@ return function(H, T)
     eq(T.root, spec.dir, "dir")
     H.truthy(type(spec.build) == "string" and spec.build:find("swift build", 1, true), "build: " .. text)
     H.truthy(spec.lazy == false or spec.cmd == nil, "loaded at start-up, so :checkhealth tagd finds it")
+    -- `build` runs in the plugin's directory: it must build the repository's tagd, where the
+    -- plugin looks (asked with --show-bin-path, which builds nothing).
+    if vim.fn.executable("swift") == 1 then
+      local out = vim.fn.system("cd " .. vim.fn.shellescape(spec.dir) .. " && " .. spec.build .. " --show-bin-path")
+      H.truthy(vim.v.shell_error == 0, "build command: " .. out)
+      local bin = vim.trim(vim.split(vim.trim(out), "\n", { plain = true })[#vim.split(vim.trim(out), "\n")])
+      eq(repo .. "/.build", vim.fn.fnamemodify(bin, ":h:h"), "built into the repository's .build")
+    else
+      H.out("     (swift not on $PATH: the build command was not checked)")
+    end
     -- What lazy.nvim does with a dir plugin: the directory on 'runtimepath', its plugin/ scripts
     -- sourced, then require(main).setup(opts).
     vim.fn.delete(T.root .. "/doc/tags")
