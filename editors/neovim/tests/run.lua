@@ -274,6 +274,14 @@ test("selection is tagd's: <Left> at the draft's start selects (field/select), <
   end, "d selected from Insert mode")
   feed("<Left><Del>")
   settled(name, { "a", "d" }, "xy")
+  feed("0<Left><Left><Right>") -- Normal mode: d, a, then d again; past the last: the draft
+  wait(function()
+    return state(name).selected == 2
+  end, "d selected again with <Right>")
+  feed("<Right>")
+  wait(function()
+    return state(name).selected == nil
+  end, "back to the draft")
   close(name)
 end)
 
