@@ -19,6 +19,10 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
+#include <QtDBus/QDBusConnection>
+#include <QtDBus/QDBusMessage>
+#include <QtDBus/QDBusVariant>
+#include <QtGui/QAccessible>
 #include <QtGui/QFocusEvent>
 #include <QtGui/QKeyEvent>
 #include <QtGui/QPainter>
@@ -567,19 +571,46 @@ void TagEditPrivate::applyOutcome(const QJsonObject &state)
     }
 }
 
-// Qt 6.4 has no announcement event (QAccessibleAnnouncementEvent is 6.8). The sentence becomes
-// the accessible description of the focused text, which the AT-SPI bridge reports as an
-// object:property-change:accessible-description on it, and Orca speaks that for its locus of
-// focus; it is cleared on the next turn of the event loop so that the same sentence twice is
-// spoken twice and is not read again when focus comes back.
+// How a sentence reaches the screen reader. Qt 6.8 has an announcement event. Before it, the
+// way Orca 43 speaks a sentence is an object:property-change:accessible-description event on
+// its locus of focus carrying the sentence as its value (see ../shared/ORCA.md): the focused
+// text here. Qt 6.4's AT-SPI bridge does send that event for setAccessibleDescription(), but
+// with the object's reference as the value instead of the text, so Orca has nothing to say. So
+// the signal is sent here as GTK and later Qt send it: on the bridge's own connection to the
+// accessibility bus ("a11y"), from the text's object path, with the sentence as the value;
+// then the same with "" on the next turn of the event loop, so that the same sentence twice is
+// spoken twice and nothing is read again when focus comes back.
+static void announceToScreenReader(QWidget *focused, const QString &sentence)
+{
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    if (!sentence.isEmpty()) {
+        QAccessibleAnnouncementEvent event(focused, sentence);
+        QAccessible::updateAccessibility(&event);
+    }
+#else
+    if (!QAccessible::isActive())
+        return;
+    QAccessibleInterface *iface = QAccessible::queryAccessibleInterface(focused);
+    QDBusConnection bus(u"a11y"_s);
+    if (!iface || !bus.isConnected())
+        return;
+    const QString path = u"/org/a11y/atspi/accessible/"_s + QString::number(QAccessible::uniqueId(iface));
+    QDBusMessage signal = QDBusMessage::createSignal(path, u"org.a11y.atspi.Event.Object"_s, u"PropertyChange"_s);
+    signal << u"accessible-description"_s << 0 << 0 << QVariant::fromValue(QDBusVariant(sentence)) << QVariantMap();
+    bus.send(signal);
+#endif
+}
+
 void TagEditPrivate::announce(const QString &sentence)
 {
     announcement = sentence;
-    text->setAccessibleDescription(sentence);
+    announceToScreenReader(text, sentence);
+#if QT_VERSION < QT_VERSION_CHECK(6, 8, 0)
     QTimer::singleShot(0, text, [t = QPointer<QLineEdit>(text)] {
         if (t)
-            t->setAccessibleDescription(QString());
+            announceToScreenReader(t, QString());
     });
+#endif
     Q_EMIT q->announced(sentence);
 }
 
@@ -698,7 +729,7 @@ bool TagEditPrivate::handleKey(QKeyEvent *e)
     }
     if (popup->isVisible() && popup->count() > 0) {
         if ((key == Qt::Key_Down || key == Qt::Key_Up) && plain) {
-            const int row = popup->currentRow();
+            const int row = popupChosen ? popup->currentRow() : -1;
             const int n = popup->count();
             popup->setCurrentRow(key == Qt::Key_Down ? (row + 1) % n : (row <= 0 ? n - 1 : row - 1));
             popupChosen = true;
@@ -928,7 +959,9 @@ void TagEditPrivate::updateSuggestions()
                       hidePopup();
                       return;
                   }
-                  popup->setCurrentRow(0);
+                  // No row is current until Down or Up: a current row is reported to assistive
+                  // technology as the focus, and Orca would stop speaking the text's sentences.
+                  popup->setCurrentRow(-1);
                   positionPopup();
                   popup->show();
               });
@@ -945,8 +978,14 @@ void TagEditPrivate::positionPopup()
 void TagEditPrivate::hidePopup()
 {
     ++suggestSerial;
+    const bool hadCurrent = popupChosen;
     popupChosen = false;
     popup->hide();
+    if (hadCurrent && text->hasFocus()) {
+        // Down/Up made a suggestion the accessible focus: give it back to the text.
+        QAccessibleEvent focus(text, QAccessible::Focus);
+        QAccessible::updateAccessibility(&focus);
+    }
 }
 
 void TagEditPrivate::takeSuggestion(int row)

@@ -523,6 +523,76 @@ def announcements_in_the_locale(ctx):
     check("Added" not in dump["announcements"][-1], "announced in English: %r" % dump["announcements"])
 
 
+class Orca:
+    """Orca 43 in this test's D-Bus session, speaking into a file (tests/orca/tagdqt_speech.py),
+    with key echo off so that typed letters are not mistaken for announcements."""
+
+    def __init__(self, ctx):
+        self.dir = tempfile.mkdtemp(prefix="orca-", dir=ctx.tmp)
+        self.log = os.path.join(self.dir, "speech.txt")
+        open(self.log, "w").close()
+        quiet = {"speechServerFactory": "tagdqt_speech", "enableSpeech": True, "enableKeyEcho": False,
+                 "enableEchoByCharacter": False, "enableEchoByWord": False, "enableEchoBySentence": False,
+                 "enableTutorialMessages": False, "enableBraille": False, "enableSound": False,
+                 "profile": ["Default", "default"]}
+        with open(os.path.join(self.dir, "user-settings.conf"), "w") as f:
+            json.dump({"general": dict(quiet), "profiles": {"default": dict(quiet)},
+                       "pronunciations": {}, "keybindings": {}}, f)
+        env = dict(ctx.env)
+        env["PYTHONPATH"] = os.path.join(HERE, "orca")
+        env["TAGD_SPEECH_LOG"] = self.log
+        self.stderr = open(os.path.join(self.dir, "stderr.txt"), "w")
+        self.proc = subprocess.Popen(["orca", "-u", self.dir] + (["--debug-file", os.environ["ORCA_DEBUG"]] if os.environ.get("ORCA_DEBUG") else []), env=env, stdout=self.stderr, stderr=self.stderr)
+        wait_for(lambda: "Screen reader on" in self.spoken(), "Orca to start speaking", timeout=60)
+
+    def spoken(self):
+        with open(self.log, encoding="utf-8") as f:
+            return f.read()
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.close()
+
+
+@test
+def orca_speaks_every_announcement(ctx):
+    if shutil.which("orca") is None:
+        raise Skip("orca is not installed")
+    ctx.env_only()
+    orca = ctx.orca = Orca(ctx)
+    d = ctx.start()
+    # Orca drops the focus events of an application it does not know yet (no window manager):
+    # move focus away and back, as a user switching windows would.
+    wait_for(lambda: "tagd-qt-demo" in subprocess.run(["orca", "-l"], env=ctx.env, capture_output=True,
+                                                      text=True).stdout or True, "Orca to see the demo")
+    time.sleep(1.0)
+    d.key("shift+Tab")
+    time.sleep(0.3)
+    d.key("Tab")
+    wait_for(lambda: "Add a tag" in orca.spoken(), "Orca to read the field when it gets focus")
+    d.type("spicy,")
+    wait_for(lambda: "Added spicy." in orca.spoken(), "Orca to say 'Added spicy.'")
+    d.type("VEGAN,")
+    wait_for(lambda: "VEGAN is already a tag, as vegan." in orca.spoken(), "Orca to say the duplicate")
+    d.type("spicy,")  # the same sentence as before, spoken again
+    wait_for(lambda: orca.spoken().count("is already a tag") == 2, "Orca to say a repeated sentence again")
+    d.key("Left")
+    wait_for(lambda: d.dump()["selected"] == 3, "a chip selected")
+    d.key("Delete")
+    wait_for(lambda: d.dump()["tags"] == BASE, "the chip removed")
+    d.key("ctrl+z")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "the removal undone")
+    announcements = d.settle()["announcements"]
+    spoken = orca.spoken()
+    missing = [a for a in announcements if a not in spoken]
+    check(not missing, "Orca did not speak %r; it said:\n%s" % (missing, spoken))
+
+
 class Skip(Exception):
     pass
 
@@ -537,19 +607,26 @@ class Context:
         self.tmp = tempfile.mkdtemp(prefix="tagd-qt-tests-")
         self.demos = []
         self.display = None
+        self.orca = None
 
-    def start(self, **kw):
+    def env_only(self):
         if self.display is None:
             self.display = Display()
+        self._env()
+
+    def start(self, **kw):
+        self.env_only()
+        d = Demo(self, **kw)
+        self.demos.append(d)
+        return d
+
+    def _env(self):
         self.env = dict(os.environ)
         self.env.update({"DISPLAY": self.display.name, "QT_QPA_PLATFORM": "xcb",
                          "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1", "QT_ACCESSIBILITY": "1",
                          "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CONFIG_HOME": os.path.join(self.tmp, "config"),
                          "QT_QPA_PLATFORMTHEME": ""})
         self.env.pop("WAYLAND_DISPLAY", None)
-        d = Demo(self, **kw)
-        self.demos.append(d)
-        return d
 
     def shot(self, d, name, screen=False):
         if not self.shots:
@@ -562,6 +639,9 @@ class Context:
         for d in self.demos:
             d.stop()
         self.demos = []
+        if self.orca:
+            self.orca.stop()
+            self.orca = None
         if self.display:
             self.display.stop()
             self.display = None
