@@ -412,7 +412,7 @@ def tab_takes_the_best_suggestion(ctx):
     items = wait_for(lambda: (x := [n.get_name() for n in d.nodes("list item")
                                     if d.has_state(n, Atspi.StateType.SHOWING)]) and len(x) >= 2 and x,
                      "two or more suggestions for 'o'")
-    d.key("Down", "Return")
+    d.key("Down", "Down", "Return")  # the first Down highlights the best one, the second the next
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", items[1]], "Down and Return to take the second suggestion")
 
 
