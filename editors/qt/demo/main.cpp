@@ -21,6 +21,7 @@
 #include <QtCore/QTextStream>
 #include <QtWidgets/QApplication>
 #include <QtGui/QClipboard>
+#include <QtGui/QScreen>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
@@ -207,8 +208,13 @@ public:
             QApplication::clipboard()->setText(doc.array().first().toString());
             return {{u"ok"_s, true}};
         }
-        if (verb == u"shot"_s)
-            return {{u"ok"_s, grab().save(rest)}};
+        if (verb == u"shot"_s) { // what the screen shows: the window and any popup over it
+            QRect area = frameGeometry();
+            for (QWidget *w : QApplication::topLevelWidgets())
+                if (w->isVisible())
+                    area = area.united(w->frameGeometry());
+            return {{u"ok"_s, screen()->grabWindow(0, area.x(), area.y(), area.width(), area.height()).save(rest)}};
+        }
         if (verb == u"quit"_s) {
             QApplication::quit();
             return {{u"ok"_s, true}};

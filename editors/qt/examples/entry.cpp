@@ -2,11 +2,11 @@
 // The smallest program with a tag entry: the README's C++ example.
 #include <TagdQt/TagEdit>
 
+#include <QtCore/QDebug>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QVBoxLayout>
 #include <QtWidgets/QWidget>
 
-#include <cstdio>
 
 int main(int argc, char **argv)
 {
@@ -19,8 +19,7 @@ int main(int argc, char **argv)
     tags->setTransform(Tagd::TagEdit::Transform::Lowercase);
     tags->setSuggestions({QStringLiteral("cmake"), QStringLiteral("widgets"), QStringLiteral("kde")});
     QObject::connect(tags, &Tagd::TagEdit::tagsChanged, [tags] {
-        std::printf("tags: %s\n", qPrintable(tags->tags().join(QStringLiteral(", "))));
-        std::fflush(stdout);
+        qInfo() << "tags:" << tags->tags();
     });
     layout->addWidget(tags);
     window.show();

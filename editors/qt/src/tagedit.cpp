@@ -366,7 +366,10 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
     q->setFocusProxy(text);
     q->setFocusPolicy(Qt::StrongFocus);
     q->setAttribute(Qt::WA_InputMethodEnabled);
-    q->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // As tall as its lines (sizeHint), never taller; shorter when the window is, then it scrolls.
+    q->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    scroll->setMinimumSize(0, 0);
+    box->setSizeConstraint(QLayout::SetNoConstraint);
     QObject::connect(text, &QLineEdit::textChanged, q, [this] { onTextChanged(); });
 
     popup->setWindowFlags(Qt::ToolTip | Qt::FramelessWindowHint);

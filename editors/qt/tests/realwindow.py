@@ -89,13 +89,14 @@ class Demo:
         self.dir = tempfile.mkdtemp(prefix="demo-", dir=ctx.tmp)
         self.env = dict(ctx.env)
         self.env.update(env or {})
-        program = tagd or ctx.tagd
+        program = ctx.tagd if tagd is None else tagd
         if slow:
             self.env["TAGD_REAL"] = program
             program = os.path.join(HERE, "slow-tagd")
         self.stderr_path = os.path.join(self.dir, "stderr.txt")
         self.stderr = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([ctx.demo, "--tagd", program, "--control"] + list(extra), env=self.env,
+        argv = [ctx.demo, "--control"] + (["--tagd", program] if program else []) + list(extra)
+        self.proc = subprocess.Popen(argv, env=self.env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         self.app = wait_for(self._find_app, "the demo in the AT-SPI tree")
         self.window = wait_for(self._find_window, "the demo's X window")
@@ -508,6 +509,21 @@ def screenshots_of_the_recipe_page(ctx):
     wait_for(lambda: d.nodes("list item"), "the suggestions")
     time.sleep(0.3)
     ctx.shot(d, "recipe-tags.png", screen=True)
+
+
+@test
+def finds_the_repository_build_without_settings(ctx):
+    """No program set, no $TAGD, no tagd on PATH: the library finds the checkout's own
+    .build/debug/tagd above the directory it was loaded from."""
+    root = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+    repo_tagd = os.path.join(root, ".build", "debug", "tagd")
+    if not os.access(repo_tagd, os.X_OK):
+        raise Skip("no %s (swift build at the repository root)" % repo_tagd)
+    path = ":".join(p for p in os.environ.get("PATH", "").split(":")
+                    if not os.access(os.path.join(p, "tagd"), os.X_OK))
+    d = ctx.start(tagd="", env={"TAGD": "", "PATH": path})
+    exe = os.path.realpath("/proc/%d/exe" % d.dump()["pid"])
+    check(exe == os.path.realpath(repo_tagd), "started %s, not the repository's %s" % (exe, repo_tagd))
 
 
 @test
