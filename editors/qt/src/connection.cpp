@@ -28,6 +28,7 @@ void Connection::setProgram(const QString &program)
     if (Rpc::instance()->program == program)
         return;
     Rpc::instance()->program = program;
+    Rpc::instance()->programChanged();
     Q_EMIT programChanged();
 }
 

@@ -62,6 +62,7 @@ public:
     int restarts = 0;
     QString language;
     qint64 pid() const;
+    void programChanged() { m_gaveUp = false; } // a new program may start
     QString resolveProgram() const;
 
 Q_SIGNALS:

@@ -335,6 +335,7 @@ public:
     double contentHeight = 0;
     int suggestSerial = 0;
     bool popupChosen = false; // Down/Up moved the highlight: Return takes it
+    QMetaObject::Connection focusConnection;
 };
 
 TagEditPrivate::TagEditPrivate(TagEdit *q)
@@ -381,7 +382,7 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
     QObject::connect(popup, &QListWidget::itemClicked, q,
                      [this](QListWidgetItem *item) { takeSuggestion(popup->row(item)); });
 
-    QObject::connect(qApp, &QApplication::focusChanged, q, [this](QWidget *old, QWidget *now) {
+    focusConnection = QObject::connect(qApp, &QApplication::focusChanged, q, [this](QWidget *old, QWidget *now) {
         const auto inside = [this](QWidget *w) { return w && (w == this->q || this->q->isAncestorOf(w)); };
         if (inside(old) && !inside(now)) {
             hidePopup();
@@ -1013,7 +1014,15 @@ TagEdit::TagEdit(QWidget *parent)
 {
 }
 
-TagEdit::~TagEdit() = default;
+TagEdit::~TagEdit()
+{
+    // The children outlive the private part by a moment (QWidget deletes them later): nothing
+    // they do while going may reach it.
+    QObject::disconnect(d->focusConnection);
+    d->text->removeEventFilter(this);
+    d->scroll->viewport()->removeEventFilter(this);
+    d->text->disconnect(this);
+}
 
 QStringList TagEdit::tags() const { return d->tags; }
 void TagEdit::setTags(const QStringList &tags)

@@ -347,6 +347,15 @@ def wraps_at_two_widths(ctx):
         check(e.x + e.width <= narrow.x + 360, "chip %s sticks out of the narrow window" % t)
     d.xdotool("windowsize", "--sync", d.window, "1100", "500")
     wait_for(lambda: len(rows()) == 1, "one line again at 1100 px")
+    # Taller than its space: the entry scrolls, and the text stays in view.
+    d.type("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,")
+    d.xdotool("windowsize", "--sync", d.window, "300", "230")
+    bar = wait_for(lambda: [b for b in d.nodes("scroll bar") if d.has_state(b, Atspi.StateType.SHOWING)
+                            and d.extents(b).height > 20], "a vertical scroll bar in the entry")
+    d.type("zz")
+    wait_for(lambda: (lambda t, b: b.y <= t.y and t.y + t.height <= b.y + b.height + 2)(
+        d.extents(d.field()), d.extents(bar[0])), "the text scrolled into the entry's view")
+    wait_for(lambda: d.text_of(d.field()) == "zz", "typing into the scrolled entry")
 
 
 @test
