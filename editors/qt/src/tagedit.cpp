@@ -309,7 +309,8 @@ public:
     QString lastUpdateAnnouncement;
 
     // options
-    QString prompt = u"Add a tag"_s;
+    QString prompt;        // the application's, or empty: tagd's own (in the locale's language)
+    QString tagdPrompt;    // the prompt tagd reports
     QStringList separators, allowed, denied, suggestions;
     bool allowList = false;
     int maxTags = -1, maxTagLength = -1, history = 100;
@@ -360,8 +361,6 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
     scroll->viewport()->installEventFilter(q);
 
     text->setFrame(false);
-    text->setPlaceholderText(prompt);
-    text->setAccessibleName(prompt);
     text->installEventFilter(q);
     text->setContextMenuPolicy(Qt::NoContextMenu); // its Undo would bypass tagd's history
     q->setFocusProxy(text);
@@ -406,7 +405,9 @@ TagEditPrivate::~TagEditPrivate()
 
 QJsonObject TagEditPrivate::options() const
 {
-    QJsonObject o{{u"prompt"_s, prompt}};
+    QJsonObject o;
+    if (!prompt.isEmpty())
+        o.insert(u"prompt"_s, prompt);
     if (!separators.isEmpty())
         o.insert(u"separators"_s, QJsonArray::fromStringList(separators));
     if (maxTags >= 0)
@@ -531,6 +532,13 @@ void TagEditPrivate::applyState(const QJsonObject &state, int v, bool fromUpdate
     const int newSelected = state.contains(u"selected"_s) ? state.value(u"selected"_s).toInt(-1) : -1;
     const bool undo = state.value(u"canUndo"_s).toBool(), redo = state.value(u"canRedo"_s).toBool();
     const QString newDraft = state.value(u"text"_s).toString();
+    const QString newPrompt = state.value(u"prompt"_s).toString();
+    if (!newPrompt.isEmpty() && newPrompt != tagdPrompt) {
+        tagdPrompt = newPrompt;
+        text->setPlaceholderText(newPrompt);
+        text->setAccessibleName(newPrompt);
+        Q_EMIT q->promptChanged();
+    }
     const bool tagsChanged = newTags != tags;
     if (tagsChanged) {
         tags = newTags;
@@ -886,7 +894,7 @@ void TagEditPrivate::requestLayout()
         sizes.append(QJsonObject{{u"width"_s, s.width()}, {u"height"_s, s.height()}});
     }
     const QFontMetrics fm(text->font());
-    const double minWidth = std::max(96, fm.horizontalAdvance(prompt) + 8);
+    const double minWidth = std::max(96, fm.horizontalAdvance(q->prompt()) + 8);
     QJsonObject params{{u"field"_s, field},
                        {u"width"_s, width},
                        {u"chipSizes"_s, sizes},
@@ -1032,14 +1040,16 @@ void TagEdit::setTags(const QStringList &tags)
         d->reopen(true);
 }
 QString TagEdit::draft() const { return d->draft; }
-QString TagEdit::prompt() const { return d->prompt; }
+QString TagEdit::prompt() const { return d->prompt.isEmpty() ? d->tagdPrompt : d->prompt; }
 void TagEdit::setPrompt(const QString &prompt)
 {
     if (d->prompt == prompt)
         return;
     d->prompt = prompt;
-    d->text->setPlaceholderText(prompt);
-    d->text->setAccessibleName(prompt);
+    if (!prompt.isEmpty()) {
+        d->text->setPlaceholderText(prompt);
+        d->text->setAccessibleName(prompt);
+    }
     d->optionChanged();
     Q_EMIT promptChanged();
 }

@@ -100,7 +100,7 @@ class Demo:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         self.app = wait_for(self._find_app, "the demo in the AT-SPI tree")
         self.window = wait_for(self._find_window, "the demo's X window")
-        wait_for(lambda: self.dump()["tags"] == BASE and self.field(), "the field with its three tags")
+        wait_for(lambda: self.dump()["tags"] == BASE and self.nodes("text"), "the field with its three tags")
         wait_for(lambda: self.chips() == BASE, "the three chips through AT-SPI")
         self.focus_window()
 
@@ -391,8 +391,10 @@ def chip_keys_select_move_edit_remove_undo(ctx):
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "BackSpace to remove the selected chip")
     d.key("Left", "Left", "Left", "Delete")
     wait_for(lambda: d.dump()["tags"] == ["weeknights"], "Delete to remove the selected chip")
+    check(d.dump()["canUndo"] and not d.dump()["canRedo"], "canUndo/canRedo before undo: %r" % d.dump())
     d.key("ctrl+z")
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "Ctrl+Z to undo the removal")
+    wait_for(lambda: d.dump()["canRedo"], "canRedo after undo")
     d.key("ctrl+shift+z")
     wait_for(lambda: d.dump()["tags"] == ["weeknights"], "Ctrl+Shift+Z to redo it")
     check(d.chips() == ["weeknights"], "AT-SPI chips: %r" % d.chips())
@@ -439,6 +441,8 @@ def options_as_properties(ctx):
     check(dump["tags"] == ["VEGAN", "DINNER", "WEEKNIGHT", "SPICY"], "tags with maxTags 4, uppercase and a deny list: %r" % dump["tags"])
     reasons = [x["reason"] for x in dump["dropped"]]
     check(reasons == ["Denied", "TooMany"], "drop reasons: %r" % dump["dropped"])
+    d.set("prompt", "")
+    wait_for(lambda: d.field("Add a tag"), "tagd's own prompt back")
     d.set("tags", ["a", "b"])
     wait_for(lambda: d.dump()["tags"] == ["A", "B"], "setting tags (under the uppercase transform)")
     check(d.chips() == ["A", "B"], "AT-SPI chips: %r" % d.chips())
@@ -537,12 +541,22 @@ def finds_the_repository_build_without_settings(ctx):
 
 @test
 def announcements_in_the_locale(ctx):
+    """QLocale's name goes to tagd as initialize's `locale`; a tagd that speaks German then
+    announces in German."""
+    log = os.path.join(ctx.tmp, "sent.jsonl")
+    d = ctx.start(slow=True, env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de",
+                                  "TAGD_DELAY": "0", "TAGD_LOG": log})
+    with open(log) as f:
+        first = json.loads(f.readline())
+    check(first["method"] == "initialize" and first["params"].get("locale") == "de_DE",
+          "initialize did not carry the locale de_DE: %r" % first)
     info = subprocess.run([ctx.tagd], input='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n',
                           capture_output=True, text=True, timeout=10).stdout
     if "languages" not in info:
-        raise Skip("this tagd speaks only English (no `languages` in initialize)")
-    d = ctx.start(env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"})
+        raise Skip("locale sent; this tagd speaks only English (no `languages` in initialize)")
     check(d.dump()["language"] == "de", "tagd chose %r for a German locale" % d.dump()["language"])
+    names = [n.get_name() for n in d.nodes("text")]
+    check(names and names[0] and names[0] != "Add a tag", "the text is not named by tagd's German prompt: %r" % names)
     d.type("spicy,")
     dump = wait_for(lambda: (x := d.dump())["announcements"] and x, "an announcement")
     check("Added" not in dump["announcements"][-1], "announced in English: %r" % dump["announcements"])

@@ -66,6 +66,8 @@ public:
     void setTags(const QStringList &tags);
     QString draft() const;
 
+    //! The placeholder and the text's accessible name. Unset (empty): tagd's own, in the
+    //! application's language ("Add a tag", "Etiqueta hinzufügen"...).
     QString prompt() const;
     void setPrompt(const QString &prompt);
     QStringList separators() const;
