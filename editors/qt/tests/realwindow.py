@@ -282,6 +282,10 @@ def commas_return_and_duplicates(ctx):
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", "one pot", "gluten-free"], "three typed tags")
     wait_for(lambda: d.text_of(d.field()) == "", "the text to empty after Return")
     check(d.chips() == BASE + ["spicy", "one pot", "gluten-free"], "AT-SPI chips: %r" % d.chips())
+    wait_for(lambda: not d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "the Suggested button of a present tag to disappear")
+    check(d.has_state(d.node("push button", "Add 30 minutes"), Atspi.StateType.SHOWING),
+          "the Suggested button of an absent tag is gone")
     d.type("VEGAN,")
     dump = wait_for(lambda: (x := d.dump())["dropped"] and x, "the duplicate to be dropped")
     check(dump["dropped"][-1] == {"text": "VEGAN", "reason": "Duplicate", "index": 0},
@@ -365,6 +369,21 @@ def removal_by_click(ctx):
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight"], "dinner removed by its button")
     wait_for(lambda: d.chips() == ["vegan", "weeknight"], "dinner gone from the AT-SPI tree")
     check(any("dinner" in a for a in d.dump()["announcements"]), "no announcement for the removal")
+    d.click(d.node("push button", "Add 30 minutes"))
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight", "30 minutes"], "a Suggested button to add its tag")
+    d.click(d.node("filler", "vegan"), repeat=2)
+    wait_for(lambda: d.dump()["tags"] == ["weeknight", "30 minutes"] and d.text_of(d.field()) == "vegan",
+             "a double-click to edit the chip")
+
+
+@test
+def commit_on_blur(ctx):
+    d = ctx.start()
+    d.set("commitOnBlur", True)
+    d.type("abc")
+    d.key("Tab")  # no suggestion for "abc": Tab leaves the entry
+    wait_for(lambda: d.dump()["tags"] == BASE + ["abc"], "leaving the entry to commit the draft")
+    check(not d.has_state(d.field(), Atspi.StateType.FOCUSED), "the text kept the focus")
 
 
 @test
