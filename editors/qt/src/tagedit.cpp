@@ -30,7 +30,6 @@
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
 #include <QtWidgets/QScrollArea>
-#include <QtWidgets/QScrollBar>
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QStyleOptionFrame>
 #include <QtWidgets/QStyledItemDelegate>
@@ -1126,11 +1125,6 @@ void TagEdit::paintEvent(QPaintEvent *)
     if (d->text->hasFocus())
         opt.state |= QStyle::State_HasFocus;
     style()->drawPrimitive(QStyle::PE_PanelLineEdit, &opt, &p, this);
-}
-
-void TagEdit::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
 }
 
 bool TagEdit::eventFilter(QObject *watched, QEvent *event)
