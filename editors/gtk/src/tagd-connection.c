@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <jsonrpc-glib.h>
+#include <locale.h>
 #include <unistd.h>
 
 #include "tagd-private.h"
@@ -197,6 +198,17 @@ on_client_failed (JsonrpcClient *client, TagdConnection *self)
     g_subprocess_force_exit (self->proc);
 }
 
+/* The language the application's messages are in: LC_MESSAGES once the application has called
+ * setlocale(), else what the environment asks for ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG). */
+static const char *
+app_locale (void)
+{
+  const char *current = setlocale (LC_MESSAGES, NULL);
+  if (current != NULL && !g_str_equal (current, "C") && !g_str_equal (current, "POSIX"))
+    return current;
+  return g_get_language_names ()[0];
+}
+
 static void
 spawn (TagdConnection *self)
 {
@@ -233,8 +245,9 @@ spawn (TagdConnection *self)
   g_variant_builder_init (&caps, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&caps, "{sv}", "general",
                          g_variant_new_parsed ("{'positionEncodings': <['utf-32']>}"));
-  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v}",
-                                 (gint64) getpid (), g_variant_builder_end (&caps));
+  /* Announcements come in the application's language (Protocol 1.2 `locale`). */
+  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v, 'locale': <%s>}",
+                                 (gint64) getpid (), g_variant_builder_end (&caps), app_locale ());
   call = g_new0 (Call, 1);
   call->self = g_object_ref (self);
   call->generation = self->generation;
@@ -348,6 +361,13 @@ gboolean
 _tagd_connection_is_up (TagdConnection *self)
 {
   return self->client != NULL;
+}
+
+guint
+_tagd_connection_generation (TagdConnection *self)
+{
+  ensure_started (self);
+  return self->generation;
 }
 
 char *

@@ -1,238 +1,106 @@
 /* tagd-entry.c: a tag entry whose rules and layout come from tagd.
  *
- * The entry owns its text (a GtkText) and reports every change of it to tagd with
- * field/didChange, as an editor reports its buffer (Protocol/sync.md). tagd answers, when it
- * likes, with field/didUpdate: the tags, and edits that delete the text that became tags,
- * stamped with the buffer version they were computed for. The entry applies them only if the
- * buffer is still at that version, so a key typed while a reply is in flight is never lost and
- * never becomes a tag twice.
+ * The entry owns its text (a GtkEntry without a frame, whose GtkText is the keyboard focus) and
+ * reports every change of it to tagd with field/didChange, as an editor reports its buffer
+ * (Protocol/sync.md). tagd answers with field/didUpdate: the tags, the selected chip, the
+ * announcement, and edits (deletions of committed text, insertions of an edited or undone
+ * draft) stamped with the buffer version they were computed for. The entry applies them only
+ * if the buffer is still at that version, so a key typed while a reply is in flight is never
+ * lost and never becomes a tag twice.
+ *
+ * Everything the user does besides typing (Return, Backspace on an empty text, a chip's ×,
+ * Delete, undo, moving and editing chips) is a request. A request the running tagd cannot take
+ * (it died, or is starting again) is held with the text as it was when the key was pressed, and
+ * sent to the new tagd in the same order, between the text changes that surrounded it; so a
+ * Return pressed during a restart commits what it committed for a slow typist.
  *
  * Layout: each chip is measured with gtk_widget_measure(), the sizes go to field/layout, and
- * the chips and the text are placed at the frames that come back. The reply is asynchronous,
- * so until it arrives every chip keeps the frame it had; a chip that has no frame yet (just
- * added) is not shown, and the text keeps its last frame (the whole width before the first
- * reply). When the reply arrives the entry queues a resize and is placed exactly. See README.
+ * the chips and the text are placed at the frames that come back (see README).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+#include <math.h>
 
+#include "tagd-chip.h"
 #include "tagd-entry.h"
 #include "tagd-enums.h"
 #include "tagd-private.h"
 #include "tagd-style.h"
 
 #define CHIP_SPACING 6.0
+#define SUGGESTION_LIMIT 8
 
-/* ------------------------------------------------------------------------------------------ */
-/* TagdChip: a tag's label and its remove button. Private to the entry. */
-
-#define TAGD_TYPE_CHIP (tagd_chip_get_type ())
-G_DECLARE_FINAL_TYPE (TagdChip, tagd_chip, TAGD, CHIP, GtkWidget)
-
-struct _TagdChip {
-  GtkWidget        parent_instance;
-  char            *tag;
-  GtkWidget       *label;
-  GtkWidget       *button;
-  gboolean         has_frame;
-  graphene_rect_t  frame;
-  guint            flash_source;
-  gboolean         removing;   /* field/removeTag sent: hidden until tagd answers */
+/* What a request is, for the reply and for replay after a restart. */
+enum {
+  OP_ADD_TAGS = 1 << 0,   /* its outcome may be the only report of a drop */
+  OP_REMOVE   = 1 << 1,   /* field/removeTag of a chip hidden meanwhile */
+  OP_SELECT   = 1 << 2,   /* field/select: the entry's own selection wins until answered */
+  OP_LOCAL    = 1 << 3,   /* not replayed after a restart (selection, blur) */
 };
 
-G_DEFINE_FINAL_TYPE (TagdChip, tagd_chip, GTK_TYPE_WIDGET)
-
-static void
-tagd_chip_dispose (GObject *object)
-{
-  TagdChip *chip = TAGD_CHIP (object);
-  g_clear_handle_id (&chip->flash_source, g_source_remove);
-  g_clear_pointer (&chip->label, gtk_widget_unparent);
-  g_clear_pointer (&chip->button, gtk_widget_unparent);
-  G_OBJECT_CLASS (tagd_chip_parent_class)->dispose (object);
-}
-
-static void
-tagd_chip_finalize (GObject *object)
-{
-  g_free (TAGD_CHIP (object)->tag);
-  G_OBJECT_CLASS (tagd_chip_parent_class)->finalize (object);
-}
-
-static void
-tagd_chip_class_init (TagdChipClass *klass)
-{
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  G_OBJECT_CLASS (klass)->dispose = tagd_chip_dispose;
-  G_OBJECT_CLASS (klass)->finalize = tagd_chip_finalize;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
-  gtk_widget_class_set_css_name (widget_class, "tagd-chip");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
-}
-
-static void
-tagd_chip_init (TagdChip *chip)
-{
-}
-
-static TagdChip *
-tagd_chip_new (const char *tag)
-{
-  TagdChip *chip = g_object_new (TAGD_TYPE_CHIP, NULL);
-  g_autofree char *remove = g_strdup_printf ("Remove %s", tag);
-
-  chip->tag = g_strdup (tag);
-  gtk_widget_set_focusable (GTK_WIDGET (chip), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (chip), "tagd-chip");
-  chip->label = gtk_label_new (tag);
-  gtk_label_set_ellipsize (GTK_LABEL (chip->label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode (GTK_LABEL (chip->label), TRUE);
-  gtk_widget_set_parent (chip->label, GTK_WIDGET (chip));
-  chip->button = gtk_button_new_from_icon_name ("window-close-symbolic");
-  gtk_widget_add_css_class (chip->button, "flat");
-  gtk_widget_add_css_class (chip->button, "circular");
-  gtk_widget_set_focusable (chip->button, FALSE);
-  gtk_widget_set_focus_on_click (chip->button, FALSE);
-  gtk_widget_set_tooltip_text (chip->button, remove);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (chip->button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove, -1);
-  gtk_widget_set_parent (chip->button, GTK_WIDGET (chip));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tag, -1);
-  return chip;
-}
-
-static gboolean
-unflash_cb (gpointer data)
-{
-  TagdChip *chip = data;
-  chip->flash_source = 0;
-  gtk_widget_remove_css_class (GTK_WIDGET (chip), "flash");
-  return G_SOURCE_REMOVE;
-}
-
-static void
-tagd_chip_flash (TagdChip *chip)
-{
-  g_clear_handle_id (&chip->flash_source, g_source_remove);
-  gtk_widget_add_css_class (GTK_WIDGET (chip), "flash");
-  chip->flash_source = g_timeout_add (900, unflash_cb, chip);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* TagdText: holds the GtkText and delegates GtkEditable to it, as GtkEntry does. GTK 4.8 gives
- * the AT-SPI Text interface only to an editable whose delegate is a GtkText, so a bare GtkText
- * (even with a role) would show in the tree with no readable text. */
-
-#define TAGD_TYPE_TEXT (tagd_text_get_type ())
-G_DECLARE_FINAL_TYPE (TagdText, tagd_text, TAGD, TEXT, GtkWidget)
-
-struct _TagdText {
-  GtkWidget  parent_instance;
-  GtkWidget *text;
-};
-
-static void tagd_text_editable_init (GtkEditableInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TagdText, tagd_text, GTK_TYPE_WIDGET,
-                               G_IMPLEMENT_INTERFACE (GTK_TYPE_EDITABLE, tagd_text_editable_init))
-
-static GtkEditable *
-tagd_text_get_delegate (GtkEditable *editable)
-{
-  return GTK_EDITABLE (TAGD_TEXT (editable)->text);
-}
-
-static void
-tagd_text_editable_init (GtkEditableInterface *iface)
-{
-  iface->get_delegate = tagd_text_get_delegate;
-}
-
-static void
-tagd_text_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  if (!gtk_editable_delegate_set_property (object, prop_id, value, pspec))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-tagd_text_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  if (!gtk_editable_delegate_get_property (object, prop_id, value, pspec))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static gboolean
-tagd_text_grab_focus (GtkWidget *widget)
-{
-  return gtk_widget_grab_focus (TAGD_TEXT (widget)->text);
-}
-
-static void
-tagd_text_dispose (GObject *object)
-{
-  TagdText *self = TAGD_TEXT (object);
-  if (self->text != NULL)
-    gtk_editable_finish_delegate (GTK_EDITABLE (self));
-  g_clear_pointer (&self->text, gtk_widget_unparent);
-  G_OBJECT_CLASS (tagd_text_parent_class)->dispose (object);
-}
-
-static void
-tagd_text_class_init (TagdTextClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-
-  object_class->dispose = tagd_text_dispose;
-  object_class->set_property = tagd_text_set_property;
-  object_class->get_property = tagd_text_get_property;
-  gtk_editable_install_properties (object_class, 1);
-  widget_class->grab_focus = tagd_text_grab_focus;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_css_name (widget_class, "tagd-text");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TEXT_BOX);
-}
-
-static void
-tagd_text_init (TagdText *self)
-{
-  self->text = gtk_text_new ();
-  gtk_widget_set_hexpand (self->text, TRUE);
-  gtk_widget_set_parent (self->text, GTK_WIDGET (self));
-  gtk_editable_init_delegate (GTK_EDITABLE (self));
-}
-
-/* ------------------------------------------------------------------------------------------ */
+typedef struct {
+  guint64    seq;
+  char      *method;
+  GVariant  *extra;       /* the params besides "field", a{sv} */
+  guint      flags;
+  TagdChip  *chip;        /* OP_REMOVE: the chip being removed */
+  char      *text;        /* the buffer when the user acted */
+  gint64     version;     /* its version */
+} Op;
 
 struct _TagdEntry {
   GtkWidget        parent_instance;
 
-  GtkWidget       *text_box;        /* TagdText: what layout places and AT-SPI reads */
-  GtkWidget       *text;            /* its GtkText */
+  GtkWidget       *text_box;        /* GtkEntry: the accessible text, and what layout places */
+  GtkWidget       *text;            /* its GtkText, which has the keyboard focus */
   GtkEntryBuffer  *buffer;
+  GtkWidget       *message;         /* the last refusal, shown below the entry */
+  GtkWidget       *popover;         /* suggestions */
+  GtkWidget       *list;
   GPtrArray       *chips;           /* TagdChip*, in tag order; children of the entry */
   char           **tags;
+
+  /* options (field/open) */
   char            *prompt;
   char           **separators;      /* NULL: tagd's default set */
   int              max_tags;        /* -1: no limit of the widget's own */
   int              max_tag_length;  /* -1: no limit of the widget's own */
   gboolean         case_sensitive;
   TagdTransform    transform;
+  char            *pattern;
+  char           **allow;
+  char           **deny;
+  char           **suggestions;
+  TagdBackspaceMode backspace_mode;
+  gboolean         commit_on_blur;
+  int              history;         /* -1: tagd's default */
+
   char            *announcement;
+  guint            clear_description;
+  GtkWidget       *described;       /* what holds the sentence until it is cleared */
   int              selected;        /* index of the selected chip, or -1 */
+  guint            select_pending;  /* field/select requests not answered yet */
 
   TagdConnection  *conn;
   char            *field;           /* the session id in tagd */
+  guint            open_generation; /* the connection's generation when field/open was sent */
   gint64           version;         /* the buffer's version, as reported to tagd */
   gint64           state_version;   /* the newest FieldState version applied */
   GString         *mirror;          /* the buffer as last reported (UTF-8) */
   gboolean         applying;        /* applying tagd's edits: not user changes */
   guint            rebuilds;        /* how often the chip list changed */
   guint            open_source;
+  guint            updates_seen;    /* field/didUpdate notifications handled */
+  guint64          next_seq;
+  GQueue          *held;            /* Op*: requests waiting for a tagd that can take them */
+
+  /* suggestions */
+  guint            suggest_source;
+  guint            suggest_serial;
+  GPtrArray       *items;           /* char*: the texts shown in the popover */
 
   /* layout */
   double           layout_width;    /* the width of the last field/layout request, or -1 */
@@ -252,23 +120,38 @@ enum {
   PROP_MAX_TAG_LENGTH,
   PROP_CASE_SENSITIVE,
   PROP_TRANSFORM,
+  PROP_PATTERN,
+  PROP_ALLOW,
+  PROP_DENY,
+  PROP_SUGGESTIONS,
+  PROP_BACKSPACE_MODE,
+  PROP_COMMIT_ON_BLUR,
+  PROP_HISTORY,
+  PROP_SELECTED,
   PROP_ANNOUNCEMENT,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_TAGS_CHANGED, SIGNAL_TAG_DROPPED, N_SIGNALS };
+enum { SIGNAL_TAGS_CHANGED, SIGNAL_TAG_DROPPED, SIGNAL_ACTIVATE, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-G_DEFINE_FINAL_TYPE (TagdEntry, tagd_entry, GTK_TYPE_WIDGET)
+static void tagd_entry_editable_init (GtkEditableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TagdEntry, tagd_entry, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_EDITABLE, tagd_entry_editable_init))
 
 static void send_open (TagdEntry *self);
 static void request_layout (TagdEntry *self);
-static void select_chip (TagdEntry *self, int index);
+static void select_chip (TagdEntry *self, int index, gboolean tell_tagd);
 static void chip_remove_clicked (GtkButton *button, gpointer data);
 static int nearest_chip (TagdEntry *self, int from, int step);
 static void remove_chip (TagdEntry *self, TagdChip *chip);
 static void chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data);
+static void request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip);
+static void schedule_suggest (TagdEntry *self);
+static void hide_suggestions (TagdEntry *self);
+static void clear_refusal (TagdEntry *self);
 
 /* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
 
@@ -287,10 +170,8 @@ position_at (const char *text, glong offset)
           line++;
           character = 0;
         }
-      else if (c != '\r')
-        character++;
       else
-        character++; /* CR of a CRLF: still on this line until the LF */
+        character++; /* a CR of a CRLF stays on its line until the LF */
       p = next;
     }
   return g_variant_new_parsed ("{'line': <%x>, 'character': <%x>}", (gint64) line, (gint64) character);
@@ -321,18 +202,27 @@ range_variant (const char *text, glong start, glong end)
                                position_at (text, start), position_at (text, end));
 }
 
-/* ---- talking to tagd */
+/* ---- requests */
 
 typedef struct {
   TagdEntry *self;
   char      *field;
-  gboolean   add_tags;
-  gboolean   remove_tag;
-  TagdChip  *chip;          /* for field/removeTag: the chip being removed */
+  Op        *op;
+  guint      updates;       /* self->updates_seen when sent */
   guint      serial;
   guint      rebuilds;      /* chip list generation when the request was sent */
   GPtrArray *chips;
 } Reply;
+
+static void
+op_free (Op *op)
+{
+  g_free (op->method);
+  g_clear_pointer (&op->extra, g_variant_unref);
+  g_clear_object (&op->chip);
+  g_free (op->text);
+  g_free (op);
+}
 
 static Reply *
 reply_new (TagdEntry *self)
@@ -350,7 +240,7 @@ reply_free (Reply *r)
   g_free (r->field);
   if (r->chips)
     g_ptr_array_unref (r->chips);
-  g_clear_object (&r->chip);
+  g_clear_pointer (&r->op, op_free);
   g_free (r);
 }
 
@@ -375,22 +265,59 @@ strv_equal (char **a, char **b)
   return TRUE;
 }
 
+/* The session is open in the tagd that runs now. */
+static gboolean
+session_live (TagdEntry *self)
+{
+  return self->field != NULL && self->open_source == 0 &&
+         self->open_generation == _tagd_connection_generation (self->conn);
+}
+
+/* ---- chips */
+
+static void
+connect_chip (TagdEntry *self, TagdChip *chip)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+  g_signal_connect (chip->button, "clicked", G_CALLBACK (chip_remove_clicked), self);
+  g_signal_connect (click, "pressed", G_CALLBACK (chip_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (chip), GTK_EVENT_CONTROLLER (click));
+}
+
+static gboolean
+focus_is_in_chips (TagdEntry *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  for (guint i = 0; focus != NULL && i < self->chips->len; i++)
+    if (gtk_widget_is_ancestor (focus, self->chips->pdata[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Back to the text, caret at @position (-1: the end), nothing selected: a key typed next adds
+ * to the draft instead of replacing it (a plain grab_focus would select the whole text). */
+static void
+focus_text (TagdEntry *self, int position)
+{
+  gtk_text_grab_focus_without_selecting (GTK_TEXT (self->text));
+  gtk_editable_set_position (GTK_EDITABLE (self->text), position);
+}
+
 static void
 rebuild_chips (TagdEntry *self)
 {
   GPtrArray *old = self->chips;
   guint n = self->tags ? g_strv_length (self->tags) : 0;
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  gboolean chip_had_focus = FALSE;
+  gboolean chip_had_focus = focus_is_in_chips (self);
   TagdChip *was_selected = self->selected >= 0 && self->selected < (int) old->len ? old->pdata[self->selected] : NULL;
   int old_selected = self->selected;
+  g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
 
   self->rebuilds++;
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
   /* Reuse a chip for a tag that is still there (it keeps its frame until the new layout).
    * Tags are unique, so a table of the old chips by tag finds them. */
-  g_autoptr (GHashTable) by_tag = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint j = 0; j < old->len; j++)
     g_hash_table_insert (by_tag, TAGD_CHIP (old->pdata[j])->tag, GUINT_TO_POINTER (j + 1));
   for (guint i = 0; i < n; i++)
@@ -404,17 +331,12 @@ rebuild_chips (TagdEntry *self)
         }
       if (chip == NULL)
         {
-          chip = tagd_chip_new (self->tags[i]);
+          chip = _tagd_chip_new (self->tags[i]);
           g_object_ref_sink (chip);
-          gtk_widget_insert_before (GTK_WIDGET (chip), GTK_WIDGET (self), self->text_box);
           gtk_widget_set_child_visible (GTK_WIDGET (chip), FALSE);
-          g_signal_connect (chip->button, "clicked", G_CALLBACK (chip_remove_clicked), self);
-          {
-            GtkGesture *click = gtk_gesture_click_new ();
-            g_signal_connect (click, "pressed", G_CALLBACK (chip_pressed), self);
-            gtk_widget_add_controller (GTK_WIDGET (chip), GTK_EVENT_CONTROLLER (click));
-          }
+          connect_chip (self, chip);
         }
+      gtk_widget_insert_before (GTK_WIDGET (chip), GTK_WIDGET (self), self->text_box);
       g_ptr_array_add (self->chips, chip);
     }
   for (guint j = 0; j < old->len; j++)
@@ -422,25 +344,24 @@ rebuild_chips (TagdEntry *self)
       TagdChip *c = old->pdata[j];
       if (c == NULL)
         continue;
-      if (focus != NULL && (focus == GTK_WIDGET (c) || gtk_widget_is_ancestor (focus, GTK_WIDGET (c))))
-        chip_had_focus = TRUE;
       gtk_widget_unparent (GTK_WIDGET (c));
       g_object_unref (c);
     }
   g_ptr_array_set_free_func (old, NULL);
   g_ptr_array_free (old, TRUE);
 
+  self->selected = -1;
   if (old_selected >= 0)
     {
       guint index;
       /* The selected chip keeps the selection if it is still there; else the nearest one. */
       if (was_selected != NULL && g_ptr_array_find (self->chips, was_selected, &index))
-        select_chip (self, (int) index);
+        select_chip (self, (int) index, FALSE);
       else
-        select_chip (self, nearest_chip (self, MIN (old_selected, (int) self->chips->len - 1), -1));
+        select_chip (self, nearest_chip (self, MIN (old_selected, (int) self->chips->len - 1), -1), FALSE);
     }
   else if (chip_had_focus)
-    gtk_widget_grab_focus (self->text);
+    focus_text (self, -1);
 
   request_layout (self);
 }
@@ -460,27 +381,123 @@ set_tags_internal (TagdEntry *self, char **tags /* transfer full */)
   g_signal_emit (self, signals[SIGNAL_TAGS_CHANGED], 0);
 }
 
+/* tagd's index of the chip at @index: chips whose removal is on its way are gone there. */
+static int
+tagd_index (TagdEntry *self, int index)
+{
+  int n = 0;
+  for (int i = 0; i < index && i < (int) self->chips->len; i++)
+    if (!TAGD_CHIP (self->chips->pdata[i])->removing)
+      n++;
+  return n;
+}
+
+/* ---- announcements */
+
+static gboolean
+clear_description_cb (gpointer data)
+{
+  TagdEntry *self = data;
+  self->clear_description = 0;
+  if (self->described != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->described),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
+  g_clear_weak_pointer (&self->described);
+  return G_SOURCE_REMOVE;
+}
+
+/* What a screen reader is reading: the Remove button of the selected chip, else the text. */
+static GtkWidget *
+announce_target (TagdEntry *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  for (guint i = 0; focus != NULL && i < self->chips->len; i++)
+    if (focus == TAGD_CHIP (self->chips->pdata[i])->button)
+      return focus;
+  return self->text_box;
+}
+
 static void
 set_announcement (TagdEntry *self, const char *sentence)
 {
+  GtkWidget *target;
+
   if (sentence == NULL || sentence[0] == '\0')
     return;
   g_free (self->announcement);
   self->announcement = g_strdup (sentence);
-  /* GTK 4.8 has no gtk_accessible_announce() (4.14+): the sentence becomes the accessible
-   * description of the focused text, which AT-SPI reports as a property change. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
+  /* GTK 4.8 has no gtk_accessible_announce() (4.14): Orca speaks a change of the accessible
+   * description of its locus of focus. The description is cleared on the next idle, so the
+   * same sentence twice is spoken twice and is not read again when focus comes back. */
+  target = announce_target (self);
+  if (self->described != NULL && self->described != target)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->described),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
+  g_set_weak_pointer (&self->described, target);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (target),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence, -1);
+  g_clear_handle_id (&self->clear_description, g_source_remove);
+  self->clear_description = g_idle_add (clear_description_cb, self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANNOUNCEMENT]);
 }
 
+/* A candidate was refused: the text turns to its error style and the sentence shows below the
+ * entry (and as the text's tooltip) until the text changes. */
 static void
-apply_outcome (TagdEntry *self, GVariant *outcome)
+show_refusal (TagdEntry *self, const char *sentence)
 {
+  gtk_widget_add_css_class (self->text_box, "error");
+  gtk_label_set_text (GTK_LABEL (self->message), sentence);
+  gtk_widget_set_tooltip_text (self->text_box, sentence);
+  if (!gtk_widget_get_visible (self->message))
+    {
+      gtk_widget_set_visible (self->message, TRUE);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
+static void
+clear_refusal (TagdEntry *self)
+{
+  if (!gtk_widget_get_visible (self->message))
+    return;
+  gtk_widget_remove_css_class (self->text_box, "error");
+  gtk_widget_set_tooltip_text (self->text_box, NULL);
+  gtk_widget_set_visible (self->message, FALSE);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static TagdDropReason
+drop_reason (const char *reason)
+{
+  static const struct { const char *name; TagdDropReason value; } reasons[] = {
+    { "empty", TAGD_DROP_REASON_EMPTY }, { "duplicate", TAGD_DROP_REASON_DUPLICATE },
+    { "tooLong", TAGD_DROP_REASON_TOO_LONG }, { "tooMany", TAGD_DROP_REASON_TOO_MANY },
+    { "pattern", TAGD_DROP_REASON_PATTERN }, { "notAllowed", TAGD_DROP_REASON_NOT_ALLOWED },
+    { "denied", TAGD_DROP_REASON_DENIED },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
+    if (g_str_equal (reason, reasons[i].name))
+      return reasons[i].value;
+  return TAGD_DROP_REASON_OTHER;
+}
+
+/* The outcome's sentence first (so tag-dropped handlers read the new announcement), then the
+ * flashes and the signals. */
+static void
+apply_outcome (TagdEntry *self, GVariant *state)
+{
+  g_autoptr (GVariant) outcome = _tagd_variant_lookup (state, "outcome");
   g_autoptr (GVariant) dropped = _tagd_variant_lookup (outcome, "dropped");
+  const char *sentence = NULL;
+  gboolean refused = FALSE;
   GVariantIter iter;
   GVariant *item;
 
+  g_variant_lookup (state, "announcement", "&s", &sentence);
+  if (sentence != NULL)
+    set_announcement (self, sentence);
   if (dropped == NULL)
     return;
   g_variant_iter_init (&iter, dropped);
@@ -489,36 +506,74 @@ apply_outcome (TagdEntry *self, GVariant *outcome)
       g_autoptr (GVariant) d = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
       const char *text = "", *reason = "";
       int index = (int) _tagd_variant_number (d, "duplicateOf", -1);
+      TagdDropReason why;
 
       g_variant_lookup (d, "text", "&s", &text);
       g_variant_lookup (d, "reason", "&s", &reason);
-      if (g_str_equal (reason, "duplicate") && index >= 0 && (guint) index < self->chips->len)
-        tagd_chip_flash (self->chips->pdata[index]);
-      g_signal_emit (self, signals[SIGNAL_TAG_DROPPED], 0, text, reason, index);
+      why = drop_reason (reason);
+      if (why == TAGD_DROP_REASON_DUPLICATE && index >= 0 && (guint) index < self->chips->len)
+        _tagd_chip_flash (self->chips->pdata[index]);
+      else if (why != TAGD_DROP_REASON_EMPTY && why != TAGD_DROP_REASON_DUPLICATE)
+        refused = TRUE;
+      g_signal_emit (self, signals[SIGNAL_TAG_DROPPED], 0, text, why, index);
       g_variant_unref (item);
     }
+  if (refused && sentence != NULL)
+    show_refusal (self, sentence);
 }
 
-/* Takes the tags of a FieldState or update if it is newer than what the entry shows. */
+/* tagd's `selected`, shown unless a field/select of the entry's own is still on its way. */
+static void
+adopt_selection (TagdEntry *self, GVariant *state)
+{
+  int selected = (int) _tagd_variant_number (state, "selected", -1);
+
+  if (self->select_pending > 0 || selected == self->selected)
+    return;
+  if (selected >= (int) self->chips->len)
+    selected = -1;
+  if (selected < 0 && !focus_is_in_chips (self))
+    {
+      /* Nothing to move focus from. */
+      for (guint i = 0; i < self->chips->len; i++)
+        _tagd_chip_set_selected (self->chips->pdata[i], FALSE);
+      self->selected = -1;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+      return;
+    }
+  select_chip (self, selected, FALSE);
+}
+
+/* Takes a FieldState or update if it is newer than what the entry shows. */
 static void
 apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce)
 {
   gint64 version = (gint64) _tagd_variant_number (state, version_key, 0);
   g_autoptr (GVariant) tags = _tagd_variant_lookup (state, "tags");
-  g_autoptr (GVariant) outcome = _tagd_variant_lookup (state, "outcome");
-  const char *sentence = NULL;
 
-  if (version <= self->state_version)
+  if (version < self->state_version)
     return;
-  self->state_version = version;
-  if (tags != NULL)
-    set_tags_internal (self, _tagd_variant_strv (tags));
-  if (announce)
+  if (version > self->state_version)
     {
-      apply_outcome (self, outcome);
-      if (g_variant_lookup (state, "announcement", "&s", &sentence))
-        set_announcement (self, sentence);
+      self->state_version = version;
+      if (tags != NULL)
+        set_tags_internal (self, _tagd_variant_strv (tags));
+      if (announce)
+        apply_outcome (self, state);
     }
+  adopt_selection (self, state);
+}
+
+static void
+hold (TagdEntry *self, Op *op)
+{
+  GList *l = self->held->tail;
+  while (l != NULL && ((Op *) l->data)->seq > op->seq)
+    l = l->prev;
+  if (l == NULL)
+    g_queue_push_head (self->held, op);
+  else
+    g_queue_insert_after (self->held, l, op);
 }
 
 static void
@@ -526,38 +581,108 @@ on_state_reply (GVariant *result, const GError *error, gpointer data)
 {
   Reply *r = data;
   TagdEntry *self = r->self;
+  Op *op = r->op;
 
-  if (r->chip != NULL && r->chip->removing)
+  if (op->flags & OP_SELECT)
+    self->select_pending--;
+  if (error != NULL && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED) &&
+      !(op->flags & OP_LOCAL) && r->updates == self->updates_seen && self->field != NULL)
+    {
+      /* tagd died with the request: nothing it did reached the entry, whose state the next
+       * session starts from, so the request is sent again there, in its place. */
+      hold (self, op);
+      r->op = NULL;
+      reply_free (r);
+      if (session_live (self))
+        send_open (self);
+      return;
+    }
+  if (op->chip != NULL && op->chip->removing)
     {
       /* Answered: tagd's tags now decide. If the chip is still a child, its tag is still
        * there (the removal failed), so it shows again. */
-      r->chip->removing = FALSE;
+      op->chip->removing = FALSE;
       gtk_widget_queue_allocate (GTK_WIDGET (self));
     }
-  if (error != NULL && r->remove_tag && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
+  if (error != NULL && (op->flags & OP_REMOVE) && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
     /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
     g_debug ("tagd: field/removeTag: %s", error->message);
   else if (error != NULL)
-    report_error ("request", error);
+    report_error (op->method, error);
   else if (g_strcmp0 (r->field, self->field) == 0 && result != NULL)
     {
       g_autoptr (GVariant) outcome = _tagd_variant_lookup (result, "outcome");
       g_autoptr (GVariant) added = _tagd_variant_lookup (outcome, "added");
       g_autoptr (GVariant) removed = _tagd_variant_lookup (outcome, "removed");
-      const char *sentence = NULL;
+      gint64 version = (gint64) _tagd_variant_number (result, "version", 0);
 
-      apply_state (self, result, "version", TRUE);
       /* field/addTags that only dropped candidates changes nothing, so no field/didUpdate
        * reports it: the reply is the only place its outcome appears. */
-      if (r->add_tags && added && removed && g_variant_n_children (added) == 0 &&
-          g_variant_n_children (removed) == 0)
-        {
-          apply_outcome (self, outcome);
-          if (g_variant_lookup (result, "announcement", "&s", &sentence))
-            set_announcement (self, sentence);
-        }
+      if ((op->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
+          g_variant_n_children (added) == 0 && g_variant_n_children (removed) == 0)
+        apply_outcome (self, result);
+      apply_state (self, result, "version", TRUE);
     }
   reply_free (r);
+}
+
+static void
+send_op (TagdEntry *self, Op *op)
+{
+  GVariantBuilder b;
+  Reply *r;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
+  if (op->extra != NULL)
+    {
+      GVariantIter iter;
+      const char *key;
+      GVariant *value;
+      g_variant_iter_init (&iter, op->extra);
+      while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+        {
+          g_variant_builder_add (&b, "{sv}", key, value);
+          g_variant_unref (value);
+        }
+    }
+  r = reply_new (self);
+  r->op = op;
+  r->updates = self->updates_seen;
+  if (op->flags & OP_SELECT)
+    self->select_pending++;
+  _tagd_connection_call (self->conn, op->method, g_variant_builder_end (&b), on_state_reply, r);
+}
+
+/* A request made before the idle field/open ran (right after construction) opens first. */
+static void
+ensure_open (TagdEntry *self)
+{
+  if (self->open_source != 0)
+    send_open (self);
+}
+
+static void
+request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip)
+{
+  Op *op = g_new0 (Op, 1);
+
+  ensure_open (self);
+  op->seq = ++self->next_seq;
+  op->method = g_strdup (method);
+  op->extra = extra != NULL ? g_variant_ref_sink (extra) : NULL;
+  op->flags = flags;
+  op->chip = chip != NULL ? g_object_ref (chip) : NULL;
+  op->text = g_strdup (self->mirror->str);
+  op->version = self->version;
+  if (self->field == NULL)
+    op_free (op);
+  else if (session_live (self))
+    send_op (self, op);
+  else if (flags & OP_LOCAL)
+    op_free (op);   /* the re-opened session starts with no selection */
+  else
+    hold (self, op);
 }
 
 static void
@@ -585,40 +710,20 @@ field_params (TagdEntry *self)
   return g_variant_new_parsed ("{'field': <%s>}", self->field);
 }
 
-/* A request made before the idle field/open ran (right after construction) opens first. */
 static void
-ensure_open (TagdEntry *self)
-{
-  if (self->open_source != 0)
-    send_open (self);
-}
-
-static void
-call_state (TagdEntry *self, const char *method, GVariant *params, gboolean add_tags)
-{
-  Reply *r;
-
-  ensure_open (self);
-  r = reply_new (self);
-  r->add_tags = add_tags;
-  r->remove_tag = g_str_equal (method, "field/removeTag");
-  _tagd_connection_call (self->conn, method, params, on_state_reply, r);
-}
-
-static void
-send_change (TagdEntry *self, GVariant *changes, gint64 applied)
+send_change_at (TagdEntry *self, GVariant *changes, gint64 version, gint64 applied)
 {
   GVariantBuilder b;
 
-  /* Before field/open is sent, the open carries the whole text at this version. */
-  if (self->field == NULL || self->open_source != 0)
+  /* Until field/open is sent in the running tagd, the open carries the text. */
+  if (!session_live (self))
     {
       g_variant_unref (g_variant_ref_sink (changes));
       return;
     }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (self->version));
+  g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (version));
   if (applied >= 0)
     g_variant_builder_add (&b, "{sv}", "applied", g_variant_new_int64 (applied));
   g_variant_builder_add (&b, "{sv}", "contentChanges", changes);
@@ -626,17 +731,57 @@ send_change (TagdEntry *self, GVariant *changes, gint64 applied)
 }
 
 static void
+send_change (TagdEntry *self, GVariant *changes, gint64 applied)
+{
+  send_change_at (self, changes, self->version, applied);
+}
+
+/* One ranged change turning @from into @to (their common start and end kept). */
+static void
+send_difference (TagdEntry *self, const char *from, const char *to, gint64 version)
+{
+  glong nf = g_utf8_strlen (from, -1), nt = g_utf8_strlen (to, -1), pre = 0, suf = 0;
+  const char *a = from, *b = to;
+  g_autofree char *middle = NULL;
+
+  while (pre < nf && pre < nt && g_utf8_get_char (a) == g_utf8_get_char (b))
+    {
+      a = g_utf8_next_char (a);
+      b = g_utf8_next_char (b);
+      pre++;
+    }
+  while (suf < nf - pre && suf < nt - pre &&
+         g_utf8_get_char (g_utf8_offset_to_pointer (from, nf - suf - 1)) ==
+         g_utf8_get_char (g_utf8_offset_to_pointer (to, nt - suf - 1)))
+    suf++;
+  middle = g_utf8_substring (to, pre, nt - suf);
+  send_change_at (self,
+                  g_variant_new_parsed ("[{'range': %v, 'text': <%s>}]",
+                                        range_variant (from, pre, nf - suf), middle),
+                  version, -1);
+}
+
+static GVariant *
+strv_variant (char **v)
+{
+  const char *empty[] = { NULL };
+  return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
+}
+
+static void
 send_open (TagdEntry *self)
 {
   GVariantBuilder b, opts;
-  const char *empty[] = { NULL };
+  const char *text = self->mirror->str;
+  gint64 version = self->version;
+  g_autofree char *prev = NULL;
 
   g_clear_handle_id (&self->open_source, g_source_remove);
   self->state_version = 0;
+  self->open_generation = _tagd_connection_generation (self->conn);
   g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
   if (self->separators != NULL)
-    g_variant_builder_add (&opts, "{sv}", "separators",
-                           g_variant_new_strv ((const char * const *) self->separators, -1));
+    g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
   if (self->max_tags >= 0)
     g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
   if (self->max_tag_length >= 1)
@@ -648,16 +793,54 @@ send_open (TagdEntry *self)
                            g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
   if (self->prompt != NULL)
     g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
+  if (self->pattern != NULL && self->pattern[0] != '\0')
+    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
+  if (self->allow != NULL)
+    g_variant_builder_add (&opts, "{sv}", "allow", strv_variant (self->allow));
+  if (self->deny != NULL)
+    g_variant_builder_add (&opts, "{sv}", "deny", strv_variant (self->deny));
+  if (self->suggestions != NULL)
+    g_variant_builder_add (&opts, "{sv}", "suggestions", strv_variant (self->suggestions));
+  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
+    g_variant_builder_add (&opts, "{sv}", "backspace",
+                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
+  if (self->commit_on_blur)
+    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
+  if (self->history >= 0)
+    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
+
+  /* Requests held over a restart: the session starts from the text as it was when the first
+   * of them was made, and the text changes made since go out between them. */
+  if (!g_queue_is_empty (self->held))
+    {
+      Op *first = g_queue_peek_head (self->held);
+      text = first->text;
+      version = first->version;
+    }
+  prev = g_strdup (text);
 
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "tags",
-                         g_variant_new_strv (self->tags ? (const char * const *) self->tags : empty, -1));
-  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (self->mirror->str));
+  g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
+  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (text));
   g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
-  g_variant_builder_add (&b, "{sv}", "sync",
-                         g_variant_new_parsed ("{'version': <%x>}", self->version));
+  g_variant_builder_add (&b, "{sv}", "sync", g_variant_new_parsed ("{'version': <%x>}", version));
   _tagd_connection_call (self->conn, "field/open", g_variant_builder_end (&b), on_open_reply, reply_new (self));
+
+  while (!g_queue_is_empty (self->held))
+    {
+      Op *op = g_queue_pop_head (self->held);
+      Op *next = g_queue_peek_head (self->held);
+      const char *next_text = next != NULL ? next->text : self->mirror->str;
+      gint64 next_version = next != NULL ? next->version : self->version;
+
+      send_op (self, op);
+      if (!g_str_equal (prev, next_text))
+        send_difference (self, prev, next_text, next_version);
+      g_free (prev);
+      prev = g_strdup (next_text);
+    }
+
   /* The new session knows nothing of earlier layouts. */
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
@@ -672,7 +855,7 @@ reopen (TagdEntry *self, gboolean close_old)
 
   if (self->field == NULL)
     return;
-  if (close_old && self->open_source == 0)
+  if (close_old && self->open_source == 0 && session_live (self))
     _tagd_connection_call (self->conn, "field/close", field_params (self), on_ignore_reply, g_object_ref (self));
   id = _tagd_connection_rename (self->conn, self->field, "entry");
   g_free (self->field);
@@ -693,6 +876,7 @@ handle_update (TagdEntry *self, GVariant *params)
   gint64 version = (gint64) _tagd_variant_number (params, "version", -1);
   gboolean resync = FALSE;
 
+  self->updates_seen++;
   g_variant_lookup (params, "resync", "b", &resync);
   if (resync)
     {
@@ -706,31 +890,36 @@ handle_update (TagdEntry *self, GVariant *params)
   if (version == self->version)
     {
       g_autoptr (GVariant) edits = _tagd_variant_lookup (params, "edits");
-      GVariantBuilder changes;
-      GVariantIter iter;
-      GVariant *item;
       gsize n = edits ? g_variant_n_children (edits) : 0;
+      gboolean inserted = FALSE;
 
       if (n > 0)
         {
+          GVariantBuilder changes;
+          GVariantIter iter;
+          GVariant *item;
+
           g_variant_builder_init (&changes, G_VARIANT_TYPE ("aa{sv}"));
           self->applying = TRUE;
           g_variant_iter_init (&iter, edits);
+          /* Listed from last to first: each applies to the text the previous one left. */
           while ((item = g_variant_iter_next_value (&iter)))
             {
               g_autoptr (GVariant) e = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
               g_autoptr (GVariant) range = _tagd_variant_lookup (e, "range");
               g_autoptr (GVariant) start = _tagd_variant_lookup (range, "start");
               g_autoptr (GVariant) end = _tagd_variant_lookup (range, "end");
+              const char *new_text = "";
               glong s = offset_of (self->mirror->str, (gint64) _tagd_variant_number (start, "line", 0),
                                    (gint64) _tagd_variant_number (start, "character", 0));
               glong t = offset_of (self->mirror->str, (gint64) _tagd_variant_number (end, "line", 0),
                                    (gint64) _tagd_variant_number (end, "character", 0));
               GVariantBuilder change;
 
+              g_variant_lookup (e, "newText", "&s", &new_text);
               g_variant_builder_init (&change, G_VARIANT_TYPE_VARDICT);
               g_variant_builder_add (&change, "{sv}", "range", range_variant (self->mirror->str, s, t));
-              g_variant_builder_add (&change, "{sv}", "text", g_variant_new_string (""));
+              g_variant_builder_add (&change, "{sv}", "text", g_variant_new_string (new_text));
               g_variant_builder_add_value (&changes, g_variant_builder_end (&change));
               if (t > s)
                 {
@@ -739,11 +928,22 @@ handle_update (TagdEntry *self, GVariant *params)
                   g_string_erase (self->mirror, a - self->mirror->str, z - a);
                   gtk_entry_buffer_delete_text (self->buffer, (guint) s, (int) (t - s));
                 }
+              if (new_text[0] != '\0')
+                {
+                  const char *a = g_utf8_offset_to_pointer (self->mirror->str, s);
+                  g_string_insert (self->mirror, a - self->mirror->str, new_text);
+                  gtk_entry_buffer_insert_text (self->buffer, (guint) s, new_text, -1);
+                  inserted = TRUE;
+                }
               g_variant_unref (item);
             }
           self->applying = FALSE;
           self->version++;
           send_change (self, g_variant_builder_end (&changes), version);
+          /* Text tagd put into the draft (an edited or undone tag) is edited at its end. */
+          if (inserted && gtk_widget_has_focus (self->text))
+            gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
+          schedule_suggest (self);
         }
     }
   /* Edits for an older buffer are ignored: tagd answers the newer change with a fresh update.
@@ -784,6 +984,8 @@ on_inserted_text (GtkEntryBuffer *buffer, guint position, const char *chars, gui
                -1);
   at = g_utf8_offset_to_pointer (self->mirror->str, position);
   g_string_insert (self->mirror, at - self->mirror->str, inserted);
+  clear_refusal (self);
+  schedule_suggest (self);
 }
 
 static void
@@ -806,6 +1008,195 @@ on_deleted_text (GtkEntryBuffer *buffer, guint position, guint n_chars, TagdEntr
   a = g_utf8_offset_to_pointer (self->mirror->str, position);
   z = g_utf8_offset_to_pointer (self->mirror->str, end);
   g_string_erase (self->mirror, a - self->mirror->str, z - a);
+  clear_refusal (self);
+  schedule_suggest (self);
+}
+
+/* ---- suggestions (field/suggest) */
+
+/* @text with the ranges in @matches (character offsets, utf-32) in bold, as Pango markup. */
+static char *
+highlight_markup (const char *text, GVariant *matches)
+{
+  GString *out = g_string_new ("");
+  glong n = g_utf8_strlen (text, -1);
+  gboolean *bold = g_new0 (gboolean, n + 1);
+  GVariantIter iter;
+  GVariant *item;
+  gboolean in = FALSE;
+  const char *p = text;
+
+  if (matches != NULL)
+    {
+      g_variant_iter_init (&iter, matches);
+      while ((item = g_variant_iter_next_value (&iter)))
+        {
+          g_autoptr (GVariant) m = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
+          glong s = (glong) _tagd_variant_number (m, "start", 0), e = (glong) _tagd_variant_number (m, "end", 0);
+          for (glong i = MAX (s, 0); i < e && i < n; i++)
+            bold[i] = TRUE;
+          g_variant_unref (item);
+        }
+    }
+  for (glong i = 0; i < n; i++)
+    {
+      const char *next = g_utf8_next_char (p);
+      g_autofree char *piece = g_markup_escape_text (p, next - p);
+      if (bold[i] != in)
+        g_string_append (out, bold[i] ? "<b>" : "</b>");
+      in = bold[i];
+      g_string_append (out, piece);
+      p = next;
+    }
+  if (in)
+    g_string_append (out, "</b>");
+  g_free (bold);
+  return g_string_free (out, FALSE);
+}
+
+static void
+hide_suggestions (TagdEntry *self)
+{
+  g_ptr_array_set_size (self->items, 0);
+  gtk_popover_popdown (GTK_POPOVER (self->popover));
+}
+
+static void
+on_suggest_reply (GVariant *result, const GError *error, gpointer data)
+{
+  Reply *r = data;
+  TagdEntry *self = r->self;
+  g_autoptr (GVariant) items = NULL;
+  GtkWidget *child;
+  GVariantIter iter;
+  GVariant *item;
+
+  if (error != NULL)
+    {
+      report_error ("field/suggest", error);
+      reply_free (r);
+      return;
+    }
+  if (r->serial != self->suggest_serial || g_strcmp0 (r->field, self->field) != 0)
+    {
+      reply_free (r);
+      return;
+    }
+  while ((child = gtk_widget_get_first_child (self->list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
+  g_ptr_array_set_size (self->items, 0);
+  items = _tagd_variant_lookup (result, "items");
+  if (items != NULL && gtk_entry_buffer_get_length (self->buffer) > 0 && gtk_widget_has_focus (self->text))
+    {
+      g_variant_iter_init (&iter, items);
+      while ((item = g_variant_iter_next_value (&iter)))
+        {
+          g_autoptr (GVariant) it = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
+          g_autoptr (GVariant) matches = _tagd_variant_lookup (it, "matches");
+          const char *text = NULL;
+
+          if (g_variant_lookup (it, "text", "&s", &text))
+            {
+              g_autofree char *markup = highlight_markup (text, matches);
+              GtkWidget *label = gtk_label_new (NULL);
+              GtkWidget *row = gtk_list_box_row_new ();
+
+              gtk_label_set_markup (GTK_LABEL (label), markup);
+              gtk_label_set_xalign (GTK_LABEL (label), 0);
+              gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+              gtk_widget_set_focusable (row, FALSE);
+              gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+              gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+              g_ptr_array_add (self->items, g_strdup (text));
+            }
+          g_variant_unref (item);
+        }
+    }
+  if (self->items->len > 0)
+    {
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+      gtk_popover_popup (GTK_POPOVER (self->popover));
+    }
+  else
+    gtk_popover_popdown (GTK_POPOVER (self->popover));
+  reply_free (r);
+}
+
+static gboolean
+suggest_cb (gpointer data)
+{
+  TagdEntry *self = data;
+  Reply *r;
+
+  self->suggest_source = 0;
+  self->suggest_serial++;
+  if (self->suggestions == NULL || gtk_entry_buffer_get_length (self->buffer) == 0 ||
+      !gtk_widget_has_focus (self->text) || !session_live (self))
+    {
+      hide_suggestions (self);
+      return G_SOURCE_REMOVE;
+    }
+  r = reply_new (self);
+  r->serial = self->suggest_serial;
+  _tagd_connection_call (self->conn, "field/suggest",
+                         g_variant_new_parsed ("{'field': <%s>, 'limit': <%x>}", self->field, (gint64) SUGGESTION_LIMIT),
+                         on_suggest_reply, r);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the buffer changed (the didChange is already out, so tagd's draft has the change). */
+static void
+schedule_suggest (TagdEntry *self)
+{
+  if (self->suggestions == NULL && !gtk_widget_get_visible (self->popover))
+    return;
+  if (self->suggest_source == 0)
+    self->suggest_source = g_idle_add (suggest_cb, self);
+}
+
+static int
+highlighted_row (TagdEntry *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
+  return row != NULL ? gtk_list_box_row_get_index (row) : -1;
+}
+
+/* Takes a suggestion as if it had been typed and Return pressed: the text becomes the
+ * suggestion, then field/submit commits it under tagd's rules. */
+static void
+take_suggestion (TagdEntry *self, guint index)
+{
+  g_autofree char *text = NULL;
+
+  if (index >= self->items->len)
+    return;
+  text = g_strdup (self->items->pdata[index]);
+  hide_suggestions (self);
+  gtk_editable_set_text (GTK_EDITABLE (self->text), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
+  request (self, "field/submit", NULL, 0, NULL);
+  g_clear_handle_id (&self->suggest_source, g_source_remove);
+}
+
+static void
+on_row_activated (GtkListBox *list, GtkListBoxRow *row, TagdEntry *self)
+{
+  take_suggestion (self, (guint) gtk_list_box_row_get_index (row));
+  focus_text (self, -1);
+}
+
+static void
+move_highlight (TagdEntry *self, int step)
+{
+  int n = (int) self->items->len;
+  int i = highlighted_row (self);
+  GtkListBoxRow *row;
+
+  if (n == 0)
+    return;
+  i = i < 0 ? (step > 0 ? 0 : n - 1) : (i + step + n) % n;
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), i);
+  gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
 }
 
 /* ---- chips: selection, removal */
@@ -828,38 +1219,38 @@ nearest_chip (TagdEntry *self, int from, int step)
 static void
 remove_chip (TagdEntry *self, TagdChip *chip)
 {
-  Reply *r;
-
-  ensure_open (self);
-  r = reply_new (self);
-
   /* Hidden at once, so that a second Delete, typed before tagd answers, removes the next
    * chip as it would for a slow typist, not the same tag again. */
   chip->removing = TRUE;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
-  r->remove_tag = TRUE;
-  r->chip = g_object_ref (chip);
-  _tagd_connection_call (self->conn, "field/removeTag",
-                         g_variant_new_parsed ("{'field': <%s>, 'tag': <%s>}", self->field, chip->tag),
-                         on_state_reply, r);
+  request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", chip->tag), OP_REMOVE, chip);
 }
 
+/* Selects the chip at @index (-1: none, back to the text) and tells tagd (field/select), whose
+ * `selected` the entry then shows. The Remove button of the selected chip has the focus. */
 static void
-select_chip (TagdEntry *self, int index)
+select_chip (TagdEntry *self, int index, gboolean tell_tagd)
 {
+  int previous = self->selected;
+
+  if (index >= (int) self->chips->len)
+    index = -1;
   for (guint i = 0; i < self->chips->len; i++)
-    {
-      GtkWidget *chip = self->chips->pdata[i];
-      if ((int) i == index)
-        gtk_widget_add_css_class (chip, "selected");
-      else
-        gtk_widget_remove_css_class (chip, "selected");
-    }
+    _tagd_chip_set_selected (self->chips->pdata[i], (int) i == index);
   self->selected = index;
   if (index >= 0)
-    gtk_widget_grab_focus (self->chips->pdata[index]);
-  else
-    gtk_widget_grab_focus (self->text);
+    gtk_widget_grab_focus (TAGD_CHIP (self->chips->pdata[index])->button);
+  else if (focus_is_in_chips (self) || previous >= 0)
+    focus_text (self, -1);
+  if (tell_tagd)
+    {
+      GVariant *which = index >= 0 ? g_variant_new_int64 (tagd_index (self, index))
+                                   : g_variant_new ("mv", NULL);
+      request (self, "field/select",
+               g_variant_new_parsed ("{'index': <%v>}", which), OP_SELECT | OP_LOCAL, NULL);
+    }
+  if (previous != index)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
 static void
@@ -867,25 +1258,82 @@ chip_remove_clicked (GtkButton *button, gpointer data)
 {
   TagdEntry *self = TAGD_ENTRY (data);
   GtkWidget *chip = gtk_widget_get_parent (GTK_WIDGET (button));
+  gboolean was_selected = self->selected >= 0 && self->chips->pdata[self->selected] == chip;
+
   if (!TAGD_CHIP (chip)->removing)
     remove_chip (self, TAGD_CHIP (chip));
-  select_chip (self, -1);
+  if (was_selected || focus_is_in_chips (self))
+    select_chip (self, -1, FALSE);
 }
 
-/* A click on a chip (not on its ×) selects it, as Left does from the text. */
+static void
+edit_chip (TagdEntry *self, int index)
+{
+  if (index < 0 || index >= (int) self->chips->len)
+    return;
+  request (self, "field/editTag", g_variant_new_parsed ("{'index': <%x>}", (gint64) tagd_index (self, index)), 0, NULL);
+  for (guint i = 0; i < self->chips->len; i++)
+    _tagd_chip_set_selected (self->chips->pdata[i], FALSE);
+  self->selected = -1;
+  focus_text (self, -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+/* Alt+Left / Alt+Right: tagd moves the tag; the chip moves at once here too, so that the
+ * next key acts on the order the user sees. */
+static void
+move_chip (TagdEntry *self, int step)
+{
+  int from = self->selected, to = nearest_chip (self, from + step, step);
+  char *tag;
+  gpointer chip;
+
+  if (from < 0 || to < 0 || (step < 0 ? to >= from : to <= from))
+    return;
+  request (self, "field/moveTag",
+           g_variant_new_parsed ("{'from': <%x>, 'to': <%x>}", (gint64) tagd_index (self, from),
+                                 (gint64) tagd_index (self, to)), 0, NULL);
+  chip = self->chips->pdata[from];
+  tag = self->tags[from];
+  for (int i = from; i != to; i += step)
+    {
+      self->chips->pdata[i] = self->chips->pdata[i + step];
+      self->tags[i] = self->tags[i + step];
+    }
+  self->chips->pdata[to] = chip;
+  self->tags[to] = tag;
+  self->rebuilds++;
+  gtk_widget_insert_before (chip, GTK_WIDGET (self),
+                            to + 1 < (int) self->chips->len ? self->chips->pdata[to + 1] : self->text_box);
+  self->selected = to;
+  request_layout (self);
+  gtk_widget_grab_focus (TAGD_CHIP (chip)->button);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TAGS]);
+  g_signal_emit (self, signals[SIGNAL_TAGS_CHANGED], 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+/* A click on a chip (not on its ×) selects it, as Left does from the text; a double-click
+ * edits it. */
 static void
 chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
 {
   TagdEntry *self = TAGD_ENTRY (data);
   GtkWidget *chip = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkWidget *picked = gtk_widget_pick (chip, x, y, GTK_PICK_DEFAULT);
   guint index;
 
-  if (gtk_widget_pick (chip, x, y, GTK_PICK_DEFAULT) != chip &&
-      gtk_widget_pick (chip, x, y, GTK_PICK_DEFAULT) != TAGD_CHIP (chip)->label)
+  if (picked != chip && picked != TAGD_CHIP (chip)->label)
     return;
-  if (g_ptr_array_find (self->chips, chip, &index))
-    select_chip (self, (int) index);
+  if (!g_ptr_array_find (self->chips, chip, &index))
+    return;
+  if (n_press == 2)
+    edit_chip (self, (int) index);
+  else if ((int) index != self->selected)
+    select_chip (self, (int) index, TRUE);
 }
+
+/* ---- keys */
 
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
@@ -895,6 +1343,7 @@ on_key_pressed (GtkEventControllerKey *controller,
                 TagdEntry             *self)
 {
   GdkModifierType mods = state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK | GDK_SUPER_MASK);
+  gboolean on_chip = self->selected >= 0 && self->selected < (int) self->chips->len && focus_is_in_chips (self);
 
   /* Chips come before the text in reading order: in right-to-left layouts they are on its
    * right, so the arrow that goes "back" is Right. */
@@ -906,38 +1355,58 @@ on_key_pressed (GtkEventControllerKey *controller,
         keyval = GDK_KEY_Left;
     }
 
-  if (self->selected >= 0 && self->selected < (int) self->chips->len)
+  /* Undo and redo are tagd's (the draft and the tags together), not GtkText's own. */
+  if ((keyval == GDK_KEY_z || keyval == GDK_KEY_Z) && (mods & ~GDK_SHIFT_MASK) == GDK_CONTROL_MASK)
+    {
+      request (self, (mods & GDK_SHIFT_MASK) ? "field/redo" : "field/undo", NULL, 0, NULL);
+      return TRUE;
+    }
+  if ((keyval == GDK_KEY_y || keyval == GDK_KEY_Y) && mods == GDK_CONTROL_MASK)
+    {
+      request (self, "field/redo", NULL, 0, NULL);
+      return TRUE;
+    }
+
+  if (on_chip)
     {
       int i = self->selected;
       switch (keyval)
         {
         case GDK_KEY_Left:
         case GDK_KEY_KP_Left:
-          {
-            int prev = i > 0 ? nearest_chip (self, i - 1, -1) : -1;
-            if (prev >= 0 && prev < i)
-              select_chip (self, prev);
-            return TRUE;
-          }
+          if (mods == GDK_ALT_MASK)
+            move_chip (self, -1);
+          else if (mods == 0)
+            {
+              int prev = i > 0 ? nearest_chip (self, i - 1, -1) : -1;
+              if (prev >= 0 && prev < i)
+                select_chip (self, prev, TRUE);
+            }
+          return TRUE;
         case GDK_KEY_Right:
         case GDK_KEY_KP_Right:
-          {
-            int next = nearest_chip (self, i + 1, +1);
-            if (next > i)
-              select_chip (self, next);
-            else
-              {
-                select_chip (self, -1);
-                gtk_editable_set_position (GTK_EDITABLE (self->text), 0);
-              }
-            return TRUE;
-          }
+          if (mods == GDK_ALT_MASK)
+            move_chip (self, +1);
+          else if (mods == 0)
+            {
+              int next = nearest_chip (self, i + 1, +1);
+              if (next > i)
+                select_chip (self, next, TRUE);
+              else
+                {
+                  select_chip (self, -1, TRUE);
+                  focus_text (self, 0);
+                }
+            }
+          return TRUE;
         case GDK_KEY_Home:
-          select_chip (self, nearest_chip (self, 0, +1));
+        case GDK_KEY_KP_Home:
+          select_chip (self, nearest_chip (self, 0, +1), TRUE);
           return TRUE;
         case GDK_KEY_End:
+        case GDK_KEY_KP_End:
         case GDK_KEY_Escape:
-          select_chip (self, -1);
+          select_chip (self, -1, TRUE);
           return TRUE;
         case GDK_KEY_Delete:
         case GDK_KEY_KP_Delete:
@@ -947,10 +1416,26 @@ on_key_pressed (GtkEventControllerKey *controller,
              * else the other way, else back to the text. */
             int step = keyval == GDK_KEY_BackSpace ? -1 : +1;
             remove_chip (self, self->chips->pdata[i]);
-            select_chip (self, nearest_chip (self, i + step, step));
+            select_chip (self, nearest_chip (self, i + step, step), TRUE);
             return TRUE;
           }
+        case GDK_KEY_Return:
+        case GDK_KEY_KP_Enter:
+        case GDK_KEY_ISO_Enter:
+        case GDK_KEY_F2:
+          edit_chip (self, i);
+          return TRUE;
+        case GDK_KEY_Tab:
+        case GDK_KEY_ISO_Left_Tab:
+        case GDK_KEY_KP_Tab:
+          return FALSE;
         default:
+          /* Anything typed on a chip goes into the text, at its end. */
+          if ((mods & ~GDK_SHIFT_MASK) == 0 && gdk_keyval_to_unicode (keyval) != 0)
+            {
+              select_chip (self, -1, TRUE);
+              return gtk_event_controller_key_forward (controller, self->text);
+            }
           return FALSE;
         }
     }
@@ -965,13 +1450,47 @@ on_key_pressed (GtkEventControllerKey *controller,
     case GDK_KEY_ISO_Enter:
       if (mods != 0)
         return FALSE;
-      call_state (self, "field/submit", field_params (self), FALSE);
+      if (gtk_widget_get_visible (self->popover) && highlighted_row (self) >= 0)
+        take_suggestion (self, (guint) highlighted_row (self));
+      else if (gtk_entry_buffer_get_length (self->buffer) > 0)
+        {
+          hide_suggestions (self);
+          request (self, "field/submit", NULL, 0, NULL);
+        }
+      else
+        {
+          g_signal_emit (self, signals[SIGNAL_ACTIVATE], 0);
+          gtk_widget_activate_default (GTK_WIDGET (self));
+        }
+      return TRUE;
+    case GDK_KEY_Tab:
+    case GDK_KEY_KP_Tab:
+      if (mods == 0 && gtk_widget_get_visible (self->popover) && self->items->len > 0 &&
+          gtk_entry_buffer_get_length (self->buffer) > 0)
+        {
+          int row = highlighted_row (self);
+          take_suggestion (self, row >= 0 ? (guint) row : 0);
+          return TRUE;
+        }
+      return FALSE;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      if (mods != 0 || !gtk_widget_get_visible (self->popover))
+        return FALSE;
+      move_highlight (self, keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down ? +1 : -1);
+      return TRUE;
+    case GDK_KEY_Escape:
+      if (!gtk_widget_get_visible (self->popover))
+        return FALSE;
+      hide_suggestions (self);
       return TRUE;
     case GDK_KEY_BackSpace:
       /* "Empty" is decided now, when the key is handled (Protocol/sync.md rule 3). */
       if (gtk_entry_buffer_get_length (self->buffer) == 0 && mods == 0)
         {
-          call_state (self, "field/deleteBackward", field_params (self), FALSE);
+          request (self, "field/deleteBackward", NULL, 0, NULL);
           return TRUE;
         }
       return FALSE;
@@ -983,7 +1502,12 @@ on_key_pressed (GtkEventControllerKey *controller,
             gtk_editable_get_position (GTK_EDITABLE (self->text)) == 0 &&
             !gtk_editable_get_selection_bounds (GTK_EDITABLE (self->text), &start, &end))
           {
-            select_chip (self, (int) self->chips->len - 1);
+            int last = nearest_chip (self, (int) self->chips->len - 1, -1);
+            if (last >= 0)
+              {
+                hide_suggestions (self);
+                select_chip (self, last, TRUE);
+              }
             return TRUE;
           }
         return FALSE;
@@ -996,21 +1520,25 @@ on_key_pressed (GtkEventControllerKey *controller,
 static void
 on_focus_leave (GtkEventControllerFocus *controller, TagdEntry *self)
 {
-  /* Focus left the entry entirely: nothing stays selected. */
+  /* Focus left the entry entirely: nothing stays selected, and tagd hears of it (it commits
+   * the draft with commit-on-blur). */
   for (guint i = 0; i < self->chips->len; i++)
-    gtk_widget_remove_css_class (self->chips->pdata[i], "selected");
-  self->selected = -1;
+    _tagd_chip_set_selected (self->chips->pdata[i], FALSE);
+  if (self->selected != -1)
+    {
+      self->selected = -1;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+    }
+  hide_suggestions (self);
+  if (self->field != NULL && self->open_source == 0)
+    request (self, "field/blur", NULL, self->commit_on_blur ? 0 : OP_LOCAL, NULL);
 }
 
 static void
 on_text_focus_enter (GtkEventControllerFocus *controller, TagdEntry *self)
 {
   if (self->selected >= 0)
-    {
-      for (guint i = 0; i < self->chips->len; i++)
-        gtk_widget_remove_css_class (self->chips->pdata[i], "selected");
-      self->selected = -1;
-    }
+    select_chip (self, -1, TRUE);
 }
 
 /* ---- layout */
@@ -1042,6 +1570,16 @@ line_height (TagdEntry *self)
       h = MAX (h, nat);
     }
   return h;
+}
+
+static int
+message_height (TagdEntry *self, int width)
+{
+  int nat = 0;
+  if (!gtk_widget_get_visible (self->message))
+    return 0;
+  gtk_widget_measure (self->message, GTK_ORIENTATION_VERTICAL, width, NULL, &nat, NULL, NULL);
+  return nat;
 }
 
 static void
@@ -1109,7 +1647,7 @@ request_layout (TagdEntry *self)
   int width = gtk_widget_get_width (GTK_WIDGET (self));
 
   /* Before field/open is sent, tagd would not know the id: send_open() asks again. */
-  if (self->field == NULL || self->open_source != 0 || width <= 0)
+  if (!session_live (self) || width <= 0)
     return;
   self->layout_width = width;
   g_variant_builder_init (&sizes, G_VARIANT_TYPE ("aa{sv}"));
@@ -1166,7 +1704,7 @@ tagd_entry_measure (GtkWidget      *widget,
       double h = line_height (self);
       if (self->layout_height > h)
         h = self->layout_height;
-      *minimum = *natural = (int) ceil (h);
+      *minimum = *natural = (int) ceil (h) + message_height (self, for_size);
     }
 }
 
@@ -1176,6 +1714,8 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
   TagdEntry *self = TAGD_ENTRY (widget);
   GtkAllocation a;
   int text_min = (int) text_min_width (self);
+  int message = message_height (self, width);
+  int field_height = height - message;
   /* tagd's frames flow left to right; right-to-left locales get them mirrored. */
   gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
 
@@ -1210,21 +1750,31 @@ tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline
       a.width = MIN ((int) round (self->text_frame.size.width), width - a.x);
       a.height = (int) round (self->text_frame.size.height);
       if (a.width < text_min)
-        {
-          a.width = MAX (text_min, width - a.x);
-        }
+        a.width = MAX (text_min, width - a.x);
     }
   else
     {
       a.x = 0;
       a.y = 0;
       a.width = MAX (width, text_min);
-      a.height = height;
+      a.height = field_height;
     }
   a.height = MAX (a.height, (int) text_height (self));
   if (rtl)
     a.x = width - a.x - a.width;
   gtk_widget_size_allocate (self->text_box, &a, -1);
+
+  if (message > 0)
+    {
+      GtkAllocation m = { 0, field_height, width, message };
+      gtk_widget_size_allocate (self->message, &m, -1);
+    }
+  if (gtk_widget_get_visible (self->popover))
+    {
+      GdkRectangle at = { a.x, a.y, MIN (a.width, 1), a.height };
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &at);
+      gtk_popover_present (GTK_POPOVER (self->popover));
+    }
 }
 
 static GtkSizeRequestMode
@@ -1244,7 +1794,7 @@ tagd_entry_focus (GtkWidget *widget, GtkDirectionType direction)
 {
   TagdEntry *self = TAGD_ENTRY (widget);
   /* Tab moves into and out of the entry as one stop: its text. Chips are reached with Left. */
-  if (gtk_widget_has_focus (self->text) || self->selected >= 0)
+  if (gtk_widget_has_focus (self->text) || focus_is_in_chips (self))
     return FALSE;
   return gtk_widget_grab_focus (self->text);
 }
@@ -1255,10 +1805,21 @@ on_text_clicked (GtkGestureClick *gesture, int n_press, double x, double y, Tagd
   /* A click on the entry's empty area focuses the text, as in GtkEntry. */
   GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
   if (picked == GTK_WIDGET (self))
-    {
-      gtk_widget_grab_focus (self->text);
-      gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
-    }
+    focus_text (self, -1);
+}
+
+/* ---- GtkEditable: the entry's text is the draft */
+
+static GtkEditable *
+tagd_entry_get_delegate (GtkEditable *editable)
+{
+  return GTK_EDITABLE (TAGD_ENTRY (editable)->text);
+}
+
+static void
+tagd_entry_editable_init (GtkEditableInterface *iface)
+{
+  iface->get_delegate = tagd_entry_get_delegate;
 }
 
 /* ---- GObject */
@@ -1289,9 +1850,18 @@ tagd_entry_dispose (GObject *object)
   TagdEntry *self = TAGD_ENTRY (object);
 
   g_clear_handle_id (&self->open_source, g_source_remove);
+  g_clear_handle_id (&self->suggest_source, g_source_remove);
+  g_clear_handle_id (&self->clear_description, g_source_remove);
+  g_clear_weak_pointer (&self->described);
+  if (self->held != NULL)
+    {
+      g_queue_free_full (self->held, (GDestroyNotify) op_free);
+      self->held = NULL;
+    }
   if (self->field != NULL)
     {
-      _tagd_connection_call (self->conn, "field/close", field_params (self), on_ignore_reply, g_object_ref (self->conn));
+      if (session_live (self))
+        _tagd_connection_call (self->conn, "field/close", field_params (self), on_ignore_reply, g_object_ref (self->conn));
       _tagd_connection_unregister (self->conn, self->field);
       g_clear_pointer (&self->field, g_free);
     }
@@ -1306,8 +1876,13 @@ tagd_entry_dispose (GObject *object)
         gtk_widget_unparent (self->chips->pdata[i]);
       g_clear_pointer (&self->chips, g_ptr_array_unref);
     }
+  if (self->text != NULL)
+    gtk_editable_finish_delegate (GTK_EDITABLE (self));
   self->text = NULL;
   g_clear_pointer (&self->text_box, gtk_widget_unparent);
+  g_clear_pointer (&self->message, gtk_widget_unparent);
+  g_clear_pointer (&self->popover, gtk_widget_unparent);
+  g_clear_pointer (&self->items, g_ptr_array_unref);
   G_OBJECT_CLASS (tagd_entry_parent_class)->dispose (object);
 }
 
@@ -1317,6 +1892,10 @@ tagd_entry_finalize (GObject *object)
   TagdEntry *self = TAGD_ENTRY (object);
   g_strfreev (self->tags);
   g_strfreev (self->separators);
+  g_strfreev (self->allow);
+  g_strfreev (self->deny);
+  g_strfreev (self->suggestions);
+  g_free (self->pattern);
   g_free (self->prompt);
   g_free (self->announcement);
   g_string_free (self->mirror, TRUE);
@@ -1327,6 +1906,9 @@ static void
 tagd_entry_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   TagdEntry *self = TAGD_ENTRY (object);
+
+  if (gtk_editable_delegate_get_property (object, prop_id, value, pspec))
+    return;
   switch (prop_id)
     {
     case PROP_TAGS: g_value_set_boxed (value, self->tags); break;
@@ -1336,6 +1918,14 @@ tagd_entry_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_MAX_TAG_LENGTH: g_value_set_int (value, self->max_tag_length); break;
     case PROP_CASE_SENSITIVE: g_value_set_boolean (value, self->case_sensitive); break;
     case PROP_TRANSFORM: g_value_set_enum (value, self->transform); break;
+    case PROP_PATTERN: g_value_set_string (value, self->pattern); break;
+    case PROP_ALLOW: g_value_set_boxed (value, self->allow); break;
+    case PROP_DENY: g_value_set_boxed (value, self->deny); break;
+    case PROP_SUGGESTIONS: g_value_set_boxed (value, self->suggestions); break;
+    case PROP_BACKSPACE_MODE: g_value_set_enum (value, self->backspace_mode); break;
+    case PROP_COMMIT_ON_BLUR: g_value_set_boolean (value, self->commit_on_blur); break;
+    case PROP_HISTORY: g_value_set_int (value, self->history); break;
+    case PROP_SELECTED: g_value_set_int (value, self->selected); break;
     case PROP_ANNOUNCEMENT: g_value_set_string (value, self->announcement); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1345,6 +1935,9 @@ static void
 tagd_entry_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   TagdEntry *self = TAGD_ENTRY (object);
+
+  if (gtk_editable_delegate_set_property (object, prop_id, value, pspec))
+    return;
   switch (prop_id)
     {
     case PROP_TAGS: tagd_entry_set_tags (self, g_value_get_boxed (value)); break;
@@ -1354,9 +1947,18 @@ tagd_entry_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_MAX_TAG_LENGTH: tagd_entry_set_max_tag_length (self, g_value_get_int (value)); break;
     case PROP_CASE_SENSITIVE: tagd_entry_set_case_sensitive (self, g_value_get_boolean (value)); break;
     case PROP_TRANSFORM: tagd_entry_set_transform (self, g_value_get_enum (value)); break;
+    case PROP_PATTERN: tagd_entry_set_pattern (self, g_value_get_string (value)); break;
+    case PROP_ALLOW: tagd_entry_set_allow (self, g_value_get_boxed (value)); break;
+    case PROP_DENY: tagd_entry_set_deny (self, g_value_get_boxed (value)); break;
+    case PROP_SUGGESTIONS: tagd_entry_set_suggestions (self, g_value_get_boxed (value)); break;
+    case PROP_BACKSPACE_MODE: tagd_entry_set_backspace_mode (self, g_value_get_enum (value)); break;
+    case PROP_COMMIT_ON_BLUR: tagd_entry_set_commit_on_blur (self, g_value_get_boolean (value)); break;
+    case PROP_HISTORY: tagd_entry_set_history (self, g_value_get_int (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
+
+#define RW (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)
 
 static void
 tagd_entry_class_init (TagdEntryClass *klass)
@@ -1381,67 +1983,108 @@ tagd_entry_class_init (TagdEntryClass *klass)
    * The tags, in order, as tagd keeps them. Setting it replaces every tag (tagd applies its
    * rules: duplicates and over-long tags are dropped).
    */
-  properties[PROP_TAGS] =
-    g_param_spec_boxed ("tags", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TAGS] = g_param_spec_boxed ("tags", NULL, NULL, G_TYPE_STRV, RW);
   /**
    * TagdEntry:prompt:
    *
    * The placeholder shown while the text is empty, also the text's accessible name.
    */
-  properties[PROP_PROMPT] =
-    g_param_spec_string ("prompt", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROMPT] = g_param_spec_string ("prompt", NULL, NULL, NULL, RW);
   /**
    * TagdEntry:separators: (type GStrv)
    *
    * One-character strings that commit the text (`"\n"` means newline). %NULL: `,` and newline.
    */
-  properties[PROP_SEPARATORS] =
-    g_param_spec_boxed ("separators", NULL, NULL, G_TYPE_STRV,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SEPARATORS] = g_param_spec_boxed ("separators", NULL, NULL, G_TYPE_STRV, RW);
   /**
    * TagdEntry:max-tags:
    *
    * The most tags the entry takes, or -1 for tagd's own limit.
    */
-  properties[PROP_MAX_TAGS] =
-    g_param_spec_int ("max-tags", NULL, NULL, -1, G_MAXINT, -1,
-                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_TAGS] = g_param_spec_int ("max-tags", NULL, NULL, -1, G_MAXINT, -1, RW);
   /**
    * TagdEntry:max-tag-length:
    *
    * The longest tag in characters, or -1 for tagd's own limit.
    */
-  properties[PROP_MAX_TAG_LENGTH] =
-    g_param_spec_int ("max-tag-length", NULL, NULL, -1, G_MAXINT, -1,
-                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MAX_TAG_LENGTH] = g_param_spec_int ("max-tag-length", NULL, NULL, -1, G_MAXINT, -1, RW);
   /**
    * TagdEntry:case-sensitive:
    *
    * Whether tags differing only in case are different tags.
    */
-  properties[PROP_CASE_SENSITIVE] =
-    g_param_spec_boolean ("case-sensitive", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CASE_SENSITIVE] = g_param_spec_boolean ("case-sensitive", NULL, NULL, FALSE, RW);
   /**
    * TagdEntry:transform:
    *
    * How new tags are rewritten.
    */
   properties[PROP_TRANSFORM] =
-    g_param_spec_enum ("transform", NULL, NULL, TAGD_TYPE_TRANSFORM, TAGD_TRANSFORM_NONE,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("transform", NULL, NULL, TAGD_TYPE_TRANSFORM, TAGD_TRANSFORM_NONE, RW);
+  /**
+   * TagdEntry:pattern:
+   *
+   * A regular expression (tagd's syntax, see Protocol/README.md) every whole tag must match,
+   * or %NULL. A pattern tagd cannot compile is reported as a warning and refuses nothing.
+   */
+  properties[PROP_PATTERN] = g_param_spec_string ("pattern", NULL, NULL, NULL, RW);
+  /**
+   * TagdEntry:allow: (type GStrv)
+   *
+   * When set, the only tags accepted (compared under the entry's equality). %NULL: any.
+   */
+  properties[PROP_ALLOW] = g_param_spec_boxed ("allow", NULL, NULL, G_TYPE_STRV, RW);
+  /**
+   * TagdEntry:deny: (type GStrv)
+   *
+   * Tags refused (compared under the entry's equality).
+   */
+  properties[PROP_DENY] = g_param_spec_boxed ("deny", NULL, NULL, G_TYPE_STRV, RW);
+  /**
+   * TagdEntry:suggestions: (type GStrv)
+   *
+   * The vocabulary the suggestion popover draws from as the user types (`field/suggest`).
+   * %NULL: no suggestions.
+   */
+  properties[PROP_SUGGESTIONS] = g_param_spec_boxed ("suggestions", NULL, NULL, G_TYPE_STRV, RW);
+  /**
+   * TagdEntry:backspace-mode:
+   *
+   * What Backspace does on an empty text.
+   */
+  properties[PROP_BACKSPACE_MODE] =
+    g_param_spec_enum ("backspace-mode", NULL, NULL, TAGD_TYPE_BACKSPACE_MODE, TAGD_BACKSPACE_MODE_REMOVE, RW);
+  /**
+   * TagdEntry:commit-on-blur:
+   *
+   * Whether the text becomes a tag when the focus leaves the entry.
+   */
+  properties[PROP_COMMIT_ON_BLUR] = g_param_spec_boolean ("commit-on-blur", NULL, NULL, FALSE, RW);
+  /**
+   * TagdEntry:history:
+   *
+   * How many undo steps tagd keeps, or -1 for its default (100).
+   */
+  properties[PROP_HISTORY] = g_param_spec_int ("history", NULL, NULL, -1, 100000, -1, RW);
+  /**
+   * TagdEntry:selected:
+   *
+   * The index of the selected chip, or -1 (tagd's `selected`).
+   */
+  properties[PROP_SELECTED] =
+    g_param_spec_int ("selected", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /**
    * TagdEntry:announcement:
    *
-   * The last sentence tagd gave for assistive technology ("Added red."). It is also set as
-   * the accessible description of the entry's text.
+   * The last sentence tagd gave for assistive technology ("Added red."), in the language of
+   * the application. A screen reader hears it on the focused part of the entry.
    */
   properties[PROP_ANNOUNCEMENT] =
     g_param_spec_string ("announcement", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_editable_install_properties (object_class, N_PROPS);
 
   /**
    * TagdEntry::tags-changed:
@@ -1456,14 +2099,25 @@ tagd_entry_class_init (TagdEntryClass *klass)
    * TagdEntry::tag-dropped:
    * @self: the entry
    * @text: the candidate that did not become a tag
-   * @reason: `empty`, `duplicate`, `tooLong` or `tooMany`
-   * @index: for `duplicate`, the index of the equal tag (its chip flashes), else -1
+   * @reason: why tagd refused it
+   * @index: for %TAGD_DROP_REASON_DUPLICATE, the index of the equal tag (its chip flashes), else -1
    *
-   * Emitted for each candidate tagd refused.
+   * Emitted for each candidate tagd refused, after [property@Tagd.Entry:announcement] holds
+   * the sentence that says so.
    */
   signals[SIGNAL_TAG_DROPPED] =
     g_signal_new ("tag-dropped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_INT);
+                  NULL, NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, TAGD_TYPE_DROP_REASON, G_TYPE_INT);
+  /**
+   * TagdEntry::activate:
+   * @self: the entry
+   *
+   * Emitted when Return is pressed on an empty text (nothing to commit), before the window's
+   * default widget is activated, as for a #GtkEntry.
+   */
+  signals[SIGNAL_ACTIVATE] =
+    g_signal_new ("activate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "entry");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -1480,21 +2134,53 @@ tagd_entry_init (TagdEntry *self)
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
   self->tags = g_new0 (char *, 1);
   self->mirror = g_string_new ("");
+  self->held = g_queue_new ();
+  self->items = g_ptr_array_new_with_free_func (g_free);
   self->max_tags = -1;
   self->max_tag_length = -1;
+  self->history = -1;
   self->selected = -1;
   self->layout_width = -1;
   self->layout_height = -1;
 
   gtk_widget_add_css_class (GTK_WIDGET (self), "tagd-entry");
-  /* GTK 4.8 leaves a bare GtkText out of the AT-SPI tree: a TagdText (role text box, the
-   * GtkText as its editable delegate) stands for it there. */
-  self->text_box = g_object_new (TAGD_TYPE_TEXT, NULL);
+  /* The text is a frameless GtkEntry: GTK 4.8 reports the focus of its GtkText as the entry's
+   * own AT-SPI focus, so a screen reader follows the typing there and speaks the sentences set
+   * on it; its placeholder is drawn dimmed by the theme. */
+  self->text_box = gtk_entry_new ();
+  gtk_entry_set_has_frame (GTK_ENTRY (self->text_box), FALSE);
+  gtk_widget_add_css_class (self->text_box, "tagd-text");
   gtk_widget_set_parent (self->text_box, GTK_WIDGET (self));
-  self->text = TAGD_TEXT (self->text_box)->text;
-  self->buffer = g_object_ref (gtk_text_get_buffer (GTK_TEXT (self->text)));
+  self->text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->text_box)));
+  gtk_editable_set_enable_undo (GTK_EDITABLE (self->text_box), FALSE);
+  self->buffer = g_object_ref (gtk_entry_get_buffer (GTK_ENTRY (self->text_box)));
   g_signal_connect (self->buffer, "inserted-text", G_CALLBACK (on_inserted_text), self);
   g_signal_connect (self->buffer, "deleted-text", G_CALLBACK (on_deleted_text), self);
+  gtk_editable_init_delegate (GTK_EDITABLE (self));
+
+  self->message = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->message), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->message), TRUE);
+  gtk_widget_add_css_class (self->message, "tagd-message");
+  gtk_widget_add_css_class (self->message, "error");
+  gtk_widget_set_visible (self->message, FALSE);
+  gtk_widget_set_parent (self->message, GTK_WIDGET (self));
+
+  self->list = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_SINGLE);
+  gtk_list_box_set_activate_on_single_click (GTK_LIST_BOX (self->list), TRUE);
+  gtk_widget_set_focusable (self->list, FALSE);
+  gtk_widget_add_css_class (self->list, "tagd-suggestions");
+  g_signal_connect (self->list, "row-activated", G_CALLBACK (on_row_activated), self);
+  self->popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (self->popover), self->list);
+  /* The keyboard stays in the text: Down/Up move the highlight, Tab or Return take it. */
+  gtk_popover_set_autohide (GTK_POPOVER (self->popover), FALSE);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover), FALSE);
+  gtk_popover_set_position (GTK_POPOVER (self->popover), GTK_POS_BOTTOM);
+  gtk_widget_set_can_focus (self->popover, FALSE);
+  gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->popover, GTK_WIDGET (self));
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -1513,7 +2199,7 @@ tagd_entry_init (TagdEntry *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_text_clicked), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
-  tagd_entry_set_prompt (self, "Add a tag");
+  tagd_entry_set_prompt (self, _("Add a tag"));
 }
 
 /* ---- public API */
@@ -1572,13 +2258,10 @@ tagd_entry_set_tags (TagdEntry *self, const char * const *tags)
 void
 tagd_entry_add_tags (TagdEntry *self, const char * const *tags)
 {
-  GVariantBuilder b;
   g_return_if_fail (TAGD_IS_ENTRY (self));
   g_return_if_fail (tags != NULL);
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "tags", g_variant_new_strv (tags, -1));
-  call_state (self, "field/addTags", g_variant_builder_end (&b), TRUE);
+  request (self, "field/addTags", g_variant_new_parsed ("{'tags': <%v>}", g_variant_new_strv (tags, -1)),
+           OP_ADD_TAGS, NULL);
 }
 
 /**
@@ -1601,21 +2284,59 @@ tagd_entry_remove_tag (TagdEntry *self, const char *tag)
           return;
         }
     }
-  call_state (self, "field/removeTag",
-              g_variant_new_parsed ("{'field': <%s>, 'tag': <%s>}", self->field, tag), FALSE);
+  request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", tag), OP_REMOVE, NULL);
+}
+
+/**
+ * tagd_entry_undo:
+ * @self: the entry
+ *
+ * Undoes the last change of the tags or the text (`field/undo`), as Ctrl+Z does.
+ */
+void
+tagd_entry_undo (TagdEntry *self)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  request (self, "field/undo", NULL, 0, NULL);
+}
+
+/**
+ * tagd_entry_redo:
+ * @self: the entry
+ *
+ * Redoes what was undone (`field/redo`), as Ctrl+Shift+Z does.
+ */
+void
+tagd_entry_redo (TagdEntry *self)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  request (self, "field/redo", NULL, 0, NULL);
 }
 
 /**
  * tagd_entry_get_draft:
  * @self: the entry
  *
- * Returns: the text in the box
+ * Returns: the text in the box (also [property@Gtk.Editable:text])
  */
 const char *
 tagd_entry_get_draft (TagdEntry *self)
 {
   g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
   return gtk_entry_buffer_get_text (self->buffer);
+}
+
+/**
+ * tagd_entry_get_selected:
+ * @self: the entry
+ *
+ * Returns: the index of the selected chip, or -1
+ */
+int
+tagd_entry_get_selected (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), -1);
+  return self->selected;
 }
 
 const char *
@@ -1633,10 +2354,8 @@ tagd_entry_set_prompt (TagdEntry *self, const char *prompt)
     return;
   g_free (self->prompt);
   self->prompt = g_strdup (prompt);
-  gtk_text_set_placeholder_text (GTK_TEXT (self->text), prompt);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->text_box), prompt);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
   reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT]);
@@ -1655,6 +2374,19 @@ tagd_entry_get_separators (TagdEntry *self)
   return (const char * const *) self->separators;
 }
 
+/* Replaces a string-list option; TRUE if it changed. */
+static gboolean
+replace_strv (char ***slot, const char * const *value)
+{
+  if (*slot == NULL && value == NULL)
+    return FALSE;
+  if (*slot != NULL && value != NULL && strv_equal (*slot, (char **) value))
+    return FALSE;
+  g_strfreev (*slot);
+  *slot = g_strdupv ((char **) value);
+  return TRUE;
+}
+
 /**
  * tagd_entry_set_separators:
  * @self: the entry
@@ -1664,12 +2396,8 @@ void
 tagd_entry_set_separators (TagdEntry *self, const char * const *separators)
 {
   g_return_if_fail (TAGD_IS_ENTRY (self));
-  if (separators == NULL && self->separators == NULL)
+  if (!replace_strv (&self->separators, separators))
     return;
-  if (separators != NULL && self->separators != NULL && strv_equal (self->separators, (char **) separators))
-    return;
-  g_strfreev (self->separators);
-  self->separators = g_strdupv ((char **) separators);
   reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEPARATORS]);
 }
@@ -1747,6 +2475,183 @@ tagd_entry_set_transform (TagdEntry *self, TagdTransform transform)
   self->transform = transform;
   reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM]);
+}
+
+/**
+ * tagd_entry_get_pattern:
+ * @self: the entry
+ *
+ * Returns: (nullable): the pattern every tag must match
+ */
+const char *
+tagd_entry_get_pattern (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return self->pattern;
+}
+
+/**
+ * tagd_entry_set_pattern:
+ * @self: the entry
+ * @pattern: (nullable): a regular expression, or %NULL
+ */
+void
+tagd_entry_set_pattern (TagdEntry *self, const char *pattern)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (g_strcmp0 (self->pattern, pattern) == 0)
+    return;
+  g_free (self->pattern);
+  self->pattern = g_strdup (pattern);
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATTERN]);
+}
+
+/**
+ * tagd_entry_get_allow:
+ * @self: the entry
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the only tags accepted, or %NULL
+ */
+const char * const *
+tagd_entry_get_allow (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return (const char * const *) self->allow;
+}
+
+/**
+ * tagd_entry_set_allow:
+ * @self: the entry
+ * @allow: (array zero-terminated=1) (nullable): the only tags accepted, or %NULL for any
+ */
+void
+tagd_entry_set_allow (TagdEntry *self, const char * const *allow)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (!replace_strv (&self->allow, allow))
+    return;
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW]);
+}
+
+/**
+ * tagd_entry_get_deny:
+ * @self: the entry
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the tags refused
+ */
+const char * const *
+tagd_entry_get_deny (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return (const char * const *) self->deny;
+}
+
+/**
+ * tagd_entry_set_deny:
+ * @self: the entry
+ * @deny: (array zero-terminated=1) (nullable): tags to refuse
+ */
+void
+tagd_entry_set_deny (TagdEntry *self, const char * const *deny)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (!replace_strv (&self->deny, deny))
+    return;
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DENY]);
+}
+
+/**
+ * tagd_entry_get_suggestions:
+ * @self: the entry
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the suggestion vocabulary
+ */
+const char * const *
+tagd_entry_get_suggestions (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return (const char * const *) self->suggestions;
+}
+
+/**
+ * tagd_entry_set_suggestions:
+ * @self: the entry
+ * @suggestions: (array zero-terminated=1) (nullable): the vocabulary, or %NULL for none
+ *
+ * Sets what the suggestion popover offers (`field/setSuggestions`; the session stays open).
+ */
+void
+tagd_entry_set_suggestions (TagdEntry *self, const char * const *suggestions)
+{
+  const char *empty[] = { NULL };
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (!replace_strv (&self->suggestions, suggestions))
+    return;
+  if (session_live (self))
+    _tagd_connection_call (self->conn, "field/setSuggestions",
+                           g_variant_new_parsed ("{'field': <%s>, 'suggestions': <%v>}", self->field,
+                                                 g_variant_new_strv (suggestions ? suggestions : empty, -1)),
+                           on_ignore_reply, g_object_ref (self));
+  schedule_suggest (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUGGESTIONS]);
+}
+
+TagdBackspaceMode
+tagd_entry_get_backspace_mode (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), TAGD_BACKSPACE_MODE_REMOVE);
+  return self->backspace_mode;
+}
+
+void
+tagd_entry_set_backspace_mode (TagdEntry *self, TagdBackspaceMode mode)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (self->backspace_mode == mode)
+    return;
+  self->backspace_mode = mode;
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKSPACE_MODE]);
+}
+
+gboolean
+tagd_entry_get_commit_on_blur (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), FALSE);
+  return self->commit_on_blur;
+}
+
+void
+tagd_entry_set_commit_on_blur (TagdEntry *self, gboolean commit_on_blur)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  commit_on_blur = !!commit_on_blur;
+  if (self->commit_on_blur == commit_on_blur)
+    return;
+  self->commit_on_blur = commit_on_blur;
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMMIT_ON_BLUR]);
+}
+
+int
+tagd_entry_get_history (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), -1);
+  return self->history;
+}
+
+void
+tagd_entry_set_history (TagdEntry *self, int history)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (self->history == history)
+    return;
+  self->history = history;
+  reopen (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
 }
 
 /**

@@ -11,12 +11,19 @@
 
 static const char css[] =
   "entry.tagd-entry { padding-top: 4px; padding-bottom: 4px; min-height: 26px; }\n"
-  "entry.tagd-entry > text { min-height: 26px; }\n"
+  /* The text is a GtkEntry of its own: only the outer entry draws a frame and a focus ring. */
+  "entry.tagd-entry > entry.tagd-text, entry.tagd-entry > entry.tagd-text:focus-within {"
+  "  background: none; border: none; box-shadow: none; outline: none; margin: 0;"
+  "  padding: 0; min-height: 26px; }\n"
+  "entry.tagd-entry > entry.tagd-text.error { color: @error_color; }\n"
+  "entry.tagd-entry > label.tagd-message { font-size: smaller; color: @error_color; margin: 2px 0 2px; }\n"
   "tagd-chip { border-radius: 9999px; padding: 0 1px 0 10px; min-height: 26px;"
   "  background-color: alpha(currentColor, 0.1); transition: background-color 200ms ease-out; }\n"
   "tagd-chip > label { margin-right: 2px; }\n"
+  "tagd-chip:dir(rtl) { padding: 0 10px 0 1px; }\n"
+  "tagd-chip:dir(rtl) > label { margin-right: 0; margin-left: 2px; }\n"
   "tagd-chip > button { min-width: 22px; min-height: 22px; padding: 0; margin: 2px; }\n"
-  "tagd-chip.selected, tagd-chip:focus { background-color: @theme_selected_bg_color;"
+  "tagd-chip.selected, tagd-chip:focus-within { background-color: @theme_selected_bg_color;"
   "  color: @theme_selected_fg_color; }\n"
   "tagd-chip.flash { background-color: alpha(@warning_color, 0.45); }\n"
   "tagd-cloud > button.tagd-cloud-tag.flat, tagd-cloud > button.tagd-cloud-tag.flat:hover,"
@@ -25,7 +32,7 @@ static const char css[] =
   "  border-radius: 9999px; padding: 4px 14px; background-image: none;"
   "  background-color: transparent; border-color: transparent; box-shadow: none; }\n"
   "tagd-cloud > button.tagd-cloud-tag.flat:hover { background-color: alpha(currentColor, 0.07); }\n"
-  "tagd-cloud > button.tagd-cloud-tag.flat:checked { font-weight: bold; }\n";
+  "tagd-cloud > button.tagd-cloud-tag.flat { font-weight: 600; }\n";
 
 void
 _tagd_style_ensure (void)
