@@ -221,7 +221,12 @@ class Demo:
         self.xdotool("key", "--delay", str(delay), *keys)
 
     def screenshot(self, path):
-        subprocess.run(["import", "-window", self.window, path], env=self.env, check=True)
+        """The window as the screen shows it, popovers (their own X windows) included."""
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", self.window], env=self.env,
+                             capture_output=True, text=True, check=True).stdout
+        v = dict(line.split("=") for line in geo.split())
+        subprocess.run(["import", "-window", "root", "-crop", "%sx%s+%s+%s" % (v["WIDTH"], v["HEIGHT"], v["X"], v["Y"]),
+                        "+repage", path], env=self.env, check=True)
 
     def selected_chip(self):
         """The tag whose Remove button has the focus (a selected chip), else None."""
@@ -624,23 +629,91 @@ def no_animation_when_animations_are_off(ctx):
     check(demo.dump()["cloud"]["animationRuns"] == 0, "no animation ran with gtk-enable-animations off")
 
 
+def read_ppm(path):
+    """The screenshot's pixels: (width, height, bytes RGB), through ImageMagick's PPM."""
+    data = subprocess.run(["convert", path, "-depth", "8", "ppm:-"], capture_output=True, check=True).stdout
+    fields, pos = [], 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(data[start:pos])
+    check(fields[0] == b"P6", "a binary PPM")
+    return int(fields[1]), int(fields[2]), data[pos + 1:]
+
+
+def rgb_of(hex_colour):
+    return tuple(int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def hue_of(rgb):
+    import colorsys
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 360
+
+
+def hue_distance(a, b):
+    d = abs(a - b) % 360
+    return min(d, 360 - d)
+
+
 @test
-def screenshots_of_both_pages(ctx):
+def seed_demo_pages_and_screenshots(ctx):
     demo = ctx.demo()
+    # The recipe page, as the seed's: heading, subtitle, the field, the Suggested capsules.
+    check(demo.node("label", "Recipe tags") is not None, "the heading Recipe tags")
+    check(demo.node("label", "Press return or type a comma to add one") is not None, "the seed's subtitle")
+    check(demo.node("panel", "Recipe tags") is not None, "the entry is named by its heading")
+    check([n.get_name() for n in demo.nodes("push button") if n.get_name().startswith("Add ")] ==
+          ["Add spicy", "Add gluten-free", "Add 30 minutes", "Add one pot"], "the four suggestion buttons")
     demo.type("spicy,")
     settle(demo, BASE + ["spicy"], "")
     demo.type("one p")
     settle(demo, BASE + ["spicy"], "one p")
+    wait_for(lambda: popover_rows(demo) == ["one pot"], "the suggestion popover")
     out = ctx.shots or demo.dir
     recipe = os.path.join(out, "recipe-tags.png")
     demo.screenshot(recipe)
+    demo.key("Escape")
+    # The interests page: the seed's ten tags, in order, SwiftUI selected.
     demo.click(demo.node("page tab", "Pick your interests"))
     wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
-    demo.click(demo.node("check box", "Layout"))
-    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Layout"], "Layout selected")
-    time.sleep(0.5)  # let the stack's crossfade finish before the picture; not a timing assertion
+    boxes = demo.nodes("check box")
+    titles = [b.get_name() for b in boxes if b.get_name() in SEED_TITLES]
+    check(titles == SEED_TITLES, "the seed's titles in its order: %r" % titles)
+    check([t for t in SEED_TITLES if demo.has_state(demo.node("check box", t), Atspi.StateType.CHECKED)] == ["SwiftUI"],
+          "SwiftUI selected, nothing else")
+    time.sleep(0.6)  # let the stack's crossfade finish before the picture; not a timing assertion
     interests = os.path.join(out, "pick-your-interests.png")
     demo.screenshot(interests)
+    # What the picture shows: the dark page, each tag's shape in its seed tint (hue), at 0.85
+    # when selected and 0.3 when not (how far the pixel is from the page towards the tint).
+    width, height, pixels = read_ppm(interests)
+    frame = demo.node("frame", "Tags").get_extents(Atspi.CoordType.WINDOW)
+    ox, oy = (width - frame.width) // 2, (height - frame.height) // 2
+
+    def pixel(x, y):
+        k = ((oy + y) * width + (ox + x)) * 3
+        return tuple(pixels[k:k + 3])
+
+    heading = [n for n in demo.nodes("label", "Pick your interests") if n.get_extents(Atspi.CoordType.WINDOW).y > 60][0]
+    h = heading.get_extents(Atspi.CoordType.WINDOW)
+    bg = pixel(h.x - 10, h.y + 2)  # the page's margin, left of its heading
+    check(max(bg) < 48 and max(abs(c - 0x1c) for c in bg) <= 6, "the seed's dark page (#1c1c1e): %r" % (bg,))
+    report = []
+    for title, tint in zip(SEED_TITLES, SEED_TINTS):
+        e = demo.node("check box", title).get_extents(Atspi.CoordType.WINDOW)
+        samples = [pixel(e.x + e.width // 2 + dx, e.y + 3 + dy) for dx in (-2, 0, 2) for dy in (0, 1)]
+        p = tuple(sum(s[k] for s in samples) / len(samples) for k in range(3))
+        t = rgb_of(tint)
+        k = max(range(3), key=lambda c: abs(t[c] - bg[c]))
+        alpha = (p[k] - bg[k]) / (t[k] - bg[k])
+        shown = tuple((p[c] - bg[c] * (1 - alpha)) / max(alpha, 0.05) for c in range(3))
+        report.append((title, round(alpha, 2), round(hue_of(shown)), round(hue_of(t))))
+        want = 0.85 if title == "SwiftUI" else 0.3
+        check(abs(alpha - want) < 0.08, "%s drawn at opacity %.2f, the seed's is %.2f: %r" % (title, alpha, want, report))
+        check(hue_distance(hue_of(shown), hue_of(t)) < 12, "%s in the seed's hue: %r" % (title, report))
     for path in (recipe, interests):
         colours = subprocess.run(["identify", "-format", "%k", path], capture_output=True, text=True).stdout
         check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
