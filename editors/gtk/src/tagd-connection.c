@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <jsonrpc-glib.h>
 #include <locale.h>
 #include <unistd.h>
@@ -17,6 +18,19 @@
 #include "tagd-private.h"
 
 G_DEFINE_QUARK (tagd-error-quark, tagd_error)
+
+/* The library's own strings ("Remove %s") come from its gettext domain, installed with it. */
+void
+_tagd_i18n_init (void)
+{
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&done, 1);
+    }
+}
 
 typedef struct {
   gpointer                 owner;
@@ -45,8 +59,8 @@ G_DEFINE_FINAL_TYPE (TagdConnection, tagd_connection, G_TYPE_OBJECT)
 
 static void spawn (TagdConnection *self);
 
-/* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH, else the
- * repository's own build next to these sources (known at build time). */
+/* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH. Nothing of the build
+ * tree is compiled in: an installed library finds the installed tagd. */
 static char *
 find_program (TagdConnection *self)
 {
@@ -58,19 +72,7 @@ find_program (TagdConnection *self)
   if (env != NULL && env[0] != '\0')
     return g_strdup (env);
   found = g_find_program_in_path ("tagd");
-  if (found != NULL)
-    return found;
-  {
-    const char *candidates[] = { ".build/debug/tagd", ".build/release/tagd" };
-    for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-      {
-        char *path = g_build_filename (TAGD_REPO_DIR, candidates[i], NULL);
-        if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-          return path;
-        g_free (path);
-      }
-  }
-  return g_strdup ("tagd");
+  return found != NULL ? found : g_strdup ("tagd");
 }
 
 static void
@@ -533,9 +535,8 @@ tagd_connection_class_init (TagdConnectionClass *klass)
   /**
    * TagdConnection:program:
    *
-   * The tagd executable to spawn. When unset: `$TAGD`, else `tagd` on `PATH`, else the
-   * repository's own `.build/debug/tagd` next to the library's sources. Takes effect the next
-   * time a child is spawned.
+   * The tagd executable to spawn. When unset: `$TAGD`, else `tagd` on `PATH`. Takes effect the
+   * next time a child is spawned.
    */
   properties[PROP_PROGRAM] =
     g_param_spec_string ("program", NULL, NULL, NULL,

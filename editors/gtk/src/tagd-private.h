@@ -8,6 +8,8 @@
 
 G_BEGIN_DECLS
 
+void _tagd_i18n_init (void);
+
 #define TAGD_ERROR (tagd_error_quark ())
 GQuark tagd_error_quark (void);
 

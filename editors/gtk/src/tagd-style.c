@@ -7,6 +7,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tagd-private.h"
 #include "tagd-style.h"
 
 static const char css[] =
@@ -34,12 +35,18 @@ static const char css[] =
   "tagd-cloud > button.tagd-cloud-tag.flat:hover { background-color: alpha(currentColor, 0.07); }\n"
   "tagd-cloud > button.tagd-cloud-tag.flat { font-weight: 600; }\n";
 
+/* An application using libadwaita has its accent colours: selected chips take them. */
+static const char adwaita_css[] =
+  "tagd-chip.selected, tagd-chip:focus-within { background-color: @accent_bg_color;"
+  "  color: @accent_fg_color; }\n";
+
 void
 _tagd_style_ensure (void)
 {
   GdkDisplay *display = gdk_display_get_default ();
   GtkCssProvider *provider;
 
+  _tagd_i18n_init ();
   if (display == NULL || g_object_get_data (G_OBJECT (display), "tagd-style") != NULL)
     return;
   provider = gtk_css_provider_new ();
@@ -47,4 +54,12 @@ _tagd_style_ensure (void)
   gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 1);
   g_object_set_data_full (G_OBJECT (display), "tagd-style", provider, g_object_unref);
+  if (g_type_from_name ("AdwStyleManager") != 0)
+    {
+      provider = gtk_css_provider_new ();
+      gtk_css_provider_load_from_data (provider, adwaita_css, -1);
+      gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION - 1);
+      g_object_set_data_full (G_OBJECT (display), "tagd-style-adwaita", provider, g_object_unref);
+    }
 }

@@ -1073,10 +1073,11 @@ def backspace_modes_and_validation_properties(ctx):
 class Example:
     """One of examples/: a small app of its own, typed into, its printed tags read back."""
 
-    def __init__(self, ctx, argv, title):
+    def __init__(self, ctx, argv, title, env=None):
         build = os.path.dirname(ctx.args.demo)
-        self.env = dict(ctx.env)
-        self.env.update({"GI_TYPELIB_PATH": build, "LD_LIBRARY_PATH": build, "TAGD": ctx.args.tagd})
+        if env is None:
+            env = dict(ctx.env, GI_TYPELIB_PATH=build, LD_LIBRARY_PATH=build, TAGD=ctx.args.tagd)
+        self.env = env
         self.log = tempfile.NamedTemporaryFile("w+", prefix="tagd-example-", suffix=".txt")
         self.proc = subprocess.Popen(argv, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, text=True)
 
@@ -1103,6 +1104,12 @@ class Example:
         self.log.seek(0)
         return self.log.read()
 
+    def wait(self, text, what):
+        try:
+            wait_for(lambda: text in self.output(), what)
+        except Failure as e:
+            raise Failure("%s; the app printed %r" % (e, self.output()))
+
     def stop(self):
         self.proc.terminate()
         self.proc.wait()
@@ -1116,13 +1123,13 @@ def python_example_uses_the_gir(ctx):
     try:
         app.type("red,Python,green,")
         # The example adds "gtk" with add_tags() right after creating the entry.
-        wait_for(lambda: "tags: python, gtk, red, green" in app.output(), "the tags printed by the Python app")
+        app.wait("tags: python, gtk, red, green", "the tags printed by the Python app")
         check("dropped: Python duplicate 0 | Python is already a tag, as python." in app.output(),
               "tag-dropped (a Tagd.DropReason) reached Python with its announcement: %r" % app.output())
         # The example sets max-tags to 5: the sixth candidate is refused.
         app.type("x,y,")
-        wait_for(lambda: "tags: python, gtk, red, green, x" in app.output(), "one more tag")
-        wait_for(lambda: "dropped: y too-many -1 |" in app.output(), "y refused as one too many")
+        app.wait("tags: python, gtk, red, green, x", "one more tag")
+        app.wait("dropped: y too-many -1 |", "y refused as one too many")
     finally:
         app.stop()
 
@@ -1132,11 +1139,103 @@ def c_example_lowercases(ctx):
     app = Example(ctx, [os.path.join(os.path.dirname(ctx.args.demo), "example-entry")], "C tags")
     try:
         app.type("Hello,WORLD")
-        wait_for(lambda: "tags: c, hello" in app.output(), "the tags printed by the C app")
+        app.wait("tags: c, hello", "the tags printed by the C app")
         app.key("Return")
-        wait_for(lambda: "tags: c, hello, world" in app.output(), "Return commits, lowercased")
+        app.wait("tags: c, hello, world", "Return commits, lowercased")
     finally:
         app.stop()
+
+
+def readme_block(name):
+    """The shell commands of the README's block that follows the line `<!-- NAME -->`."""
+    with open(os.path.join(HERE, "..", "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("<!-- %s -->" % name)
+    start = text.index("```sh\n", start) + len("```sh\n")
+    return text[start:text.index("```", start)]
+
+
+def sh(script, env, cwd, what):
+    r = subprocess.run(["bash", "-euo", "pipefail", "-c", script], env=env, cwd=cwd, capture_output=True, text=True)
+    check(r.returncode == 0, "%s failed (%d):\n%s%s" % (what, r.returncode, r.stdout[-2000:], r.stderr[-2000:]))
+    return r.stdout
+
+
+@test
+def readme_install_steps_into_a_temporary_prefix(ctx):
+    checkout = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+    prefix = tempfile.mkdtemp(prefix="tagd-gtk-prefix-")
+    work = tempfile.mkdtemp(prefix="tagd-gtk-install-")
+    try:
+        env = dict(ctx.env, PREFIX=prefix)
+        env.pop("TAGD", None)
+        # tagd: the README's install line, on the binary the tests run (building it is CI's job).
+        install_tagd = [line for line in readme_block("install-tagd").splitlines() if line.startswith("install ")]
+        check(len(install_tagd) == 1, "one install line for tagd in the README: %r" % install_tagd)
+        sh(install_tagd[0].replace(".build/release/tagd", ctx.args.tagd), env, checkout, "installing tagd")
+        # The library, exactly as the README says, in a copy of editors/gtk (no _build reused).
+        shutil.copytree(os.path.join(HERE, ".."), os.path.join(work, "gtk"),
+                        ignore=shutil.ignore_patterns("_build*", "_install", "screenshots", "out"))
+        sh(readme_block("install-library").replace("cd editors/gtk\n", ""), env, os.path.join(work, "gtk"),
+           "the README's install steps")
+        for rel in ["bin/tagd", "lib/libtagd-gtk-1.so", "include/tagd-gtk-1/tagd.h", "include/tagd-gtk-1/tagd-enums.h",
+                    "lib/pkgconfig/tagd-gtk-1.pc", "share/gir-1.0/Tagd-1.0.gir", "lib/girepository-1.0/Tagd-1.0.typelib",
+                    "share/vala/vapi/tagd-gtk-1.vapi", "share/locale/de/LC_MESSAGES/tagd-gtk-1.mo"]:
+            check(os.path.exists(os.path.join(prefix, rel)), "installed: %s" % rel)
+        with open(os.path.realpath(os.path.join(prefix, "lib", "libtagd-gtk-1.so")), "rb") as f:
+            binary = f.read()
+        for tree in (checkout, work):
+            check(tree.encode() not in binary, "no build-tree path (%s) in the installed library" % tree)
+        # Using it, with the README's environment: no TAGD, tagd found on PATH.
+        use = dict(env)
+        for line in readme_block("use-installed").splitlines():
+            if line.startswith("export "):
+                for assignment in line[len("export "):].split():
+                    k, v = assignment.split("=", 1)
+                    use[k] = os.path.expandvars(v.strip('"').replace("$PREFIX", prefix).replace("$" + k, use.get(k, "")))
+        # C, compiled with pkg-config against the prefix.
+        sh('cc -o "%s/app" examples/entry.c $(pkg-config --cflags --libs tagd-gtk-1)' % work, use,
+           os.path.join(work, "gtk"), "compiling examples/entry.c against the installed library")
+        app = Example(ctx, [os.path.join(work, "app")], "C tags", env=use)
+        try:
+            app.type("Hello,")
+            app.wait("tags: c, hello", "the installed C app's tags")
+        finally:
+            app.stop()
+        # Python, from the installed typelib.
+        app = Example(ctx, ["/usr/bin/python3", os.path.join(HERE, "..", "examples", "entry.py")], "Python tags", env=use)
+        try:
+            app.type("red,")
+            app.wait("tags: python, gtk, red", "the installed Python app's tags")
+        finally:
+            app.stop()
+        # Vala, compiled with the installed VAPI.
+        sh('valac -X -w --vapidir "$PREFIX/share/vala/vapi" --pkg tagd-gtk-1 -o "%s/vala-app" examples/entry.vala' % work,
+           use, os.path.join(work, "gtk"), "compiling examples/entry.vala against the installed VAPI")
+        app = Example(ctx, [os.path.join(work, "vala-app")], "Vala tags", env=use)
+        try:
+            app.type("a,b,c,d,")
+            app.wait("tags: A, B, C", "the Vala app's tags, uppercased")
+            app.wait("dropped: D TAGD_DROP_REASON_TOO_MANY", "d refused as one too many")
+        finally:
+            app.stop()
+        # GJS on libadwaita, in German: the library's own strings come from its installed catalogue.
+        locales = os.path.join(work, "locales")
+        os.makedirs(locales)
+        sh('localedef -i de_DE -f UTF-8 "%s/de_DE.UTF-8" 2>/dev/null || [ -d "%s/de_DE.UTF-8" ]' % (locales, locales),
+           use, work, "building a German locale for the test")
+        german = dict(use, LOCPATH=locales, LANG="de_DE.UTF-8", LC_ALL="de_DE.UTF-8", LANGUAGE="de")
+        app = Example(ctx, ["gjs", "-m", os.path.join(HERE, "..", "examples", "entry.js")], "GJS tags", env=german)
+        try:
+            app.wait("prompt: Tag hinzufügen", "the default prompt in German")
+            app.type("js,spam,")
+            app.wait("tags: gjs, js", "the GJS app's tags")
+            app.wait("dropped: spam denied |", "spam denied, with its announcement")
+        finally:
+            app.stop()
+    finally:
+        shutil.rmtree(prefix, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
