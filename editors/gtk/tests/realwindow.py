@@ -1176,11 +1176,14 @@ def readme_install_steps_into_a_temporary_prefix(ctx):
         # The library, exactly as the README says, in a copy of editors/gtk (no _build reused).
         shutil.copytree(os.path.join(HERE, ".."), os.path.join(work, "gtk"),
                         ignore=shutil.ignore_patterns("_build*", "_install", "screenshots", "out"))
-        sh(readme_block("install-library").replace("cd editors/gtk\n", ""), env, os.path.join(work, "gtk"),
-           "the README's install steps")
+        steps = readme_block("install-library").replace("cd editors/gtk\n", "")
+        check("--libdir lib\n" in steps, "the README's meson setup line ends with --libdir lib")
+        sh(steps.replace("--libdir lib\n", "--libdir lib -Ddocs=true\n"), env, os.path.join(work, "gtk"),
+           "the README's install steps (with the API reference, -Ddocs=true)")
         for rel in ["bin/tagd", "lib/libtagd-gtk-1.so", "include/tagd-gtk-1/tagd.h", "include/tagd-gtk-1/tagd-enums.h",
                     "lib/pkgconfig/tagd-gtk-1.pc", "share/gir-1.0/Tagd-1.0.gir", "lib/girepository-1.0/Tagd-1.0.typelib",
-                    "share/vala/vapi/tagd-gtk-1.vapi", "share/locale/de/LC_MESSAGES/tagd-gtk-1.mo"]:
+                    "share/vala/vapi/tagd-gtk-1.vapi", "share/locale/de/LC_MESSAGES/tagd-gtk-1.mo",
+                    "share/doc/tagd-gtk-1/index.html", "share/doc/tagd-gtk-1/class.Entry.html"]:
             check(os.path.exists(os.path.join(prefix, rel)), "installed: %s" % rel)
         with open(os.path.realpath(os.path.join(prefix, "lib", "libtagd-gtk-1.so")), "rb") as f:
             binary = f.read()
