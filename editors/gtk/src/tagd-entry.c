@@ -24,92 +24,10 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "tagd-chip.h"
-#include "tagd-entry.h"
+#include "tagd-entry-private.h"
 #include "tagd-enums.h"
-#include "tagd-private.h"
 #include "tagd-style.h"
 
-#define CHIP_SPACING 6.0
-#define SUGGESTION_LIMIT 8
-
-/* What a request is, for the reply and for replay after a restart. */
-enum {
-  OP_ADD_TAGS = 1 << 0,   /* its outcome may be the only report of a drop */
-  OP_REMOVE   = 1 << 1,   /* field/removeTag of a chip hidden meanwhile */
-  OP_SELECT   = 1 << 2,   /* field/select: the entry's own selection wins until answered */
-  OP_LOCAL    = 1 << 3,   /* not replayed after a restart (selection, blur) */
-};
-
-typedef struct {
-  guint64    seq;
-  char      *method;
-  GVariant  *extra;       /* the params besides "field", a{sv} */
-  guint      flags;
-  TagdChip  *chip;        /* OP_REMOVE: the chip being removed */
-  char      *text;        /* the buffer when the user acted */
-  gint64     version;     /* its version */
-} Op;
-
-struct _TagdEntry {
-  GtkWidget        parent_instance;
-
-  GtkWidget       *text_box;        /* GtkEntry: the accessible text, and what layout places */
-  GtkWidget       *text;            /* its GtkText, which has the keyboard focus */
-  GtkEntryBuffer  *buffer;
-  GtkWidget       *message;         /* the last refusal, shown below the entry */
-  GtkWidget       *popover;         /* suggestions */
-  GtkWidget       *list;
-  GPtrArray       *chips;           /* TagdChip*, in tag order; children of the entry */
-  char           **tags;
-
-  /* options (field/open) */
-  char            *prompt;
-  char           **separators;      /* NULL: tagd's default set */
-  int              max_tags;        /* -1: no limit of the widget's own */
-  int              max_tag_length;  /* -1: no limit of the widget's own */
-  gboolean         case_sensitive;
-  TagdTransform    transform;
-  char            *pattern;
-  char           **allow;
-  char           **deny;
-  char           **suggestions;
-  TagdBackspaceMode backspace_mode;
-  gboolean         commit_on_blur;
-  int              history;         /* -1: tagd's default */
-
-  char            *announcement;
-  guint            clear_description;
-  GtkWidget       *described;       /* what holds the sentence until it is cleared */
-  int              selected;        /* index of the selected chip, or -1 */
-  guint            select_pending;  /* field/select requests not answered yet */
-
-  TagdConnection  *conn;
-  char            *field;           /* the session id in tagd */
-  guint            open_generation; /* the connection's generation when field/open was sent */
-  gint64           version;         /* the buffer's version, as reported to tagd */
-  gint64           state_version;   /* the newest FieldState version applied */
-  GString         *mirror;          /* the buffer as last reported (UTF-8) */
-  gboolean         applying;        /* applying tagd's edits: not user changes */
-  guint            rebuilds;        /* how often the chip list changed */
-  guint            open_source;
-  guint            updates_seen;    /* field/didUpdate notifications handled */
-  guint64          next_seq;
-  GQueue          *held;            /* Op*: requests waiting for a tagd that can take them */
-
-  /* suggestions */
-  guint            suggest_source;
-  guint            suggest_serial;
-  GPtrArray       *items;           /* char*: the texts shown in the popover */
-
-  /* layout */
-  double           layout_width;    /* the width of the last field/layout request, or -1 */
-  guint            layout_serial;   /* serial of the last request sent */
-  guint            layout_applied;  /* serial of the last reply applied */
-  gboolean         has_text_frame;
-  graphene_rect_t  text_frame;
-  double           layout_height;   /* size.height of the last layout applied, or -1 */
-};
 
 enum {
   PROP_0,
@@ -141,137 +59,11 @@ static void tagd_entry_editable_init (GtkEditableInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TagdEntry, tagd_entry, GTK_TYPE_WIDGET,
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_EDITABLE, tagd_entry_editable_init))
 
-static void send_open (TagdEntry *self);
-static void request_layout (TagdEntry *self);
 static void select_chip (TagdEntry *self, int index, gboolean tell_tagd);
 static void chip_remove_clicked (GtkButton *button, gpointer data);
 static int nearest_chip (TagdEntry *self, int from, int step);
 static void remove_chip (TagdEntry *self, TagdChip *chip);
 static void chip_pressed (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data);
-static void request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip);
-static void schedule_suggest (TagdEntry *self);
-static void hide_suggestions (TagdEntry *self);
-static void clear_refusal (TagdEntry *self);
-
-/* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
-
-static GVariant *
-position_at (const char *text, glong offset)
-{
-  glong line = 0, character = 0;
-  const char *p = text;
-
-  for (glong i = 0; i < offset && *p; i++)
-    {
-      gunichar c = g_utf8_get_char (p);
-      const char *next = g_utf8_next_char (p);
-      if (c == '\n' || (c == '\r' && *next != '\n'))
-        {
-          line++;
-          character = 0;
-        }
-      else
-        character++; /* a CR of a CRLF stays on its line until the LF */
-      p = next;
-    }
-  return g_variant_new_parsed ("{'line': <%x>, 'character': <%x>}", (gint64) line, (gint64) character);
-}
-
-static glong
-offset_of (const char *text, gint64 line, gint64 character)
-{
-  glong offset = 0;
-  const char *p = text;
-
-  while (line > 0 && *p)
-    {
-      gunichar c = g_utf8_get_char (p);
-      const char *next = g_utf8_next_char (p);
-      offset++;
-      if (c == '\n' || (c == '\r' && *next != '\n'))
-        line--;
-      p = next;
-    }
-  return offset + (glong) character;
-}
-
-static GVariant *
-range_variant (const char *text, glong start, glong end)
-{
-  return g_variant_new_parsed ("{'start': %v, 'end': %v}",
-                               position_at (text, start), position_at (text, end));
-}
-
-/* ---- requests */
-
-typedef struct {
-  TagdEntry *self;
-  char      *field;
-  Op        *op;
-  guint      updates;       /* self->updates_seen when sent */
-  guint      serial;
-  guint      rebuilds;      /* chip list generation when the request was sent */
-  GPtrArray *chips;
-} Reply;
-
-static void
-op_free (Op *op)
-{
-  g_free (op->method);
-  g_clear_pointer (&op->extra, g_variant_unref);
-  g_clear_object (&op->chip);
-  g_free (op->text);
-  g_free (op);
-}
-
-static Reply *
-reply_new (TagdEntry *self)
-{
-  Reply *r = g_new0 (Reply, 1);
-  r->self = g_object_ref (self);
-  r->field = g_strdup (self->field);
-  return r;
-}
-
-static void
-reply_free (Reply *r)
-{
-  g_object_unref (r->self);
-  g_free (r->field);
-  if (r->chips)
-    g_ptr_array_unref (r->chips);
-  g_clear_pointer (&r->op, op_free);
-  g_free (r);
-}
-
-static void
-report_error (const char *method, const GError *error)
-{
-  if (g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
-    return;
-  /* A refusal from tagd is a bug in this widget: say so loudly (the tests fail on warnings). */
-  g_warning ("tagd: %s failed: %s", method, error->message);
-}
-
-static gboolean
-strv_equal (char **a, char **b)
-{
-  guint na = a ? g_strv_length (a) : 0, nb = b ? g_strv_length (b) : 0;
-  if (na != nb)
-    return FALSE;
-  for (guint i = 0; i < na; i++)
-    if (g_strcmp0 (a[i], b[i]) != 0)
-      return FALSE;
-  return TRUE;
-}
-
-/* The session is open in the tagd that runs now. */
-static gboolean
-session_live (TagdEntry *self)
-{
-  return self->field != NULL && self->open_source == 0 &&
-         self->open_generation == _tagd_connection_generation (self->conn);
-}
 
 /* ---- chips */
 
@@ -297,8 +89,8 @@ focus_is_in_chips (TagdEntry *self)
 
 /* Back to the text, caret at @position (-1: the end), nothing selected: a key typed next adds
  * to the draft instead of replacing it (a plain grab_focus would select the whole text). */
-static void
-focus_text (TagdEntry *self, int position)
+void
+_tagd_entry_focus_text (TagdEntry *self, int position)
 {
   gtk_text_grab_focus_without_selecting (GTK_TEXT (self->text));
   gtk_editable_set_position (GTK_EDITABLE (self->text), position);
@@ -361,15 +153,15 @@ rebuild_chips (TagdEntry *self)
         select_chip (self, nearest_chip (self, MIN (old_selected, (int) self->chips->len - 1), -1), FALSE);
     }
   else if (chip_had_focus)
-    focus_text (self, -1);
+    _tagd_entry_focus_text (self, -1);
 
-  request_layout (self);
+  _tagd_entry_request_layout (self);
 }
 
 static void
 set_tags_internal (TagdEntry *self, char **tags /* transfer full */)
 {
-  if (strv_equal (self->tags, tags))
+  if (_tagd_entry_strv_equal (self->tags, tags))
     {
       g_strfreev (tags);
       return;
@@ -457,8 +249,8 @@ show_refusal (TagdEntry *self, const char *sentence)
     }
 }
 
-static void
-clear_refusal (TagdEntry *self)
+void
+_tagd_entry_clear_refusal (TagdEntry *self)
 {
   if (!gtk_widget_get_visible (self->message))
     return;
@@ -485,8 +277,8 @@ drop_reason (const char *reason)
 
 /* The outcome's sentence first (so tag-dropped handlers read the new announcement), then the
  * flashes and the signals. */
-static void
-apply_outcome (TagdEntry *self, GVariant *state)
+void
+_tagd_entry_apply_outcome (TagdEntry *self, GVariant *state)
 {
   g_autoptr (GVariant) outcome = _tagd_variant_lookup (state, "outcome");
   g_autoptr (GVariant) dropped = _tagd_variant_lookup (outcome, "dropped");
@@ -545,8 +337,8 @@ adopt_selection (TagdEntry *self, GVariant *state)
 }
 
 /* Takes a FieldState or update if it is newer than what the entry shows. */
-static void
-apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce)
+void
+_tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce)
 {
   gint64 version = (gint64) _tagd_variant_number (state, version_key, 0);
   g_autoptr (GVariant) tags = _tagd_variant_lookup (state, "tags");
@@ -559,644 +351,9 @@ apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean
       if (tags != NULL)
         set_tags_internal (self, _tagd_variant_strv (tags));
       if (announce)
-        apply_outcome (self, state);
+        _tagd_entry_apply_outcome (self, state);
     }
   adopt_selection (self, state);
-}
-
-static void
-hold (TagdEntry *self, Op *op)
-{
-  GList *l = self->held->tail;
-  while (l != NULL && ((Op *) l->data)->seq > op->seq)
-    l = l->prev;
-  if (l == NULL)
-    g_queue_push_head (self->held, op);
-  else
-    g_queue_insert_after (self->held, l, op);
-}
-
-static void
-on_state_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  TagdEntry *self = r->self;
-  Op *op = r->op;
-
-  if (op->flags & OP_SELECT)
-    self->select_pending--;
-  if (error != NULL && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED) &&
-      !(op->flags & OP_LOCAL) && r->updates == self->updates_seen && self->field != NULL)
-    {
-      /* tagd died with the request: nothing it did reached the entry, whose state the next
-       * session starts from, so the request is sent again there, in its place. */
-      hold (self, op);
-      r->op = NULL;
-      reply_free (r);
-      if (session_live (self))
-        send_open (self);
-      return;
-    }
-  if (op->chip != NULL && op->chip->removing)
-    {
-      /* Answered: tagd's tags now decide. If the chip is still a child, its tag is still
-       * there (the removal failed), so it shows again. */
-      op->chip->removing = FALSE;
-      gtk_widget_queue_allocate (GTK_WIDGET (self));
-    }
-  if (error != NULL && (op->flags & OP_REMOVE) && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
-    /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
-    g_debug ("tagd: field/removeTag: %s", error->message);
-  else if (error != NULL)
-    report_error (op->method, error);
-  else if (g_strcmp0 (r->field, self->field) == 0 && result != NULL)
-    {
-      g_autoptr (GVariant) outcome = _tagd_variant_lookup (result, "outcome");
-      g_autoptr (GVariant) added = _tagd_variant_lookup (outcome, "added");
-      g_autoptr (GVariant) removed = _tagd_variant_lookup (outcome, "removed");
-      gint64 version = (gint64) _tagd_variant_number (result, "version", 0);
-
-      /* field/addTags that only dropped candidates changes nothing, so no field/didUpdate
-       * reports it: the reply is the only place its outcome appears. */
-      if ((op->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
-          g_variant_n_children (added) == 0 && g_variant_n_children (removed) == 0)
-        apply_outcome (self, result);
-      apply_state (self, result, "version", TRUE);
-    }
-  reply_free (r);
-}
-
-static void
-send_op (TagdEntry *self, Op *op)
-{
-  GVariantBuilder b;
-  Reply *r;
-
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  if (op->extra != NULL)
-    {
-      GVariantIter iter;
-      const char *key;
-      GVariant *value;
-      g_variant_iter_init (&iter, op->extra);
-      while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
-        {
-          g_variant_builder_add (&b, "{sv}", key, value);
-          g_variant_unref (value);
-        }
-    }
-  r = reply_new (self);
-  r->op = op;
-  r->updates = self->updates_seen;
-  if (op->flags & OP_SELECT)
-    self->select_pending++;
-  _tagd_connection_call (self->conn, op->method, g_variant_builder_end (&b), on_state_reply, r);
-}
-
-/* A request made before the idle field/open ran (right after construction) opens first. */
-static void
-ensure_open (TagdEntry *self)
-{
-  if (self->open_source != 0)
-    send_open (self);
-}
-
-static void
-request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip)
-{
-  Op *op = g_new0 (Op, 1);
-
-  ensure_open (self);
-  op->seq = ++self->next_seq;
-  op->method = g_strdup (method);
-  op->extra = extra != NULL ? g_variant_ref_sink (extra) : NULL;
-  op->flags = flags;
-  op->chip = chip != NULL ? g_object_ref (chip) : NULL;
-  op->text = g_strdup (self->mirror->str);
-  op->version = self->version;
-  if (self->field == NULL)
-    op_free (op);
-  else if (session_live (self))
-    send_op (self, op);
-  else if (flags & OP_LOCAL)
-    op_free (op);   /* the re-opened session starts with no selection */
-  else
-    hold (self, op);
-}
-
-static void
-on_open_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  if (error != NULL)
-    report_error ("field/open", error);
-  else if (g_strcmp0 (r->field, r->self->field) == 0)
-    apply_state (r->self, result, "version", FALSE);
-  reply_free (r);
-}
-
-static void
-on_ignore_reply (GVariant *result, const GError *error, gpointer data)
-{
-  if (error != NULL && !g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
-    g_debug ("tagd: %s", error->message);
-  g_object_unref (data);
-}
-
-static GVariant *
-field_params (TagdEntry *self)
-{
-  return g_variant_new_parsed ("{'field': <%s>}", self->field);
-}
-
-static void
-send_change_at (TagdEntry *self, GVariant *changes, gint64 version, gint64 applied)
-{
-  GVariantBuilder b;
-
-  /* Until field/open is sent in the running tagd, the open carries the text. */
-  if (!session_live (self))
-    {
-      g_variant_unref (g_variant_ref_sink (changes));
-      return;
-    }
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (version));
-  if (applied >= 0)
-    g_variant_builder_add (&b, "{sv}", "applied", g_variant_new_int64 (applied));
-  g_variant_builder_add (&b, "{sv}", "contentChanges", changes);
-  _tagd_connection_notify (self->conn, "field/didChange", g_variant_builder_end (&b));
-}
-
-static void
-send_change (TagdEntry *self, GVariant *changes, gint64 applied)
-{
-  send_change_at (self, changes, self->version, applied);
-}
-
-/* One ranged change turning @from into @to (their common start and end kept). */
-static void
-send_difference (TagdEntry *self, const char *from, const char *to, gint64 version)
-{
-  glong nf = g_utf8_strlen (from, -1), nt = g_utf8_strlen (to, -1), pre = 0, suf = 0;
-  const char *a = from, *b = to;
-  g_autofree char *middle = NULL;
-
-  while (pre < nf && pre < nt && g_utf8_get_char (a) == g_utf8_get_char (b))
-    {
-      a = g_utf8_next_char (a);
-      b = g_utf8_next_char (b);
-      pre++;
-    }
-  while (suf < nf - pre && suf < nt - pre &&
-         g_utf8_get_char (g_utf8_offset_to_pointer (from, nf - suf - 1)) ==
-         g_utf8_get_char (g_utf8_offset_to_pointer (to, nt - suf - 1)))
-    suf++;
-  middle = g_utf8_substring (to, pre, nt - suf);
-  send_change_at (self,
-                  g_variant_new_parsed ("[{'range': %v, 'text': <%s>}]",
-                                        range_variant (from, pre, nf - suf), middle),
-                  version, -1);
-}
-
-static GVariant *
-strv_variant (char **v)
-{
-  const char *empty[] = { NULL };
-  return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
-}
-
-static void
-send_open (TagdEntry *self)
-{
-  GVariantBuilder b, opts;
-  const char *text = self->mirror->str;
-  gint64 version = self->version;
-  g_autofree char *prev = NULL;
-
-  g_clear_handle_id (&self->open_source, g_source_remove);
-  self->state_version = 0;
-  self->open_generation = _tagd_connection_generation (self->conn);
-  g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
-  if (self->separators != NULL)
-    g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
-  if (self->max_tags >= 0)
-    g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
-  if (self->max_tag_length >= 1)
-    g_variant_builder_add (&opts, "{sv}", "maxTagLength", g_variant_new_int64 (self->max_tag_length));
-  if (self->case_sensitive)
-    g_variant_builder_add (&opts, "{sv}", "caseSensitive", g_variant_new_boolean (TRUE));
-  if (self->transform != TAGD_TRANSFORM_NONE)
-    g_variant_builder_add (&opts, "{sv}", "transform",
-                           g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
-  if (self->prompt != NULL)
-    g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
-  if (self->pattern != NULL && self->pattern[0] != '\0')
-    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
-  if (self->allow != NULL)
-    g_variant_builder_add (&opts, "{sv}", "allow", strv_variant (self->allow));
-  if (self->deny != NULL)
-    g_variant_builder_add (&opts, "{sv}", "deny", strv_variant (self->deny));
-  if (self->suggestions != NULL)
-    g_variant_builder_add (&opts, "{sv}", "suggestions", strv_variant (self->suggestions));
-  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
-    g_variant_builder_add (&opts, "{sv}", "backspace",
-                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
-  if (self->commit_on_blur)
-    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
-  if (self->history >= 0)
-    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
-
-  /* Requests held over a restart: the session starts from the text as it was when the first
-   * of them was made, and the text changes made since go out between them. */
-  if (!g_queue_is_empty (self->held))
-    {
-      Op *first = g_queue_peek_head (self->held);
-      text = first->text;
-      version = first->version;
-    }
-  prev = g_strdup (text);
-
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
-  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (text));
-  g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
-  g_variant_builder_add (&b, "{sv}", "sync", g_variant_new_parsed ("{'version': <%x>}", version));
-  _tagd_connection_call (self->conn, "field/open", g_variant_builder_end (&b), on_open_reply, reply_new (self));
-
-  while (!g_queue_is_empty (self->held))
-    {
-      Op *op = g_queue_pop_head (self->held);
-      Op *next = g_queue_peek_head (self->held);
-      const char *next_text = next != NULL ? next->text : self->mirror->str;
-      gint64 next_version = next != NULL ? next->version : self->version;
-
-      send_op (self, op);
-      if (!g_str_equal (prev, next_text))
-        send_difference (self, prev, next_text, next_version);
-      g_free (prev);
-      prev = g_strdup (next_text);
-    }
-
-  /* The new session knows nothing of earlier layouts. */
-  self->layout_width = -1;
-  gtk_widget_queue_allocate (GTK_WIDGET (self));
-}
-
-/* A new session (new id) with the widget's own tags and text: after tagd restarted, or when
- * an option changed (tagd has no method to change options of an open field). */
-static void
-reopen (TagdEntry *self, gboolean close_old)
-{
-  char *id;
-
-  if (self->field == NULL)
-    return;
-  if (close_old && self->open_source == 0 && session_live (self))
-    _tagd_connection_call (self->conn, "field/close", field_params (self), on_ignore_reply, g_object_ref (self));
-  id = _tagd_connection_rename (self->conn, self->field, "entry");
-  g_free (self->field);
-  self->field = id;
-  if (self->open_source == 0)
-    send_open (self);
-}
-
-static void
-session_reopen (gpointer owner)
-{
-  reopen (TAGD_ENTRY (owner), FALSE);
-}
-
-static void
-handle_update (TagdEntry *self, GVariant *params)
-{
-  gint64 version = (gint64) _tagd_variant_number (params, "version", -1);
-  gboolean resync = FALSE;
-
-  self->updates_seen++;
-  g_variant_lookup (params, "resync", "b", &resync);
-  if (resync)
-    {
-      /* tagd's copy of the buffer diverged: send the whole text. */
-      self->version++;
-      send_change (self, g_variant_new_parsed ("[{'text': <%s>}]", self->mirror->str), -1);
-      apply_state (self, params, "stateVersion", FALSE);
-      return;
-    }
-
-  if (version == self->version)
-    {
-      g_autoptr (GVariant) edits = _tagd_variant_lookup (params, "edits");
-      gsize n = edits ? g_variant_n_children (edits) : 0;
-      gboolean inserted = FALSE;
-
-      if (n > 0)
-        {
-          GVariantBuilder changes;
-          GVariantIter iter;
-          GVariant *item;
-
-          g_variant_builder_init (&changes, G_VARIANT_TYPE ("aa{sv}"));
-          self->applying = TRUE;
-          g_variant_iter_init (&iter, edits);
-          /* Listed from last to first: each applies to the text the previous one left. */
-          while ((item = g_variant_iter_next_value (&iter)))
-            {
-              g_autoptr (GVariant) e = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
-              g_autoptr (GVariant) range = _tagd_variant_lookup (e, "range");
-              g_autoptr (GVariant) start = _tagd_variant_lookup (range, "start");
-              g_autoptr (GVariant) end = _tagd_variant_lookup (range, "end");
-              const char *new_text = "";
-              glong s = offset_of (self->mirror->str, (gint64) _tagd_variant_number (start, "line", 0),
-                                   (gint64) _tagd_variant_number (start, "character", 0));
-              glong t = offset_of (self->mirror->str, (gint64) _tagd_variant_number (end, "line", 0),
-                                   (gint64) _tagd_variant_number (end, "character", 0));
-              GVariantBuilder change;
-
-              g_variant_lookup (e, "newText", "&s", &new_text);
-              g_variant_builder_init (&change, G_VARIANT_TYPE_VARDICT);
-              g_variant_builder_add (&change, "{sv}", "range", range_variant (self->mirror->str, s, t));
-              g_variant_builder_add (&change, "{sv}", "text", g_variant_new_string (new_text));
-              g_variant_builder_add_value (&changes, g_variant_builder_end (&change));
-              if (t > s)
-                {
-                  const char *a = g_utf8_offset_to_pointer (self->mirror->str, s);
-                  const char *z = g_utf8_offset_to_pointer (self->mirror->str, t);
-                  g_string_erase (self->mirror, a - self->mirror->str, z - a);
-                  gtk_entry_buffer_delete_text (self->buffer, (guint) s, (int) (t - s));
-                }
-              if (new_text[0] != '\0')
-                {
-                  const char *a = g_utf8_offset_to_pointer (self->mirror->str, s);
-                  g_string_insert (self->mirror, a - self->mirror->str, new_text);
-                  gtk_entry_buffer_insert_text (self->buffer, (guint) s, new_text, -1);
-                  inserted = TRUE;
-                }
-              g_variant_unref (item);
-            }
-          self->applying = FALSE;
-          self->version++;
-          send_change (self, g_variant_builder_end (&changes), version);
-          /* Text tagd put into the draft (an edited or undone tag) is edited at its end. */
-          if (inserted && gtk_widget_has_focus (self->text))
-            gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
-          schedule_suggest (self);
-        }
-    }
-  /* Edits for an older buffer are ignored: tagd answers the newer change with a fresh update.
-   * Tags and outcome are taken either way. */
-  apply_state (self, params, "stateVersion", TRUE);
-}
-
-static void
-session_notify (gpointer owner, const char *method, GVariant *params)
-{
-  TagdEntry *self = TAGD_ENTRY (owner);
-  const char *field = NULL;
-
-  if (!g_str_equal (method, "field/didUpdate"))
-    return;
-  if (!g_variant_lookup (params, "field", "&s", &field) || g_strcmp0 (field, self->field) != 0)
-    return;
-  handle_update (self, params);
-}
-
-static const TagdSessionVTable session_vtable = { session_notify, session_reopen };
-
-/* ---- the text's buffer: every change is reported in order */
-
-static void
-on_inserted_text (GtkEntryBuffer *buffer, guint position, const char *chars, guint n_chars, TagdEntry *self)
-{
-  const char *at;
-  g_autofree char *inserted = NULL;
-
-  if (self->applying)
-    return;
-  inserted = g_utf8_substring (chars, 0, n_chars);
-  self->version++;
-  send_change (self,
-               g_variant_new_parsed ("[{'range': %v, 'text': <%s>}]",
-                                     range_variant (self->mirror->str, position, position), inserted),
-               -1);
-  at = g_utf8_offset_to_pointer (self->mirror->str, position);
-  g_string_insert (self->mirror, at - self->mirror->str, inserted);
-  clear_refusal (self);
-  schedule_suggest (self);
-}
-
-static void
-on_deleted_text (GtkEntryBuffer *buffer, guint position, guint n_chars, TagdEntry *self)
-{
-  glong len = g_utf8_strlen (self->mirror->str, -1);
-  glong end;
-  const char *a, *z;
-
-  if (self->applying)
-    return;
-  end = (n_chars == G_MAXUINT || (glong) (position + n_chars) > len) ? len : (glong) (position + n_chars);
-  if ((glong) position >= end)
-    return;
-  self->version++;
-  send_change (self,
-               g_variant_new_parsed ("[{'range': %v, 'text': <''>}]",
-                                     range_variant (self->mirror->str, position, end)),
-               -1);
-  a = g_utf8_offset_to_pointer (self->mirror->str, position);
-  z = g_utf8_offset_to_pointer (self->mirror->str, end);
-  g_string_erase (self->mirror, a - self->mirror->str, z - a);
-  clear_refusal (self);
-  schedule_suggest (self);
-}
-
-/* ---- suggestions (field/suggest) */
-
-/* @text with the ranges in @matches (character offsets, utf-32) in bold, as Pango markup. */
-static char *
-highlight_markup (const char *text, GVariant *matches)
-{
-  GString *out = g_string_new ("");
-  glong n = g_utf8_strlen (text, -1);
-  gboolean *bold = g_new0 (gboolean, n + 1);
-  GVariantIter iter;
-  GVariant *item;
-  gboolean in = FALSE;
-  const char *p = text;
-
-  if (matches != NULL)
-    {
-      g_variant_iter_init (&iter, matches);
-      while ((item = g_variant_iter_next_value (&iter)))
-        {
-          g_autoptr (GVariant) m = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
-          glong s = (glong) _tagd_variant_number (m, "start", 0), e = (glong) _tagd_variant_number (m, "end", 0);
-          for (glong i = MAX (s, 0); i < e && i < n; i++)
-            bold[i] = TRUE;
-          g_variant_unref (item);
-        }
-    }
-  for (glong i = 0; i < n; i++)
-    {
-      const char *next = g_utf8_next_char (p);
-      g_autofree char *piece = g_markup_escape_text (p, next - p);
-      if (bold[i] != in)
-        g_string_append (out, bold[i] ? "<b>" : "</b>");
-      in = bold[i];
-      g_string_append (out, piece);
-      p = next;
-    }
-  if (in)
-    g_string_append (out, "</b>");
-  g_free (bold);
-  return g_string_free (out, FALSE);
-}
-
-static void
-hide_suggestions (TagdEntry *self)
-{
-  g_ptr_array_set_size (self->items, 0);
-  gtk_popover_popdown (GTK_POPOVER (self->popover));
-}
-
-static void
-on_suggest_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  TagdEntry *self = r->self;
-  g_autoptr (GVariant) items = NULL;
-  GtkWidget *child;
-  GVariantIter iter;
-  GVariant *item;
-
-  if (error != NULL)
-    {
-      report_error ("field/suggest", error);
-      reply_free (r);
-      return;
-    }
-  if (r->serial != self->suggest_serial || g_strcmp0 (r->field, self->field) != 0)
-    {
-      reply_free (r);
-      return;
-    }
-  while ((child = gtk_widget_get_first_child (self->list)) != NULL)
-    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
-  g_ptr_array_set_size (self->items, 0);
-  items = _tagd_variant_lookup (result, "items");
-  if (items != NULL && gtk_entry_buffer_get_length (self->buffer) > 0 && gtk_widget_has_focus (self->text))
-    {
-      g_variant_iter_init (&iter, items);
-      while ((item = g_variant_iter_next_value (&iter)))
-        {
-          g_autoptr (GVariant) it = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
-          g_autoptr (GVariant) matches = _tagd_variant_lookup (it, "matches");
-          const char *text = NULL;
-
-          if (g_variant_lookup (it, "text", "&s", &text))
-            {
-              g_autofree char *markup = highlight_markup (text, matches);
-              GtkWidget *label = gtk_label_new (NULL);
-              GtkWidget *row = gtk_list_box_row_new ();
-
-              gtk_label_set_markup (GTK_LABEL (label), markup);
-              gtk_label_set_xalign (GTK_LABEL (label), 0);
-              gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-              gtk_widget_set_focusable (row, FALSE);
-              gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-              gtk_list_box_append (GTK_LIST_BOX (self->list), row);
-              g_ptr_array_add (self->items, g_strdup (text));
-            }
-          g_variant_unref (item);
-        }
-    }
-  if (self->items->len > 0)
-    {
-      gtk_widget_queue_allocate (GTK_WIDGET (self));
-      gtk_popover_popup (GTK_POPOVER (self->popover));
-    }
-  else
-    gtk_popover_popdown (GTK_POPOVER (self->popover));
-  reply_free (r);
-}
-
-static gboolean
-suggest_cb (gpointer data)
-{
-  TagdEntry *self = data;
-  Reply *r;
-
-  self->suggest_source = 0;
-  self->suggest_serial++;
-  if (self->suggestions == NULL || gtk_entry_buffer_get_length (self->buffer) == 0 ||
-      !gtk_widget_has_focus (self->text) || !session_live (self))
-    {
-      hide_suggestions (self);
-      return G_SOURCE_REMOVE;
-    }
-  r = reply_new (self);
-  r->serial = self->suggest_serial;
-  _tagd_connection_call (self->conn, "field/suggest",
-                         g_variant_new_parsed ("{'field': <%s>, 'limit': <%x>}", self->field, (gint64) SUGGESTION_LIMIT),
-                         on_suggest_reply, r);
-  return G_SOURCE_REMOVE;
-}
-
-/* After the buffer changed (the didChange is already out, so tagd's draft has the change). */
-static void
-schedule_suggest (TagdEntry *self)
-{
-  if (self->suggestions == NULL && !gtk_widget_get_visible (self->popover))
-    return;
-  if (self->suggest_source == 0)
-    self->suggest_source = g_idle_add (suggest_cb, self);
-}
-
-static int
-highlighted_row (TagdEntry *self)
-{
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
-  return row != NULL ? gtk_list_box_row_get_index (row) : -1;
-}
-
-/* Takes a suggestion as if it had been typed and Return pressed: the text becomes the
- * suggestion, then field/submit commits it under tagd's rules. */
-static void
-take_suggestion (TagdEntry *self, guint index)
-{
-  g_autofree char *text = NULL;
-
-  if (index >= self->items->len)
-    return;
-  text = g_strdup (self->items->pdata[index]);
-  hide_suggestions (self);
-  gtk_editable_set_text (GTK_EDITABLE (self->text), text);
-  gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
-  request (self, "field/submit", NULL, 0, NULL);
-  g_clear_handle_id (&self->suggest_source, g_source_remove);
-}
-
-static void
-on_row_activated (GtkListBox *list, GtkListBoxRow *row, TagdEntry *self)
-{
-  take_suggestion (self, (guint) gtk_list_box_row_get_index (row));
-  focus_text (self, -1);
-}
-
-static void
-move_highlight (TagdEntry *self, int step)
-{
-  int n = (int) self->items->len;
-  int i = highlighted_row (self);
-  GtkListBoxRow *row;
-
-  if (n == 0)
-    return;
-  i = i < 0 ? (step > 0 ? 0 : n - 1) : (i + step + n) % n;
-  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), i);
-  gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
 }
 
 /* ---- chips: selection, removal */
@@ -1223,7 +380,7 @@ remove_chip (TagdEntry *self, TagdChip *chip)
    * chip as it would for a slow typist, not the same tag again. */
   chip->removing = TRUE;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
-  request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", chip->tag), OP_REMOVE, chip);
+  _tagd_entry_request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", chip->tag), OP_REMOVE, chip);
 }
 
 /* Selects the chip at @index (-1: none, back to the text) and tells tagd (field/select), whose
@@ -1241,12 +398,12 @@ select_chip (TagdEntry *self, int index, gboolean tell_tagd)
   if (index >= 0)
     gtk_widget_grab_focus (TAGD_CHIP (self->chips->pdata[index])->button);
   else if (focus_is_in_chips (self) || previous >= 0)
-    focus_text (self, -1);
+    _tagd_entry_focus_text (self, -1);
   if (tell_tagd)
     {
       GVariant *which = index >= 0 ? g_variant_new_int64 (tagd_index (self, index))
                                    : g_variant_new ("mv", NULL);
-      request (self, "field/select",
+      _tagd_entry_request (self, "field/select",
                g_variant_new_parsed ("{'index': <%v>}", which), OP_SELECT | OP_LOCAL, NULL);
     }
   if (previous != index)
@@ -1271,11 +428,11 @@ edit_chip (TagdEntry *self, int index)
 {
   if (index < 0 || index >= (int) self->chips->len)
     return;
-  request (self, "field/editTag", g_variant_new_parsed ("{'index': <%x>}", (gint64) tagd_index (self, index)), 0, NULL);
+  _tagd_entry_request (self, "field/editTag", g_variant_new_parsed ("{'index': <%x>}", (gint64) tagd_index (self, index)), 0, NULL);
   for (guint i = 0; i < self->chips->len; i++)
     _tagd_chip_set_selected (self->chips->pdata[i], FALSE);
   self->selected = -1;
-  focus_text (self, -1);
+  _tagd_entry_focus_text (self, -1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
@@ -1290,7 +447,7 @@ move_chip (TagdEntry *self, int step)
 
   if (from < 0 || to < 0 || (step < 0 ? to >= from : to <= from))
     return;
-  request (self, "field/moveTag",
+  _tagd_entry_request (self, "field/moveTag",
            g_variant_new_parsed ("{'from': <%x>, 'to': <%x>}", (gint64) tagd_index (self, from),
                                  (gint64) tagd_index (self, to)), 0, NULL);
   chip = self->chips->pdata[from];
@@ -1306,7 +463,7 @@ move_chip (TagdEntry *self, int step)
   gtk_widget_insert_before (chip, GTK_WIDGET (self),
                             to + 1 < (int) self->chips->len ? self->chips->pdata[to + 1] : self->text_box);
   self->selected = to;
-  request_layout (self);
+  _tagd_entry_request_layout (self);
   gtk_widget_grab_focus (TAGD_CHIP (chip)->button);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TAGS]);
   g_signal_emit (self, signals[SIGNAL_TAGS_CHANGED], 0);
@@ -1358,12 +515,12 @@ on_key_pressed (GtkEventControllerKey *controller,
   /* Undo and redo are tagd's (the draft and the tags together), not GtkText's own. */
   if ((keyval == GDK_KEY_z || keyval == GDK_KEY_Z) && (mods & ~GDK_SHIFT_MASK) == GDK_CONTROL_MASK)
     {
-      request (self, (mods & GDK_SHIFT_MASK) ? "field/redo" : "field/undo", NULL, 0, NULL);
+      _tagd_entry_request (self, (mods & GDK_SHIFT_MASK) ? "field/redo" : "field/undo", NULL, 0, NULL);
       return TRUE;
     }
   if ((keyval == GDK_KEY_y || keyval == GDK_KEY_Y) && mods == GDK_CONTROL_MASK)
     {
-      request (self, "field/redo", NULL, 0, NULL);
+      _tagd_entry_request (self, "field/redo", NULL, 0, NULL);
       return TRUE;
     }
 
@@ -1395,7 +552,7 @@ on_key_pressed (GtkEventControllerKey *controller,
               else
                 {
                   select_chip (self, -1, TRUE);
-                  focus_text (self, 0);
+                  _tagd_entry_focus_text (self, 0);
                 }
             }
           return TRUE;
@@ -1450,12 +607,12 @@ on_key_pressed (GtkEventControllerKey *controller,
     case GDK_KEY_ISO_Enter:
       if (mods != 0)
         return FALSE;
-      if (gtk_widget_get_visible (self->popover) && highlighted_row (self) >= 0)
-        take_suggestion (self, (guint) highlighted_row (self));
+      if (gtk_widget_get_visible (self->popover) && _tagd_entry_highlighted_row (self) >= 0)
+        _tagd_entry_take_suggestion (self, (guint) _tagd_entry_highlighted_row (self));
       else if (gtk_entry_buffer_get_length (self->buffer) > 0)
         {
-          hide_suggestions (self);
-          request (self, "field/submit", NULL, 0, NULL);
+          _tagd_entry_hide_suggestions (self);
+          _tagd_entry_request (self, "field/submit", NULL, 0, NULL);
         }
       else
         {
@@ -1468,8 +625,8 @@ on_key_pressed (GtkEventControllerKey *controller,
       if (mods == 0 && gtk_widget_get_visible (self->popover) && self->items->len > 0 &&
           gtk_entry_buffer_get_length (self->buffer) > 0)
         {
-          int row = highlighted_row (self);
-          take_suggestion (self, row >= 0 ? (guint) row : 0);
+          int row = _tagd_entry_highlighted_row (self);
+          _tagd_entry_take_suggestion (self, row >= 0 ? (guint) row : 0);
           return TRUE;
         }
       return FALSE;
@@ -1479,18 +636,18 @@ on_key_pressed (GtkEventControllerKey *controller,
     case GDK_KEY_KP_Up:
       if (mods != 0 || !gtk_widget_get_visible (self->popover))
         return FALSE;
-      move_highlight (self, keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down ? +1 : -1);
+      _tagd_entry_move_highlight (self, keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down ? +1 : -1);
       return TRUE;
     case GDK_KEY_Escape:
       if (!gtk_widget_get_visible (self->popover))
         return FALSE;
-      hide_suggestions (self);
+      _tagd_entry_hide_suggestions (self);
       return TRUE;
     case GDK_KEY_BackSpace:
       /* "Empty" is decided now, when the key is handled (Protocol/sync.md rule 3). */
       if (gtk_entry_buffer_get_length (self->buffer) == 0 && mods == 0)
         {
-          request (self, "field/deleteBackward", NULL, 0, NULL);
+          _tagd_entry_request (self, "field/deleteBackward", NULL, 0, NULL);
           return TRUE;
         }
       return FALSE;
@@ -1505,7 +662,7 @@ on_key_pressed (GtkEventControllerKey *controller,
             int last = nearest_chip (self, (int) self->chips->len - 1, -1);
             if (last >= 0)
               {
-                hide_suggestions (self);
+                _tagd_entry_hide_suggestions (self);
                 select_chip (self, last, TRUE);
               }
             return TRUE;
@@ -1529,9 +686,9 @@ on_focus_leave (GtkEventControllerFocus *controller, TagdEntry *self)
       self->selected = -1;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
     }
-  hide_suggestions (self);
+  _tagd_entry_hide_suggestions (self);
   if (self->field != NULL && self->open_source == 0)
-    request (self, "field/blur", NULL, self->commit_on_blur ? 0 : OP_LOCAL, NULL);
+    _tagd_entry_request (self, "field/blur", NULL, self->commit_on_blur ? 0 : OP_LOCAL, NULL);
 }
 
 static void
@@ -1539,248 +696,6 @@ on_text_focus_enter (GtkEventControllerFocus *controller, TagdEntry *self)
 {
   if (self->selected >= 0)
     select_chip (self, -1, TRUE);
-}
-
-/* ---- layout */
-
-static double
-text_height (TagdEntry *self)
-{
-  int nat = 0;
-  gtk_widget_measure (self->text_box, GTK_ORIENTATION_VERTICAL, -1, NULL, &nat, NULL, NULL);
-  return nat;
-}
-
-static double
-text_min_width (TagdEntry *self)
-{
-  int min = 0;
-  gtk_widget_measure (self->text_box, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-  return MAX (min, 48);
-}
-
-static double
-line_height (TagdEntry *self)
-{
-  double h = text_height (self);
-  for (guint i = 0; i < self->chips->len; i++)
-    {
-      int nat = 0;
-      gtk_widget_measure (self->chips->pdata[i], GTK_ORIENTATION_VERTICAL, -1, NULL, &nat, NULL, NULL);
-      h = MAX (h, nat);
-    }
-  return h;
-}
-
-static int
-message_height (TagdEntry *self, int width)
-{
-  int nat = 0;
-  if (!gtk_widget_get_visible (self->message))
-    return 0;
-  gtk_widget_measure (self->message, GTK_ORIENTATION_VERTICAL, width, NULL, &nat, NULL, NULL);
-  return nat;
-}
-
-static void
-on_layout_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  TagdEntry *self = r->self;
-  g_autoptr (GVariant) frames = NULL;
-  g_autoptr (GVariant) size = NULL;
-  gboolean same_chips;
-
-  if (error != NULL)
-    {
-      /* tagd's tags moved on while this request was in flight: the field/didUpdate (or
-       * field/open reply) saying so came before this reply, since tagd answers in order, and
-       * rebuilt the chips, which sent a new request; or the session was re-opened under a new
-       * id. Not an error of the widget's. */
-      if (r->rebuilds != self->rebuilds || g_strcmp0 (r->field, self->field) != 0)
-        g_debug ("tagd: stale field/layout: %s", error->message);
-      else
-        report_error ("field/layout", error);
-      reply_free (r);
-      return;
-    }
-  same_chips = g_strcmp0 (r->field, self->field) == 0 && r->chips->len == self->chips->len;
-  for (guint i = 0; same_chips && i < r->chips->len; i++)
-    same_chips = r->chips->pdata[i] == self->chips->pdata[i];
-  frames = _tagd_variant_lookup (result, "frames");
-  size = _tagd_variant_lookup (result, "size");
-  /* A reply for chips that have changed since is useless: a newer request is on its way. */
-  if (same_chips && r->serial > self->layout_applied && frames != NULL &&
-      g_variant_n_children (frames) == r->chips->len + 1)
-    {
-      for (guint i = 0; i <= r->chips->len; i++)
-        {
-          g_autoptr (GVariant) item = g_variant_get_child_value (frames, i);
-          g_autoptr (GVariant) f = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
-          graphene_rect_t rect;
-          graphene_rect_init (&rect, _tagd_variant_number (f, "x", 0), _tagd_variant_number (f, "y", 0),
-                              _tagd_variant_number (f, "width", 0), _tagd_variant_number (f, "height", 0));
-          if (i < r->chips->len)
-            {
-              TagdChip *chip = r->chips->pdata[i];
-              chip->frame = rect;
-              chip->has_frame = TRUE;
-            }
-          else
-            {
-              self->text_frame = rect;
-              self->has_text_frame = TRUE;
-            }
-        }
-      self->layout_height = _tagd_variant_number (size, "height", -1);
-      self->layout_applied = r->serial;
-      gtk_widget_queue_resize (GTK_WIDGET (self));
-    }
-  reply_free (r);
-}
-
-static void
-request_layout (TagdEntry *self)
-{
-  GVariantBuilder b, sizes;
-  Reply *r;
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
-
-  /* Before field/open is sent, tagd would not know the id: send_open() asks again. */
-  if (!session_live (self) || width <= 0)
-    return;
-  self->layout_width = width;
-  g_variant_builder_init (&sizes, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < self->chips->len; i++)
-    {
-      int w = 0, h = 0;
-      gtk_widget_measure (self->chips->pdata[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &w, NULL, NULL);
-      gtk_widget_measure (self->chips->pdata[i], GTK_ORIENTATION_VERTICAL, w, NULL, &h, NULL, NULL);
-      g_variant_builder_add_parsed (&sizes, "{'width': <%d>, 'height': <%d>}", (double) w, (double) h);
-    }
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (width));
-  g_variant_builder_add (&b, "{sv}", "chipSizes", g_variant_builder_end (&sizes));
-  g_variant_builder_add (&b, "{sv}", "fieldHeight", g_variant_new_double (line_height (self)));
-  g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (CHIP_SPACING));
-  g_variant_builder_add (&b, "{sv}", "fieldMinWidth", g_variant_new_double (text_min_width (self)));
-  r = reply_new (self);
-  r->rebuilds = self->rebuilds;
-  r->serial = ++self->layout_serial;
-  r->chips = g_ptr_array_new_full (self->chips->len, g_object_unref);
-  for (guint i = 0; i < self->chips->len; i++)
-    g_ptr_array_add (r->chips, g_object_ref (self->chips->pdata[i]));
-  _tagd_connection_call (self->conn, "field/layout", g_variant_builder_end (&b), on_layout_reply, r);
-}
-
-static void
-tagd_entry_measure (GtkWidget      *widget,
-                    GtkOrientation  orientation,
-                    int             for_size,
-                    int            *minimum,
-                    int            *natural,
-                    int            *minimum_baseline,
-                    int            *natural_baseline)
-{
-  TagdEntry *self = TAGD_ENTRY (widget);
-
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      int text_nat = 0;
-      double nat = 0;
-      gtk_widget_measure (self->text_box, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &text_nat, NULL, NULL);
-      for (guint i = 0; i < self->chips->len; i++)
-        {
-          int w = 0;
-          gtk_widget_measure (self->chips->pdata[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &w, NULL, NULL);
-          nat += w + CHIP_SPACING;
-        }
-      *minimum = (int) ceil (text_min_width (self));
-      *natural = MAX (*minimum, (int) ceil (nat + text_nat));
-    }
-  else
-    {
-      double h = line_height (self);
-      if (self->layout_height > h)
-        h = self->layout_height;
-      *minimum = *natural = (int) ceil (h) + message_height (self, for_size);
-    }
-}
-
-static void
-tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline)
-{
-  TagdEntry *self = TAGD_ENTRY (widget);
-  GtkAllocation a;
-  int text_min = (int) text_min_width (self);
-  int message = message_height (self, width);
-  int field_height = height - message;
-  /* tagd's frames flow left to right; right-to-left locales get them mirrored. */
-  gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
-
-  if (self->layout_width != width)
-    request_layout (self);
-
-  for (guint i = 0; i < self->chips->len; i++)
-    {
-      TagdChip *chip = self->chips->pdata[i];
-      int min_w = 0;
-
-      if (!chip->has_frame || chip->removing)
-        {
-          gtk_widget_set_child_visible (GTK_WIDGET (chip), FALSE);
-          continue;
-        }
-      gtk_widget_measure (GTK_WIDGET (chip), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, NULL, NULL, NULL);
-      a.x = (int) round (chip->frame.origin.x);
-      a.y = (int) round (chip->frame.origin.y);
-      a.width = MAX ((int) round (chip->frame.size.width), min_w);
-      a.height = (int) round (chip->frame.size.height);
-      if (rtl)
-        a.x = width - a.x - a.width;
-      gtk_widget_set_child_visible (GTK_WIDGET (chip), TRUE);
-      gtk_widget_size_allocate (GTK_WIDGET (chip), &a, -1);
-    }
-
-  if (self->has_text_frame)
-    {
-      a.x = (int) round (self->text_frame.origin.x);
-      a.y = (int) round (self->text_frame.origin.y);
-      a.width = MIN ((int) round (self->text_frame.size.width), width - a.x);
-      a.height = (int) round (self->text_frame.size.height);
-      if (a.width < text_min)
-        a.width = MAX (text_min, width - a.x);
-    }
-  else
-    {
-      a.x = 0;
-      a.y = 0;
-      a.width = MAX (width, text_min);
-      a.height = field_height;
-    }
-  a.height = MAX (a.height, (int) text_height (self));
-  if (rtl)
-    a.x = width - a.x - a.width;
-  gtk_widget_size_allocate (self->text_box, &a, -1);
-
-  if (message > 0)
-    {
-      GtkAllocation m = { 0, field_height, width, message };
-      gtk_widget_size_allocate (self->message, &m, -1);
-    }
-  if (gtk_widget_get_visible (self->popover))
-    {
-      GdkRectangle at = { a.x, a.y, MIN (a.width, 1), a.height };
-      gtk_popover_set_pointing_to (GTK_POPOVER (self->popover), &at);
-      gtk_popover_present (GTK_POPOVER (self->popover));
-    }
-}
-
-static GtkSizeRequestMode
-tagd_entry_get_request_mode (GtkWidget *widget)
-{
-  return GTK_SIZE_REQUEST_CONSTANT_SIZE;
 }
 
 static gboolean
@@ -1805,7 +720,7 @@ on_text_clicked (GtkGestureClick *gesture, int n_press, double x, double y, Tagd
   /* A click on the entry's empty area focuses the text, as in GtkEntry. */
   GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
   if (picked == GTK_WIDGET (self))
-    focus_text (self, -1);
+    _tagd_entry_focus_text (self, -1);
 }
 
 /* ---- GtkEditable: the entry's text is the draft */
@@ -1829,7 +744,7 @@ open_idle_cb (gpointer data)
 {
   TagdEntry *self = data;
   self->open_source = 0;
-  send_open (self);
+  _tagd_entry_send_open (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -1839,7 +754,7 @@ tagd_entry_constructed (GObject *object)
   TagdEntry *self = TAGD_ENTRY (object);
 
   G_OBJECT_CLASS (tagd_entry_parent_class)->constructed (object);
-  self->field = _tagd_connection_register (self->conn, "entry", self, &session_vtable);
+  self->field = _tagd_connection_register (self->conn, "entry", self, &_tagd_entry_session_vtable);
   /* Open once the construct properties (tags, options) are all set. */
   self->open_source = g_idle_add (open_idle_cb, self);
 }
@@ -1855,13 +770,13 @@ tagd_entry_dispose (GObject *object)
   g_clear_weak_pointer (&self->described);
   if (self->held != NULL)
     {
-      g_queue_free_full (self->held, (GDestroyNotify) op_free);
+      g_queue_free_full (self->held, (GDestroyNotify) _tagd_entry_op_free);
       self->held = NULL;
     }
   if (self->field != NULL)
     {
-      if (session_live (self))
-        _tagd_connection_call (self->conn, "field/close", field_params (self), on_ignore_reply, g_object_ref (self->conn));
+      if (_tagd_entry_session_live (self))
+        _tagd_connection_call (self->conn, "field/close", _tagd_entry_field_params (self), _tagd_entry_on_ignore_reply, g_object_ref (self->conn));
       _tagd_connection_unregister (self->conn, self->field);
       g_clear_pointer (&self->field, g_free);
     }
@@ -1971,9 +886,9 @@ tagd_entry_class_init (TagdEntryClass *klass)
   object_class->finalize = tagd_entry_finalize;
   object_class->get_property = tagd_entry_get_property;
   object_class->set_property = tagd_entry_set_property;
-  widget_class->measure = tagd_entry_measure;
-  widget_class->size_allocate = tagd_entry_size_allocate;
-  widget_class->get_request_mode = tagd_entry_get_request_mode;
+  widget_class->measure = _tagd_entry_measure;
+  widget_class->size_allocate = _tagd_entry_size_allocate;
+  widget_class->get_request_mode = _tagd_entry_get_request_mode;
   widget_class->grab_focus = tagd_entry_grab_focus;
   widget_class->focus = tagd_entry_focus;
 
@@ -2154,8 +1069,8 @@ tagd_entry_init (TagdEntry *self)
   self->text = GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->text_box)));
   gtk_editable_set_enable_undo (GTK_EDITABLE (self->text_box), FALSE);
   self->buffer = g_object_ref (gtk_entry_get_buffer (GTK_ENTRY (self->text_box)));
-  g_signal_connect (self->buffer, "inserted-text", G_CALLBACK (on_inserted_text), self);
-  g_signal_connect (self->buffer, "deleted-text", G_CALLBACK (on_deleted_text), self);
+  g_signal_connect (self->buffer, "inserted-text", G_CALLBACK (_tagd_entry_on_inserted_text), self);
+  g_signal_connect (self->buffer, "deleted-text", G_CALLBACK (_tagd_entry_on_deleted_text), self);
   gtk_editable_init_delegate (GTK_EDITABLE (self));
 
   self->message = gtk_label_new (NULL);
@@ -2171,7 +1086,7 @@ tagd_entry_init (TagdEntry *self)
   gtk_list_box_set_activate_on_single_click (GTK_LIST_BOX (self->list), TRUE);
   gtk_widget_set_focusable (self->list, FALSE);
   gtk_widget_add_css_class (self->list, "tagd-suggestions");
-  g_signal_connect (self->list, "row-activated", G_CALLBACK (on_row_activated), self);
+  g_signal_connect (self->list, "row-activated", G_CALLBACK (_tagd_entry_on_row_activated), self);
   self->popover = gtk_popover_new ();
   gtk_popover_set_child (GTK_POPOVER (self->popover), self->list);
   /* The keyboard stays in the text: Down/Up move the highlight, Tab or Return take it. */
@@ -2242,10 +1157,10 @@ tagd_entry_set_tags (TagdEntry *self, const char * const *tags)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (tags == NULL)
     tags = empty;
-  if (strv_equal (self->tags, (char **) tags))
+  if (_tagd_entry_strv_equal (self->tags, (char **) tags))
     return;
   set_tags_internal (self, g_strdupv ((char **) tags));
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
 }
 
 /**
@@ -2260,7 +1175,7 @@ tagd_entry_add_tags (TagdEntry *self, const char * const *tags)
 {
   g_return_if_fail (TAGD_IS_ENTRY (self));
   g_return_if_fail (tags != NULL);
-  request (self, "field/addTags", g_variant_new_parsed ("{'tags': <%v>}", g_variant_new_strv (tags, -1)),
+  _tagd_entry_request (self, "field/addTags", g_variant_new_parsed ("{'tags': <%v>}", g_variant_new_strv (tags, -1)),
            OP_ADD_TAGS, NULL);
 }
 
@@ -2284,7 +1199,7 @@ tagd_entry_remove_tag (TagdEntry *self, const char *tag)
           return;
         }
     }
-  request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", tag), OP_REMOVE, NULL);
+  _tagd_entry_request (self, "field/removeTag", g_variant_new_parsed ("{'tag': <%s>}", tag), OP_REMOVE, NULL);
 }
 
 /**
@@ -2297,7 +1212,7 @@ void
 tagd_entry_undo (TagdEntry *self)
 {
   g_return_if_fail (TAGD_IS_ENTRY (self));
-  request (self, "field/undo", NULL, 0, NULL);
+  _tagd_entry_request (self, "field/undo", NULL, 0, NULL);
 }
 
 /**
@@ -2310,7 +1225,7 @@ void
 tagd_entry_redo (TagdEntry *self)
 {
   g_return_if_fail (TAGD_IS_ENTRY (self));
-  request (self, "field/redo", NULL, 0, NULL);
+  _tagd_entry_request (self, "field/redo", NULL, 0, NULL);
 }
 
 /**
@@ -2357,7 +1272,7 @@ tagd_entry_set_prompt (TagdEntry *self, const char *prompt)
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->text_box), prompt);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROMPT]);
 }
 
@@ -2380,7 +1295,7 @@ replace_strv (char ***slot, const char * const *value)
 {
   if (*slot == NULL && value == NULL)
     return FALSE;
-  if (*slot != NULL && value != NULL && strv_equal (*slot, (char **) value))
+  if (*slot != NULL && value != NULL && _tagd_entry_strv_equal (*slot, (char **) value))
     return FALSE;
   g_strfreev (*slot);
   *slot = g_strdupv ((char **) value);
@@ -2398,7 +1313,7 @@ tagd_entry_set_separators (TagdEntry *self, const char * const *separators)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->separators, separators))
     return;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEPARATORS]);
 }
 
@@ -2416,7 +1331,7 @@ tagd_entry_set_max_tags (TagdEntry *self, int max_tags)
   if (self->max_tags == max_tags)
     return;
   self->max_tags = max_tags;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TAGS]);
 }
 
@@ -2436,7 +1351,7 @@ tagd_entry_set_max_tag_length (TagdEntry *self, int max_tag_length)
   if (self->max_tag_length == max_tag_length)
     return;
   self->max_tag_length = max_tag_length;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_TAG_LENGTH]);
 }
 
@@ -2455,7 +1370,7 @@ tagd_entry_set_case_sensitive (TagdEntry *self, gboolean case_sensitive)
   if (self->case_sensitive == case_sensitive)
     return;
   self->case_sensitive = case_sensitive;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CASE_SENSITIVE]);
 }
 
@@ -2473,7 +1388,7 @@ tagd_entry_set_transform (TagdEntry *self, TagdTransform transform)
   if (self->transform == transform)
     return;
   self->transform = transform;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRANSFORM]);
 }
 
@@ -2503,7 +1418,7 @@ tagd_entry_set_pattern (TagdEntry *self, const char *pattern)
     return;
   g_free (self->pattern);
   self->pattern = g_strdup (pattern);
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATTERN]);
 }
 
@@ -2531,7 +1446,7 @@ tagd_entry_set_allow (TagdEntry *self, const char * const *allow)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->allow, allow))
     return;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALLOW]);
 }
 
@@ -2559,7 +1474,7 @@ tagd_entry_set_deny (TagdEntry *self, const char * const *deny)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->deny, deny))
     return;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DENY]);
 }
 
@@ -2590,12 +1505,12 @@ tagd_entry_set_suggestions (TagdEntry *self, const char * const *suggestions)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->suggestions, suggestions))
     return;
-  if (session_live (self))
+  if (_tagd_entry_session_live (self))
     _tagd_connection_call (self->conn, "field/setSuggestions",
                            g_variant_new_parsed ("{'field': <%s>, 'suggestions': <%v>}", self->field,
                                                  g_variant_new_strv (suggestions ? suggestions : empty, -1)),
-                           on_ignore_reply, g_object_ref (self));
-  schedule_suggest (self);
+                           _tagd_entry_on_ignore_reply, g_object_ref (self));
+  _tagd_entry_schedule_suggest (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUGGESTIONS]);
 }
 
@@ -2613,7 +1528,7 @@ tagd_entry_set_backspace_mode (TagdEntry *self, TagdBackspaceMode mode)
   if (self->backspace_mode == mode)
     return;
   self->backspace_mode = mode;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKSPACE_MODE]);
 }
 
@@ -2632,7 +1547,7 @@ tagd_entry_set_commit_on_blur (TagdEntry *self, gboolean commit_on_blur)
   if (self->commit_on_blur == commit_on_blur)
     return;
   self->commit_on_blur = commit_on_blur;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMMIT_ON_BLUR]);
 }
 
@@ -2650,7 +1565,7 @@ tagd_entry_set_history (TagdEntry *self, int history)
   if (self->history == history)
     return;
   self->history = history;
-  reopen (self, TRUE);
+  _tagd_entry_reopen (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
 }
 
