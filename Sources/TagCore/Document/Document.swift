@@ -65,6 +65,8 @@ public enum DocumentError: Error, Hashable, Sendable {
   case notAnOrgTag(String, index: Int)
   /// The text starts with front matter of another format than the one asked for.
   case otherFrontMatter(found: DocumentFormat, asked: DocumentFormat)
+  /// A front-matter `key` was given for a text read as Org.
+  case keyWithoutFrontMatter(DocumentFormat)
 }
 
 /// Reads and writes the tags of a document: front matter (YAML, TOML) and Org tags. Pure:

@@ -251,15 +251,15 @@ enum ListEdits {
     return [DocumentEdit(range: range, newText: added)]
   }
 
-  /// A list of one item per line (`  - a`); `emptied` is the edit that writes an empty list.
+  /// A list of one item per line (`  - a`); `emptied` are the edits that write an empty list.
   static func block(
     _ doc: DocumentText,
     items: [ListItem],
     tags: [String],
-    emptied: DocumentEdit,
+    emptied: [DocumentEdit],
     render: (String) -> String
   ) -> [DocumentEdit] {
-    if tags.isEmpty { return [emptied] }
+    if tags.isEmpty { return emptied }
     if let edits = inPlace(items, tags, render: render) { return edits }
     let first = items[0]
     let prefix = doc.string(first.lines.lowerBound..<first.span.lowerBound)

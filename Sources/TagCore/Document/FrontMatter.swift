@@ -256,8 +256,11 @@ enum YAMLFrontMatter {
       items.append(ListItem(span: read.span, value: read.value, lines: line..<next))
       line = next
     }
-    let lastEnd = doc.lineEnd(doc.lineStart(items[items.count - 1].span.upperBound))
-    let emptied = DocumentEdit(range: colonEnd..<lastEnd, newText: " []")
+    // Emptied: `key: []` (a comment on the key's line stays) and the item lines go.
+    let emptied = [
+      DocumentEdit(range: colonEnd..<colonEnd, newText: " []"),
+      DocumentEdit(range: items[0].lines.lowerBound..<items[items.count - 1].lines.upperBound, newText: ""),
+    ]
     let range = (items[0].lines.lowerBound + indent)..<items[items.count - 1].span.upperBound
     return TagList(tags: items.compactMap(\.value), valueRange: range) { tags in
       ListEdits.block(doc, items: items, tags: tags, emptied: emptied) {
