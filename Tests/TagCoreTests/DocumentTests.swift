@@ -81,6 +81,24 @@ func read(_ text: String, format: DocumentFormat? = nil, key: String = "tags", l
       name: "plain scalars with inner indicators",
       text: "---\ntags: [a#b, c-d, \"e: f\", x'y, -z]\n---\n", tags: ["a#b", "c-d", "e: f", "x'y", "-z"],
       format: .yaml),
+    Case(
+      name: "Hugo YAML with a quoted key, trailing blanks on the fences and a comment after the list",
+      text: "--- \ntitle: \"Hugo\"\ndraft: false\n\"tags\": [ hugo , 'static site' ]  # seo\ncategories:\n  - web\n---  \n",
+      tags: ["hugo", "static site"], format: .yaml),
+    Case(
+      name: "Obsidian inline tags with slashes and emoji, a quoted scalar",
+      text: "---\ntags: \"#inbox 📥\"\n---\n", tags: ["#inbox 📥"], format: .yaml),
+    Case(
+      name: "Obsidian list after comment lines, items at column 0",
+      text: "---\ntags:\n# why\n\n- inbox\n- area/home  \npublish: true\n---\n", tags: ["inbox", "area/home"],
+      format: .yaml),
+    Case(
+      name: "flow list on the line after the key",
+      text: "---\ntags:\n  [a, 'b']\n---\n", tags: ["a", "b"], format: .yaml),
+    Case(
+      name: "Zola TOML with CRLF, a quoted key and taxonomies after",
+      text: "+++\r\ntitle = \"Zola\"\r\n\"tags\" = ['a', \"b\\\"c\"]\r\n\r\n[taxonomies]\r\ncategories = [\"x\"]\r\n+++\r\n",
+      tags: ["a", "b\"c"], format: .toml),
     Case(name: "no front matter", text: "# Title\n\ntext\n", tags: [], format: .yaml),
     Case(
       name: "Hugo TOML", text: "+++\ntitle = \"Post\"\ntags = [\"a\", 'b\\c', \"\\u00e9\\t\"]\n[params]\ntags = [\"no\"]\n+++\n",

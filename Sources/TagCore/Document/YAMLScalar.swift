@@ -342,7 +342,8 @@ enum YAMLScalar {
       let next = i + 1 < bytes.count ? bytes[i + 1] : 0
       if b == UInt8(ascii: ":") && (next == 0x20 || flow) { return false }
       if b == 0x20 && next == UInt8(ascii: "#") { return false }
-      if flow && ",[]{}".utf8.contains(b) { return false }
+      // PyYAML also ends a plain scalar at `?` inside a flow collection.
+      if flow && ",[]{}?".utf8.contains(b) { return false }
     }
     return true
   }
