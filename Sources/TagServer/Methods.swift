@@ -304,7 +304,8 @@ extension CloudCloseRequest: ServedRequest {
 }
 
 extension DocumentTagsRequest: ServedRequest {
-  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentTagsResult {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentTagsResult
+  {
     let t = target
     do throws(DocumentError) {
       let found = try Document.tags(in: t.text, format: t.format, key: t.keyOrDefault, line: t.line)
@@ -317,11 +318,17 @@ extension DocumentTagsRequest: ServedRequest {
 }
 
 extension DocumentSetTagsRequest: ServedRequest {
-  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentEditsResult {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentEditsResult
+  {
     let t = target
     do throws(DocumentError) {
       let set = try Document.setTags(
-        tags, in: t.text, format: t.format, key: t.keyOrDefault, line: t.line)
+        tags,
+        in: t.text,
+        format: t.format,
+        key: t.keyOrDefault,
+        line: t.line
+      )
       try checkKey(t, format: set.format)
       return DocumentEditsResult(set.edits, in: t.text, encoding: s.positionEncoding)
     } catch {

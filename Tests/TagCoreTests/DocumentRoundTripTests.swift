@@ -2,18 +2,25 @@ import TagCore
 import TagTestSupport
 import Testing
 
-/// What tagd writes is read back by independent parsers: PyYAML (YAML 1.1), ruamel.yaml
-/// (YAML 1.2) and Python's tomllib, in Debian's `/usr/bin/python3`, all documents of a run in
-/// one process. Skipped, with the reason shown, when those modules are missing.
+/// What tagd writes is read back by independent parsers.
+///
+/// PyYAML (YAML 1.1), ruamel.yaml (YAML 1.2) and Python's tomllib, in Debian's
+/// `/usr/bin/python3`, read all documents of a run in one process. Skipped, with the reason
+/// shown, when those modules are missing.
 @Suite struct DocumentRoundTripTests {
   static let python = "/usr/bin/python3"
 
   /// Why the parsers cannot run here; nil when they can.
   static let unavailable: String? = {
-    guard let child = try? ChildProcess(path: python, arguments: ["-c", "import yaml, ruamel.yaml, tomllib"])
+    guard
+      let child = try? ChildProcess(
+        path: python,
+        arguments: ["-c", "import yaml, ruamel.yaml, tomllib"]
+      )
     else { return "\(python) cannot be started" }
     guard child.finish() == 0 else {
-      return "\(python) lacks yaml, ruamel.yaml or tomllib (Debian: python3-yaml python3-ruamel.yaml)"
+      return
+        "\(python) lacks yaml, ruamel.yaml or tomllib (Debian: python3-yaml python3-ruamel.yaml)"
     }
     return nil
   }()
@@ -86,7 +93,9 @@ import Testing
     case 0, 1: return tricky[r.below(tricky.count)]
     case 2: return tricky[r.below(tricky.count)] + tricky[r.below(tricky.count)]
     default:
-      let pieces = ["a", "B", " ", ":", "#", "-", "'", "\"", "\\", ",", "é", "😀", "1", ".", "\t", "\n"]
+      let pieces = [
+        "a", "B", " ", ":", "#", "-", "'", "\"", "\\", ",", "é", "😀", "1", ".", "\t", "\n",
+      ]
       return (0..<(1 + r.below(5))).map { _ in pieces[r.below(pieces.count)] }.joined()
     }
   }
@@ -108,14 +117,18 @@ import Testing
   }
 
   static let yamlStarts = [
-    "", "Body\n", "---\ntitle: T\ntags: [a, b]\n---\nBody\n", "---\ntags: [\n  a,\n  b,\n]\ntitle: T\n---\n",
+    "", "Body\n", "---\ntitle: T\ntags: [a, b]\n---\nBody\n",
+    "---\ntags: [\n  a,\n  b,\n]\ntitle: T\n---\n",
     "---\ntags:\n- a\n- b\nx: 1\n---\n", "---\ntags:\n    - 'a'   # c\n    - \"b\"\n---\n",
     "---\ntags: one\n---\n", "---\ntitle: T\n---\n", "---\ntags:\n...\n", "---\ntags: []\n---\n",
-    "\u{FEFF}---\r\ntitle: T\r\ntags: [a, b]\r\n---\r\nBody\r\n", "---\r\ntags:\r\n  - a\r\n---\r\n",
+    "\u{FEFF}---\r\ntitle: T\r\ntags: [a, b]\r\n---\r\nBody\r\n",
+    "---\r\ntags:\r\n  - a\r\n---\r\n",
   ]
   static let tomlStarts = [
-    "", "+++\ntitle = \"T\"\ntags = [\"a\", \"b\"]\n+++\n", "+++\ntags = [\n  'a',\n  \"b\", # c\n]\n+++\n",
-    "+++\ntitle = \"T\"\n[extra]\nx = 1\n+++\n", "+++\r\ntags = []\r\n+++\r\n", "+++\ntags = \"one\"\n+++\n",
+    "", "+++\ntitle = \"T\"\ntags = [\"a\", \"b\"]\n+++\n",
+    "+++\ntags = [\n  'a',\n  \"b\", # c\n]\n+++\n",
+    "+++\ntitle = \"T\"\n[extra]\nx = 1\n+++\n", "+++\r\ntags = []\r\n+++\r\n",
+    "+++\ntags = \"one\"\n+++\n",
   ]
 
   static func json(_ text: String) -> String {
@@ -145,7 +158,10 @@ import Testing
           for _ in 0..<3 {
             tags = Self.changed(tags, &r)
             text = try setting(tags, in: text, format: format)
-            #expect(try read(text, format: format) == tags, "tagd reads back what it wrote: \(text)")
+            #expect(
+              try read(text, format: format) == tags,
+              "tagd reads back what it wrote: \(text)"
+            )
             let expected = "[" + tags.map(Self.json).joined(separator: ",") + "]"
             lines.append(
               #"{"format":"\#(format.rawValue)","key":"tags","text":\#(Self.json(text)),"expected":\#(expected)}"#
@@ -155,7 +171,10 @@ import Testing
       }
     }
     let failures = try Self.check(lines)
-    #expect(failures.isEmpty, "\(failures.count) of \(lines.count) documents read differently:\n\(failures.prefix(10).joined(separator: "\n"))")
+    #expect(
+      failures.isEmpty,
+      "\(failures.count) of \(lines.count) documents read differently:\n\(failures.prefix(10).joined(separator: "\n"))"
+    )
   }
 
   /// tagd's reading of the hand-written YAML and TOML corpus is what the Python parsers read

@@ -12,8 +12,11 @@ public enum DocumentFormat: String, Hashable, Sendable, CaseIterable {
   /// The format of `text` when none is given: `line` given → Org heading; a first line `---` →
   /// YAML; `+++` → TOML; a `#+FILETAGS:` line → Org file tags; otherwise YAML.
   public static func detect(in text: String, line: Int?) -> DocumentFormat {
+    detect(in: DocumentText(text), line: line)
+  }
+
+  static func detect(in doc: DocumentText, line: Int?) -> DocumentFormat {
     if line != nil { return .orgHeading }
-    let doc = DocumentText(text)
     if doc.fence(at: doc.bodyStart, "-") != nil { return .yaml }
     if doc.fence(at: doc.bodyStart, "+") != nil { return .toml }
     if OrgTags.filetagsLine(in: doc) != nil { return .orgFiletags }
@@ -53,7 +56,9 @@ public struct DocumentEdit: Hashable, Sendable {
   }
 }
 
-/// Why a document's tags could not be read or written. Lines count from 0, as LSP's do.
+/// Why a document's tags could not be read or written.
+///
+/// Lines count from 0, as LSP's do.
 public enum DocumentError: Error, Hashable, Sendable {
   /// The front matter (or the tags' value in it) is not what its format allows.
   case malformed(line: Int, problem: String)
@@ -69,8 +74,9 @@ public enum DocumentError: Error, Hashable, Sendable {
   case keyWithoutFrontMatter(DocumentFormat)
 }
 
-/// Reads and writes the tags of a document: front matter (YAML, TOML) and Org tags. Pure:
-/// functions of the text, never I/O.
+/// Reads and writes the tags of a document: front matter (YAML, TOML) and Org tags.
+///
+/// Pure: functions of the text, never I/O.
 public enum Document {
   /// The tags `text` carries in `format` (detected when nil).
   ///
@@ -81,15 +87,17 @@ public enum Document {
     key: String = "tags",
     line: Int? = nil
   ) throws(DocumentError) -> DocumentTags {
-    let format = format ?? DocumentFormat.detect(in: text, line: line)
     let doc = DocumentText(text)
+    let format = format ?? DocumentFormat.detect(in: doc, line: line)
     let found = try list(in: doc, format: format, key: key, line: line)
     return DocumentTags(format: format, tags: found.tags, range: found.valueRange)
   }
 
-  /// The edits that make `text` carry exactly `tags` in `format` (detected when nil), with the
-  /// format used. The edits do not overlap and come last first, so applying them one after
-  /// another in order, or all against the original text, gives the same document.
+  /// The edits that make `text` carry exactly `tags`, and the format used.
+  ///
+  /// `format` is detected when nil. The edits do not overlap and come last first, so applying
+  /// them one after another in order, or all against the original text, gives the same
+  /// document.
   public static func setTags(
     _ tags: [String],
     in text: String,
@@ -97,13 +105,13 @@ public enum Document {
     key: String = "tags",
     line: Int? = nil
   ) throws(DocumentError) -> (format: DocumentFormat, edits: [DocumentEdit]) {
-    let format = format ?? DocumentFormat.detect(in: text, line: line)
+    let doc = DocumentText(text)
+    let format = format ?? DocumentFormat.detect(in: doc, line: line)
     if format == .orgHeading || format == .orgFiletags {
       for (index, tag) in tags.enumerated() where !OrgTags.canHold(tag) {
         throw .notAnOrgTag(tag, index: index)
       }
     }
-    let doc = DocumentText(text)
     let found = try list(in: doc, format: format, key: key, line: line)
     guard found.tags != tags else { return (format, []) }
     let edits = found.edits(setting: tags, in: doc)
@@ -140,37 +148,38 @@ public enum Document {
     encoding: PositionEncoding
   ) -> [TextPosition] {
     let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
-    var result = [TextPosition](repeating: TextPosition(line: 0, character: 0), count: offsets.count)
+    var result = [TextPosition](
+      repeating: TextPosition(line: 0, character: 0),
+      count: offsets.count
+    )
     var text = text
     text.withUTF8 { bytes in
       var at = 0
       var line = 0
-      var character = 0
+      var lineStart = 0
       for index in order {
-        let target = min(offsets[index], bytes.count)
+        var target = min(offsets[index], bytes.count)
+        // Never between the CR and LF of a CRLF.
+        if target > 0, target < bytes.count, bytes[target - 1] == 0x0D, bytes[target] == 0x0A {
+          target -= 1
+        }
         while at < target {
           let byte = bytes[at]
+          at += 1
           if byte == 0x0A {
             line += 1
-            character = 0
-            at += 1
+            lineStart = at
           } else if byte == 0x0D {
-            if at + 1 < bytes.count, bytes[at + 1] == 0x0A {
-              if at + 1 == target { break }  // never between CR and LF
-              at += 1
-            }
+            if at < bytes.count, bytes[at] == 0x0A { at += 1 }
             line += 1
-            character = 0
-            at += 1
-          } else {
-            let length =
-              byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-            switch encoding {
-            case .utf8: character += length
-            case .utf16: character += length == 4 ? 2 : 1
-            case .utf32: character += 1
-            }
-            at += length
+            lineStart = at
+          }
+        }
+        var character = target - lineStart
+        if encoding != .utf8 {
+          character = 0
+          for byte in bytes[lineStart..<target] where byte & 0xC0 != 0x80 {
+            character += encoding == .utf16 && byte >= 0xF0 ? 2 : 1
           }
         }
         result[index] = TextPosition(line: line, character: character)

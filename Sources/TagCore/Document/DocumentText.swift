@@ -1,5 +1,6 @@
-/// A document's UTF-8 bytes with the line helpers the parsers share. Lines end at LF, CRLF or
-/// CR, as in LSP.
+/// A document's UTF-8 bytes with the line helpers the parsers share.
+///
+/// Lines end at LF, CRLF or CR, as in LSP.
 struct DocumentText {
   let bytes: [UInt8]
   /// Where the text starts after a byte order mark.
@@ -221,7 +222,9 @@ enum ListEdits {
   ) -> [DocumentEdit] {
     if tags.isEmpty { return [DocumentEdit(range: open..<(close + 1), newText: "[]")] }
     if items.isEmpty {
-      return [DocumentEdit(range: (open + 1)..<close, newText: tags.map(render).joined(separator: ", "))]
+      return [
+        DocumentEdit(range: (open + 1)..<close, newText: tags.map(render).joined(separator: ", "))
+      ]
     }
     if let edits = inPlace(items, tags, render: render) { return edits }
     var separator = ", "
@@ -245,7 +248,9 @@ enum ListEdits {
         let range = items[p - 1].span.upperBound..<items[n - s - 1].span.upperBound
         return [DocumentEdit(range: range, newText: "")]
       }
-      return [DocumentEdit(range: items[0].span.lowerBound..<items[n - s].span.lowerBound, newText: "")]
+      return [
+        DocumentEdit(range: items[0].span.lowerBound..<items[n - s].span.lowerBound, newText: "")
+      ]
     }
     let range = items[p].span.lowerBound..<items[n - s - 1].span.upperBound
     return [DocumentEdit(range: range, newText: added)]

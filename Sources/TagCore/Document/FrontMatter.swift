@@ -129,7 +129,10 @@ enum YAMLFrontMatter {
     }
     if bytes[at] == UInt8(ascii: "[") { return try flow(doc, open: at, limit: limit) }
     if bytes[at] == UInt8(ascii: "{") {
-      throw .malformed(line: doc.lineNumber(at), problem: "the tags' value is a mapping, not a list")
+      throw .malformed(
+        line: doc.lineNumber(at),
+        problem: "the tags' value is a mapping, not a list"
+      )
     }
     return try scalar(doc, at: at, limit: limit)
   }
@@ -181,7 +184,10 @@ enum YAMLFrontMatter {
     while true {
       skip()
       guard at < limit else {
-        throw .malformed(line: doc.lineNumber(open), problem: "the list's `[` is never closed by `]`")
+        throw .malformed(
+          line: doc.lineNumber(open),
+          problem: "the list's `[` is never closed by `]`"
+        )
       }
       if bytes[at] == UInt8(ascii: "]") { break }
       let read = try YAMLScalar.read(doc, at: at, limit: limit, flow: true, minIndent: 0)
@@ -228,7 +234,10 @@ enum YAMLFrontMatter {
         dash + 1 == end || isBlank(bytes[dash + 1])
       else {
         if doc.indent(line) > indent {
-          throw .malformed(line: doc.lineNumber(line), problem: "unexpected indentation in the list")
+          throw .malformed(
+            line: doc.lineNumber(line),
+            problem: "unexpected indentation in the list"
+          )
         }
         break
       }
@@ -259,7 +268,10 @@ enum YAMLFrontMatter {
     // Emptied: `key: []` (a comment on the key's line stays) and the item lines go.
     let emptied = [
       DocumentEdit(range: colonEnd..<colonEnd, newText: " []"),
-      DocumentEdit(range: items[0].lines.lowerBound..<items[items.count - 1].lines.upperBound, newText: ""),
+      DocumentEdit(
+        range: items[0].lines.lowerBound..<items[items.count - 1].lines.upperBound,
+        newText: ""
+      ),
     ]
     let range = (items[0].lines.lowerBound + indent)..<items[items.count - 1].span.upperBound
     return TagList(tags: items.compactMap(\.value), valueRange: range) { tags in

@@ -114,7 +114,9 @@ enum OrgTags {
     let valueStart = doc.skipBlanks(colonEnd, to: end)
     let valueEnd = doc.trimBlanks(end, from: valueStart)
     let value = doc.string(valueStart..<valueEnd)
-    let tags = value.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" }).map(String.init)
+    let tags = value.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" }).map(
+      String.init
+    )
     let spaced = !tags.isEmpty && !value.contains(":")
     return TagList(tags: tags, valueRange: valueStart..<valueEnd) { tags in
       guard !tags.isEmpty else { return [DocumentEdit(range: colonEnd..<valueEnd, newText: "")] }

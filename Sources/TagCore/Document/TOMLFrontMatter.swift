@@ -10,7 +10,10 @@ enum TOMLFrontMatter {
       return TagList(tags: [], valueRange: nil) { tags in
         let eol = doc.lineBreak
         return [
-          DocumentEdit(range: top..<top, newText: "+++" + eol + keyLine(key, tags, eol) + "+++" + eol)
+          DocumentEdit(
+            range: top..<top,
+            newText: "+++" + eol + keyLine(key, tags, eol) + "+++" + eol
+          )
         ]
       }
     }
@@ -107,7 +110,10 @@ enum TOMLFrontMatter {
     var at = start + 1
     while true {
       guard at < limit, bytes[at] != 0x0A, bytes[at] != 0x0D else {
-        throw .malformed(line: doc.lineNumber(start), problem: "the string is not closed on its line")
+        throw .malformed(
+          line: doc.lineNumber(start),
+          problem: "the string is not closed on its line"
+        )
       }
       let b = bytes[at]
       if b == quote { return (String(decoding: value, as: UTF8.self), at + 1) }
@@ -232,7 +238,10 @@ enum TOMLFrontMatter {
     while true {
       skip()
       guard cursor < limit else {
-        throw .malformed(line: doc.lineNumber(open), problem: "the array's `[` is never closed by `]`")
+        throw .malformed(
+          line: doc.lineNumber(open),
+          problem: "the array's `[` is never closed by `]`"
+        )
       }
       if bytes[cursor] == UInt8(ascii: "]") { break }
       let next = try item(doc, at: cursor, limit: limit)

@@ -96,7 +96,10 @@ enum YAMLScalar {
           break
         }
         if flow && (b == UInt8(ascii: "[") || b == UInt8(ascii: "{")) {
-          throw .malformed(line: doc.lineNumber(i), problem: "`\(Character(Unicode.Scalar(b)))` inside a plain value; quote the tag")
+          throw .malformed(
+            line: doc.lineNumber(i),
+            problem: "`\(Character(Unicode.Scalar(b)))` inside a plain value; quote the tag"
+          )
         }
         i += 1
       }
@@ -250,7 +253,8 @@ enum YAMLScalar {
       guard let scalar = Unicode.Scalar(number) else {
         throw .malformed(
           line: doc.lineNumber(at),
-          problem: "`\\\(Character(Unicode.Scalar(code)))` names no character (a surrogate or past U+10FFFF)"
+          problem:
+            "`\\\(Character(Unicode.Scalar(code)))` names no character (a surrogate or past U+10FFFF)"
         )
       }
       append(scalar)
@@ -258,7 +262,8 @@ enum YAMLScalar {
     default:
       throw .malformed(
         line: doc.lineNumber(at),
-        problem: "unknown escape `\\\(String(decoding: [code], as: UTF8.self))` in a double-quoted string"
+        problem:
+          "unknown escape `\\\(String(decoding: [code], as: UTF8.self))` in a double-quoted string"
       )
     }
     return at + 2

@@ -42,7 +42,10 @@ public struct DocumentTarget: Hashable, Sendable {
       )
     }
     if format == .orgHeading, line == nil {
-      throw ParamsError(path: params.path("line"), problem: "is required for format \"org-heading\"")
+      throw ParamsError(
+        path: params.path("line"),
+        problem: "is required for format \"org-heading\""
+      )
     }
     if let format, key != nil, format == .orgHeading || format == .orgFiletags {
       throw ParamsError(
