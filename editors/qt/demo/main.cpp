@@ -131,6 +131,10 @@ public:
         cloud->setSelectedOpacity(0.85);
         cloud->setUnselectedOpacity(0.3);
         il->addWidget(cloud);
+        // The width of every layout the cloud applied, and whether it was on screen then (a test reads it).
+        connect(cloud, &Tagd::TagCloud::laidOut, this, [this] {
+            cloudLayouts.append(QJsonArray{cloud->width(), cloud->isVisible()});
+        });
         tight = new QCheckBox(u"Tight spacing"_s);
         connect(tight, &QCheckBox::toggled, cloud, [this](bool on) { cloud->setSpacing(on ? 3 : 18); });
         il->addWidget(tight);
@@ -179,6 +183,7 @@ public:
                 {u"animating"_s, cloud->isAnimating()},
                 {u"animationFrames"_s, frames},
                 {u"spacing"_s, cloud->spacing()},
+                {u"cloudLayouts"_s, cloudLayouts},
                 {u"pid"_s, c->processId()},
                 {u"restarts"_s, c->restartCount()},
                 {u"language"_s, c->language()},
@@ -229,6 +234,7 @@ public:
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;
     QJsonArray dropped;
+    QJsonArray cloudLayouts;
 };
 
 } // namespace

@@ -45,8 +45,8 @@ def wait_for(predicate, what, timeout=WAIT):
             last = predicate()
             if last:
                 return last
-        except (Failure, GLib.GError):
-            pass
+        except (Failure, GLib.GError) as e:
+            last = "%s: %s" % (type(e).__name__, e)
         time.sleep(0.05)
     raise Failure("timed out waiting for %s (last: %r)" % (what, last))
 
@@ -502,11 +502,52 @@ def cloud_selection_and_keyboard(ctx):
     check(len(d.dump()["groups"]) == 10, "at spacing 18 every tag is its own group: %r" % d.dump()["groups"])
 
 
+CLOUD = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation", "Metal", "Widgets"]
+
+
+def cloud_tags_inside(d, margin):
+    """Every cloud tag's AT-SPI extents inside the cloud widget's (its parent's) and the window's,
+    at least `margin` px from the cloud's edges (room for the glass around it)."""
+    tags = [d.node("check box", t) for t in CLOUD]
+    check(all(tags), "ten cloud tags in the tree")
+    cloud = d.extents(tags[0].get_parent())
+    win = d.extents(d.nodes("frame")[0])
+    rows = set()
+    for t, node in zip(CLOUD, tags):
+        e = d.extents(node)
+        check(e.width > 20 and e.height > 10, "%s has no size: %r" % (t, (e.x, e.y, e.width, e.height)))
+        for box, m, what in ((cloud, margin, "the cloud"), (win, 0, "the window")):
+            check(e.x >= box.x + m and e.x + e.width <= box.x + box.width - m
+                  and e.y >= box.y + m and e.y + e.height <= box.y + box.height - m,
+                  "%s at x %d..%d, y %d..%d is not inside %s (x %d..%d, y %d..%d, margin %d)"
+                  % (t, e.x, e.x + e.width, e.y, e.y + e.height, what, box.x, box.x + box.width,
+                     box.y, box.y + box.height, m))
+        rows.add(e.y)
+    return len(rows)
+
+
+@test
+def cloud_fits_its_width_and_wraps(ctx):
+    d = ctx.start()
+    d.command("page 1")
+    wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups at spacing 18")
+    d.settle()
+    margin = 5  # half the merge distance (10): the glass drawn around each tag
+    wide = wait_for(lambda: cloud_tags_inside(d, margin), "every tag inside the cloud at 640 px")
+    d.xdotool("windowsize", "--sync", d.window, "420", "500")
+    narrow = wait_for(lambda: (n := cloud_tags_inside(d, margin)) > wide and n, "the cloud rewrapped at 420 px")
+    d.xdotool("windowsize", "--sync", d.window, "640", "420")
+    wait_for(lambda: cloud_tags_inside(d, margin) < narrow, "the cloud back to fewer rows at 640 px")
+
+
 @test
 def tight_spacing_animates_and_merges_groups(ctx):
     d = ctx.start()
     d.command("page 1")
     wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups at spacing 18")
+    hidden = [w for w, shown in d.dump()["cloudLayouts"] if not shown]
+    check(not hidden, "the cloud was laid out while hidden, at widths %r it is not shown at" % hidden)
+    cloud_tags_inside(d, 5)  # no waiting: once tagd has answered, every tag is in its place
     ctx.shot(d, "pick-your-interests.png")
     d.click(d.node("check box", "Tight spacing"))
     wait_for(lambda: d.dump()["spacing"] == 3 and not d.dump()["animating"], "the animation to end")
