@@ -363,6 +363,40 @@ def wraps_at_two_widths(ctx):
 
 
 @test
+def suggested_buttons_are_teal_capsules(ctx):
+    """The Suggested row as the seed draws it: capsules (ends fully round: radius = height / 2)
+    tinted teal, read back as pixels on screen."""
+    d = ctx.start()
+    time.sleep(0.3)
+
+    def px(x, y):
+        return tuple(d.command("pixel %d %d" % (x, y))["rgb"])
+    for tag in ("spicy", "gluten-free", "30 minutes", "one pot"):
+        e = d.extents(d.node("push button", "Add " + tag))
+        h, w = e.height, e.width
+        check(h >= 16 and w > 2 * h, "Add %s is %dx%d" % (tag, w, h))
+        page = px(e.x - 4, e.y + h // 2)
+        # 0.1 h in from each corner lies outside a capsule (0.57 h from the end circle's
+        # centre), but inside a rectangle or a box whose corner radius is below ~0.34 h.
+        k = max(2, round(h * 0.1))
+        for cx, cy in ((e.x + k, e.y + k), (e.x + w - 1 - k, e.y + k), (e.x + k, e.y + h - 1 - k),
+                       (e.x + w - 1 - k, e.y + h - 1 - k)):
+            check(px(cx, cy) == page, "Add %s is not round at its corner (%d, %d): %r, the page is %r"
+                  % (tag, cx - e.x, cy - e.y, px(cx, cy), page))
+        end = px(e.x + 1, e.y + h // 2)
+        check(end != page, "Add %s: no edge at the middle of its left end" % tag)
+        r, g, b = px(e.x + w // 2, e.y + 3)  # inside, above the label
+        check(b > r + 15 and g > r + 15, "Add %s is not tinted teal: %r" % (tag, (r, g, b)))
+    d.click(d.node("push button", "Add spicy"))
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "the capsule to add spicy")
+    wait_for(lambda: not d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "Add spicy to disappear once spicy is present")
+    d.click(d.node("push button", "Remove spicy"))
+    wait_for(lambda: d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "Add spicy back once spicy is removed")
+
+
+@test
 def removal_by_click(ctx):
     d = ctx.start()
     d.click(d.node("push button", "Remove dinner"))
@@ -549,12 +583,23 @@ def tight_spacing_animates_and_merges_groups(ctx):
     check(not hidden, "the cloud was laid out while hidden, at widths %r it is not shown at" % hidden)
     cloud_tags_inside(d, 5)  # no waiting: once tagd has answered, every tag is in its place
     ctx.shot(d, "pick-your-interests.png")
-    d.click(d.node("check box", "Tight spacing"))
+    switch = d.node("check box", "Tight spacing")
+    e = d.extents(switch)
+    page = tuple(d.command("pixel %d %d" % (e.x - 6, e.y + e.height // 2))["rgb"])
+
+    def track(on=True):  # a point of the switch's track beside its knob (left when on, right when off)
+        e = d.extents(d.node("check box", "Tight spacing"))  # it moves up as the cloud gets shorter
+        return tuple(d.command("pixel %d %d" % (e.x + (8 if on else 31), e.y + e.height // 2))["rgb"])
+    check(max(track(False)) - max(page) > 40,
+          "the switch's track does not stand out from the dark page: %r on %r" % (track(False), page))
+    d.click(switch)
     wait_for(lambda: d.dump()["spacing"] == 3 and not d.dump()["animating"], "the animation to end")
     d.settle()
     dump = d.dump()
     frames = dump["animationFrames"]
     xs = [f[1] for f in frames if len(f) > 1]
+    r, g, b = track()
+    check(g > r + 60 and g > b + 60, "the switch is not green when on: %r" % ((r, g, b),))
     check(len(set(xs)) >= 3, "fewer than three in-between layouts of the second tag: %r" % xs)
     check(len(dump["groups"]) < 10, "tight spacing merged no tags: %r" % dump["groups"])
     check(all(len(g) > 1 for g in dump["groups"]), "a lone tag at spacing 3: %r" % dump["groups"])
