@@ -39,7 +39,12 @@
   "Record what the minibuffer reader shows, without waiting."
   (interactive)
   (push (cons (substring-no-properties (tagd--minibuffer-chips))
-              (minibuffer-contents-no-properties))
+              ;; The draft, then an announcement shown after it.
+              (concat (minibuffer-contents-no-properties)
+                      (if (overlayp tagd--notice-overlay)
+                          (substring-no-properties
+                           (overlay-get tagd--notice-overlay 'after-string))
+                        "")))
         tagd-test--snaps))
 
 (defun tagd-test--snap ()
