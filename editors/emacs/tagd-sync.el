@@ -491,9 +491,14 @@ Otherwise delete the character before point."
 
 (defun tagd-select-previous ()
   "Select the chip before the selected one (the last chip, from the draft).
-Only at the start of the draft; elsewhere move point left."
+Only at the start of the draft; elsewhere move point left.  Where
+the draft starts is decided after tagd answered every change, as
+for a slow typist: text already committed may still be in the
+buffer, on its way out."
   (interactive)
   (let* ((field tagd--field)
+         (_ (unless (or (tagd--field-selected field) (tagd--at-draft-start-p field))
+              (tagd-sync field)))
          (selected (tagd--field-selected field))
          (count (length (tagd--field-tags field))))
     (cond

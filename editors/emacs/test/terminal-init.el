@@ -17,6 +17,7 @@
 
 (require 'tagd)
 (require 'tagd-org)
+(require 'tagd-front-matter)
 (require 'tagd-field)
 (setq inhibit-startup-screen t
       initial-scratch-message nil
@@ -37,6 +38,16 @@
   (interactive)
   (tagd-term--write (tagd-read-tags "Tags: " '("x"))))
 
+(defun tagd-term-read-vocabulary ()
+  "Read tags with a vocabulary and no initial tags; write them out."
+  (interactive)
+  (tagd-term--write (tagd-read-tags "Tags: " nil '(:suggestions ["urgent" "urban" "work"]))))
+
+(defun tagd-term-field-vocabulary ()
+  "Open a `tagd-field' with a vocabulary."
+  (interactive)
+  (tagd-field nil nil '(:suggestions ["alpha" "beta"])))
+
 (defun tagd-term-kill-ring ()
   "Write the newest kill ring entry out."
   (interactive)
@@ -44,6 +55,8 @@
 
 (global-set-key (kbd "<f5>") #'tagd-term-read)
 (global-set-key (kbd "<f6>") #'tagd-term-kill-ring)
+(global-set-key (kbd "<f7>") #'tagd-term-read-vocabulary)
+(global-set-key (kbd "<f4>") #'tagd-term-field-vocabulary)
 (xterm-mouse-mode 1)
 (menu-bar-mode -1)
 
