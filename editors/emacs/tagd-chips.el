@@ -98,9 +98,8 @@ MIN-WIDTH is the room the draft needs after the last chip."
   "Ask tagd for FIELD's layout with PARAMS (from `tagd--cell-layout') and draw it.
 This also replaces the layout tagd pushes with later updates.
 With WAIT, wait for the answer."
-  (setf (tagd--field-layout field) (and tagd--labels params))
-  (when tagd--labels
-   (let ((params (append (list :field (tagd--field-id field)) params))
+  (setf (tagd--field-layout field) params)
+  (let ((params (append (list :field (tagd--field-id field)) params))
         (take (lambda (result)
                 (unless (tagd--field-closed field)
                   (setf (tagd--field-frames field) (plist-get result :frames)
@@ -108,7 +107,7 @@ With WAIT, wait for the answer."
                   (tagd--render field)))))
     (if wait
         (funcall take (tagd--request :field/layout params))
-      (tagd--async :field/layout params take)))))
+      (tagd--async :field/layout params take))))
 
 (defun tagd--chip-text (field tag index label)
   "Return LABEL, tagd's text of the chip of TAG at INDEX in FIELD, with faces.
@@ -137,12 +136,7 @@ current tags yet (a layout is then asked for)."
          (tags (tagd--field-tags field))
          (padding (plist-get tagd--cells :padding))
          (indent (make-string (or indent 0) ?\s)))
-    (if (not tagd--labels)              ; TRANSITION: a 1.1 tagd, one line.
-        (mapconcat #'identity
-                   (cl-loop for tag in tags for i from 0
-                            collect (concat (tagd--chip-text field tag i (concat "[" tag " ×]")) " "))
-                   "")
-     (if (not (and frames (= (length frames) (1+ (length tags)))))
+    (if (not (and frames (= (length frames) (1+ (length tags)))))
         (progn (when (and (tagd--field-layout field)
                           (not (eql (tagd--field-laid field)
                                     (tagd--field-state-version field))))
@@ -167,7 +161,7 @@ current tags yet (a layout is then asked for)."
                (push text out)
                (setq col end))
              (apply #'concat (nreverse out))))
-         lines (concat "\n" indent)))))))
+         lines (concat "\n" indent))))))
 
 (provide 'tagd-chips)
 ;;; tagd-chips.el ends here

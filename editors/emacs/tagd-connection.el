@@ -73,9 +73,6 @@ minute has passed; then the next keystroke in a field starts it."
 (defvar tagd--encoding "utf-32"
   "The position encoding tagd agreed on at initialize.")
 
-(defvar tagd--labels t
-  "TRANSITION: non-nil if tagd lays chips out with labels (Protocol 1.2).")
-
 (defvar tagd--stopping nil
   "Non-nil while `tagd-stop' ends the process on purpose.")
 
@@ -171,8 +168,6 @@ When tagd fails, the one message the user sees is the package's."
             (and locale (list :locale locale)))
            :timeout tagd-request-timeout))
          (caps (plist-get result :capabilities)))
-    ;; TRANSITION: remove once Protocol 1.2 is on main.
-    (setq tagd--labels (and (plist-member result :languages) t))
     (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
   (jsonrpc-notify conn :initialized (make-hash-table)))
 

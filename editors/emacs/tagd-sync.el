@@ -138,7 +138,7 @@ The values are passed to tagd unchanged."
                       :tags (vconcat tags)
                       :text (tagd--field-shadow field)
                       :sync (append (list :version (tagd--field-version field))
-                                    (and tagd--labels (tagd--field-layout field)
+                                    (and (tagd--field-layout field)
                                          (list :layout (tagd--field-layout field))))))
         (options (tagd--field-options field)))
     (if options (append params (list :options options)) params)))

@@ -45,10 +45,10 @@
     ;; Chips are tag + 5 cells: 10, 9, 10, 10.  Line 1 holds three
     ;; (29 <= 30); delta wraps; the draft (min 12) fits after it.
     (should (equal (tagd-field-test--text)
-                   "[alpha ×] [beta ×] [gamma ×] \n[delta ×] Add a tag"))
+                   "[alpha ×] [beta ×] [gamma ×]\n[delta ×] Add a tag"))
     (tagd-field-test--type "epsilon,zeta")
     (should (equal (tagd-field-test--text)
-                   "[alpha ×] [beta ×] [gamma ×] \n[delta ×] [epsilon ×] \nzeta"))
+                   "[alpha ×] [beta ×] [gamma ×]\n[delta ×] [epsilon ×]\nzeta"))
     (should (equal (tagd-field-tags) '("alpha" "beta" "gamma" "delta" "epsilon")))))
 
 (ert-deftest tagd-field-test-edit ()
@@ -103,7 +103,7 @@
 (ert-deftest tagd-field-test-narrow ()
   "A chip wider than the window is narrowed, its tag cut with an ellipsis."
   (tagd-field-test--with '("a-very-long-tag-name") 15
-    (should (equal (tagd-field-test--text) "[a-very-lo… ×] \nAdd a tag"))))
+    (should (equal (tagd-field-test--text) "[a-very-lo… ×]\nAdd a tag"))))
 
 (ert-deftest tagd-field-test-resize ()
   "A new width lays the chips out again."
@@ -114,7 +114,7 @@
       (tagd--set-layout tagd--field (tagd-field--layout-params))
       (tagd-field-test--settle)
       (should (equal (tagd-field-test--text)
-                     "[alpha ×] [beta ×] \n[gamma ×] Add a tag")))))
+                     "[alpha ×] [beta ×]\n[gamma ×] Add a tag")))))
 
 (provide 'tagd-field-test)
 ;;; tagd-field-test.el ends here

@@ -172,7 +172,8 @@
                                             [left return return return])
                            '("m" "n" "alpha")))
             (tagd-field-test--with '("👍🏽" "long-tag") 20
-              (tagd-field-test--type "q,w" [return] [backspace])
+              (tagd-field-test--type "q,w" [return])
+              (tagd-field-test--type [backspace])
               (let ((tagd-field-width 30))
                 (tagd--set-layout tagd--field (tagd-field--layout-params))
                 (tagd-field-test--settle)))
