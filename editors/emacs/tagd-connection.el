@@ -108,9 +108,13 @@ When tagd fails, the one message the user sees is the package's."
     (funcall sentinel process change)))
 
 (defun tagd--locale ()
-  "Return the user's locale for tagd's announcements, or nil."
-  (let ((locale (bound-and-true-p current-locale-environment)))
-    (and (stringp locale) (not (string-empty-p locale)) locale)))
+  "Return the user's locale for tagd's announcements, or nil.
+The locale of messages, as POSIX chooses it: `system-messages-locale'
+when set, else the first of LC_ALL, LC_MESSAGES and LANG that is
+not empty.  (Emacs 28 has no `current-locale-environment'.)"
+  (seq-find (lambda (locale) (and (stringp locale) (not (string-empty-p locale))))
+            (list system-messages-locale
+                  (getenv "LC_ALL") (getenv "LC_MESSAGES") (getenv "LANG"))))
 
 (defun tagd--start ()
   "Start tagd, initialize it and re-open every known field."

@@ -13,8 +13,6 @@
 (require 'cl-lib)
 (require 'tagd-test)
 
-(defvar current-locale-environment)
-
 (defun tagd-keys-test--snap-text ()
   "Return the newest snapshot as one string: chips, then the draft."
   (let ((snap (car tagd-test--snaps)))
@@ -267,8 +265,10 @@
     (should (equal counts '(3 3)))))
 
 (ert-deftest tagd-keys-test-locale ()
-  "initialize carries the user's locale, from `current-locale-environment'."
-  (let ((sent nil) (current-locale-environment "de_DE.UTF-8"))
+  "initialize carries the user's locale of messages (LC_ALL, LC_MESSAGES, LANG)."
+  (let ((sent nil) (system-messages-locale nil)
+        (process-environment (append '("LC_ALL" "LC_MESSAGES=de_DE.UTF-8" "LANG=fr_FR.UTF-8")
+                                     process-environment)))
     (advice-add 'jsonrpc-request :before
                 (lambda (_conn method params &rest _)
                   (when (eq method :initialize) (setq sent (plist-get params :locale))))
