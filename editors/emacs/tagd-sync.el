@@ -49,7 +49,7 @@ never."
 The region runs from START to the end of BUFFER."
   id buffer start
   (version 0) (shadow "")
-  (tags nil) (state-version 0) (draft "") selected can-undo can-redo prompt
+  (tags nil) (state-version 0) (draft "") selected prompt
   frames size outcome options layout laid
   render flash notice pending closed)
 
@@ -208,13 +208,11 @@ the field after every change.  Return the field."
                                :success-fn #'ignore :error-fn #'ignore
                                :timeout tagd-request-timeout)))))
 
-(defun tagd--take (field tags draft selected can-undo can-redo)
-  "Take TAGS, DRAFT, SELECTED and the undo flags CAN-UNDO, CAN-REDO into FIELD."
+(defun tagd--take (field tags draft selected)
+  "Take TAGS, DRAFT and SELECTED (a chip's index, or nil) into FIELD."
   (setf (tagd--field-tags field) (append tags nil)
         (tagd--field-draft field) draft
-        (tagd--field-selected field) selected
-        (tagd--field-can-undo field) (eq can-undo t)
-        (tagd--field-can-redo field) (eq can-redo t)))
+        (tagd--field-selected field) selected))
 
 (defun tagd--take-state (field state &optional force)
   "Take the tags, draft and selection of STATE, a FieldState, into FIELD.
@@ -226,8 +224,7 @@ already taken, or FORCE is non-nil."
       (when (plist-get state :prompt)
         (setf (tagd--field-prompt field) (plist-get state :prompt)))
       (tagd--take field (plist-get state :tags) (plist-get state :text)
-                  (plist-get state :selected)
-                  (plist-get state :canUndo) (plist-get state :canRedo)))
+                  (plist-get state :selected)))
     (tagd--note-outcome field (plist-get state :outcome)
                         (plist-get state :announcement))))
 
@@ -343,8 +340,7 @@ tagd never sees it; but edits must wait until it is gone."
       (when (>= (plist-get params :stateVersion) (tagd--field-state-version field))
         (setf (tagd--field-state-version field) (plist-get params :stateVersion))
         (tagd--take field (plist-get params :tags) (plist-get params :text)
-                    (plist-get params :selected)
-                    (plist-get params :canUndo) (plist-get params :canRedo))
+                    (plist-get params :selected))
         (when (plist-get params :frames)
           (setf (tagd--field-frames field) (plist-get params :frames)
                 (tagd--field-size field) (plist-get params :size))))
