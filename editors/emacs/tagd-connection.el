@@ -73,6 +73,9 @@ minute has passed; then the next keystroke in a field starts it."
 (defvar tagd--encoding "utf-32"
   "The position encoding tagd agreed on at initialize.")
 
+(defvar tagd--methods nil
+  "The methods tagd said it handles at initialize, a list of strings.")
+
 (defvar tagd--stopping nil
   "Non-nil while `tagd-stop' ends the process on purpose.")
 
@@ -172,6 +175,7 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
             (and locale (list :locale locale)))
            :timeout tagd-request-timeout))
          (caps (plist-get result :capabilities)))
+    (setq tagd--methods (append (plist-get caps :methods) nil))
     (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
   (jsonrpc-notify conn :initialized (make-hash-table)))
 
