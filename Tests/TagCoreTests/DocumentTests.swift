@@ -399,6 +399,18 @@ func read(
       expected: "#+TITLE: t\n#+FILETAGS: :x:",
       format: .orgFiletags
     ),
+    Case(
+      name: "YAML: a tag written into a null item stays apart from its comment",
+      text: "---\ntags:\n  - # none yet\n  - a\n---\n",
+      tags: ["x", "a"],
+      expected: "---\ntags:\n  - x # none yet\n  - a\n---\n"
+    ),
+    Case(
+      name: "YAML: a tag written into a bare `-` gets its space",
+      text: "---\ntags:\n  -\n  - a\n---\n",
+      tags: ["x", "a"],
+      expected: "---\ntags:\n  - x\n  - a\n---\n"
+    ),
   ]
 
   @Test(arguments: cases) func writes(_ c: Case) throws {

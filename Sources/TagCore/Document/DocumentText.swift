@@ -178,6 +178,9 @@ struct ListItem {
   var value: String?
   /// The lines it occupies, line break included (block lists).
   var lines: Range<Int>
+  /// Written around a tag put into the item's empty span, so that it stays apart from what
+  /// touches it (the `-` of `-` alone, the `#` of `- # comment`).
+  var padding: (before: String, after: String) = ("", "")
 }
 
 /// The edits that turn one list of items into another, touching only the items that change.
@@ -191,7 +194,12 @@ enum ListEdits {
     guard items.count == tags.count else { return nil }
     var edits: [DocumentEdit] = []
     for (item, tag) in zip(items, tags) where item.value != tag {
-      edits.append(DocumentEdit(range: item.span, newText: render(tag)))
+      edits.append(
+        DocumentEdit(
+          range: item.span,
+          newText: item.padding.before + render(tag) + item.padding.after
+        )
+      )
     }
     return edits
   }

@@ -251,7 +251,11 @@ enum YAMLFrontMatter {
             problem: "write each item on the line of its `-`"
           )
         }
-        items.append(ListItem(span: at..<at, value: nil, lines: line..<next))
+        var item = ListItem(span: at..<at, value: nil, lines: line..<next)
+        // A tag written here must not touch the `-` (`-x` is no item) or a comment (`x# c`
+        // is one scalar).
+        item.padding = (at == dash + 1 ? " " : "", at < end ? " " : "")
+        items.append(item)
         line = next
         continue
       }
