@@ -9,7 +9,7 @@ vim9script
 #   tagd/documents.vim  :TagFieldFrontMatter through document/tags and document/setTags
 
 import autoload 'tagd/daemon.vim'
-import autoload 'tagd/keys.vim'
+import autoload 'tagd/keys.vim' as keymap
 import autoload 'tagd/render.vim'
 import autoload 'tagd/sync.vim'
 
@@ -112,7 +112,7 @@ export def Open(name: string, opts: dict<any> = {}): any
   fields[name] = f
   setbufvar(buf, 'tagd_field', f)
   f.listener = listener_add((_, _, _, _, _) => sync.OnListener(f), buf)
-  keys.Map(f)
+  keymap.Map(f)
   exe 'augroup tagd_buf_' .. buf
     autocmd!
     exe 'autocmd BufWipeout <buffer=' .. buf .. '> ++once Forget(' .. buf .. ')'

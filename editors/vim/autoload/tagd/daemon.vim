@@ -96,11 +96,12 @@ export def Start()
     Fail('tagd not found: set g:tagd_cmd, put tagd on $PATH or build the repository (swift build)')
     return
   endif
-  const what = cmd[0] .. ' (from ' .. source .. ')'
+  const what = cmd[0]
+  const from = ' (from ' .. source .. ')'
   if !executable(cmd[0])
     Fail('cannot run ' .. what .. ': '
       .. (filereadable(cmd[0]) ? 'not executable' : isdirectory(cmd[0]) ? 'a directory'
-      : 'no such file'))
+      : 'no such file') .. from)
     return
   endif
   lastStderr = ''
@@ -111,11 +112,11 @@ export def Start()
         lastStderr = line
       }, exit_cb: OnExit, close_cb: OnClose, noblock: true, stoponexit: 'term'})
   catch
-    Fail('cannot run ' .. what .. ': ' .. v:exception)
+    Fail('cannot run ' .. what .. ': ' .. v:exception .. from)
     return
   endtry
   if job_status(job) != 'run'
-    Fail('cannot run ' .. what .. ': ' .. job_status(job))
+    Fail('cannot run ' .. what .. ': ' .. job_status(job) .. from)
     return
   endif
   chan = job_getchannel(job)
@@ -183,7 +184,7 @@ def OnExit(ended: job, status: number)
     return   # an earlier tagd, or one stopped on purpose
   endif
   const [cmd, source] = Find()
-  const what = cmd[0] .. ' (from ' .. source .. ')'
+  const what = cmd[0]
   const why = 'exited with status ' .. status .. (lastStderr == '' ? '' : ': ' .. lastStderr)
   if state == 'starting'
     timer_stop(initTimer)
@@ -193,8 +194,8 @@ def OnExit(ended: job, status: number)
   const now = reltimefloat(reltime())
   filter(restarts, (_, t) => now - t < 60)
   if len(restarts) >= Opt('max_restarts', 5)
-    Fail('tagd ' .. why .. '; it died ' .. (len(restarts) + 1)
-      .. ' times in a minute, so it is not restarted: :TagdRestart starts it again')
+    Fail('tagd died ' .. (len(restarts) + 1) .. ' times in a minute, not restarted'
+      .. ' (:TagdRestart starts it); last ' .. why)
     return
   endif
   add(restarts, now)

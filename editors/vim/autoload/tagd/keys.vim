@@ -215,7 +215,7 @@ export def Suggestion()
     Fallthrough("\<Tab>")
     return
   endif
-  if get(f.suggest, 'for', '') ==# f.shadow && !get(f.suggest, 'pending', false)
+  if get(f.suggest, 'version', -1) == f.version
     TakeSuggestion(f)
   else
     f.tabPending = f.version
@@ -225,7 +225,7 @@ enddef
 
 def TakeSuggestion(f: dict<any>)
   const items = get(f.suggest, 'items', [])
-  if empty(items) || sync.BufText(f.buf) !=# get(f.suggest, 'for', '')
+  if empty(items) || get(f.suggest, 'version', -1) != f.version
     return
   endif
   const text = items[f.suggest.index].text

@@ -98,8 +98,8 @@ def DrawChips(f: dict<any>, lines: number)
     first = len(ys) - room + 1
     f.hidden = f.frames[: n - 1]->mapnew((_, fr) => index(ys, float2nr(fr.y)))
       ->filter((_, r) => r < first)->len()
-    Draw(f, 'tagd_more', printf('%-*S', width,
-      printf(Opt('more_text', '… %d more tags (:TagFieldTags lists them)'), f.hidden)))
+    Draw(f, 'tagd_more', printf('%-*.*S', width, width,
+      printf(Opt('more_text', '… %d more tags (:TagFieldTags)'), f.hidden)))
   endif
   var x = 0
   var row = first
@@ -153,13 +153,13 @@ export def Status(f: dict<any>)
   if win == -1
     return
   endif
-  var line = 'tagd://' .. substitute(f.name, '%', '%%', 'g') .. '%<'
-  if f.problem != ''
-    line ..= '  %#TagdProblem#' .. substitute('tagd: ' .. f.problem, '%', '%%', 'g') .. '%*'
-  elseif f.announcement != ''
-    line ..= '  ' .. substitute(f.announcement, '%', '%%', 'g')
-  endif
-  setwinvar(win, '&statusline', line)
+  const name = 'tagd://' .. f.name
+  const text = f.problem != '' ? 'tagd: ' .. f.problem : f.announcement
+  # Too long a sentence is cut at its end (the status line would cut its start).
+  const room = max([0, winwidth(win) - strdisplaywidth(name) - 2])
+  const shown = substitute(printf('%.*S', room, text), '%', '%%', 'g')
+  setwinvar(win, '&statusline', substitute(name, '%', '%%', 'g') .. '  '
+    .. (f.problem != '' ? '%#TagdProblem#' .. shown .. '%*' : shown))
 enddef
 
 # The suggestion popup above the cursor: tagd's items, best first, the matched letters

@@ -174,6 +174,7 @@ export def OnListener(f: dict<any>)
     return
   endif
   const change = Diff(f.shadow, text)
+  const wasEmpty = f.shadow == ''
   f.shadow = text
   # tagd clears the selection when the draft changes; the keys typed next must know it now.
   f.expect = -1
@@ -182,9 +183,10 @@ export def OnListener(f: dict<any>)
     null_function, false)
   # The prompt shows only on an empty buffer; a change of line 1 by a command (:s, a put) may
   # take its text properties with it.
-  if text == '' || prop_list(1, {bufnr: f.buf})->empty()
+  if (text == '') != wasEmpty || prop_list(1, {bufnr: f.buf})->empty()
     render.Render(f)
   endif
+  Suggest(f)
 enddef
 
 # ---------------------------------------------------------------------------------------------
@@ -260,6 +262,7 @@ export def TakeState(f: dict<any>, s: dict<any>)
   const old = f.tags
   f.tags = get(s, 'tags', f.tags)
   f.text = get(s, 'text', f.text)
+  const wasSelected = f.selected >= 0
   f.selected = get(s, 'selected', -1)
   f.prompt = get(s, 'prompt', f.prompt)
   f.canUndo = get(s, 'canUndo', false)
@@ -267,6 +270,8 @@ export def TakeState(f: dict<any>, s: dict<any>)
   f.problem = ''
   if has_key(s, 'announcement')
     f.announcement = s.announcement
+  elseif wasSelected && f.selected < 0
+    f.announcement = ''   # it was about the selection, which is gone
   endif
   const outcome = get(s, 'outcome', {})
   for d in get(outcome, 'dropped', [])
@@ -295,26 +300,28 @@ def Flash(f: dict<any>, index: number)
 enddef
 
 # ---------------------------------------------------------------------------------------------
-# Suggestions: asked for whenever the buffer holds exactly a non-empty draft.
+# Suggestions: asked for after every change of the draft, for the buffer version of then (one
+# request at a time; a change meanwhile asks again when the answer comes).  <Tab> takes them
+# only while the buffer is still at that version.
 
 export def Suggest(f: dict<any>)
-  if !f.opened || f.text == '' || f.shadow !=# f.text || !daemon.Supports('field/suggest')
-    if f.text == ''
-      f.suggest = {}
-      render.HideSuggestions(f)
-    endif
+  if !f.opened || !daemon.Supports('field/suggest') || f.shadow == ''
+    f.suggest = {}
+    render.HideSuggestions(f)
     return
   endif
-  if get(f.suggest, 'for', '') ==# f.text
+  if get(f.suggest, 'version', -1) == f.version || get(f, 'suggesting', false)
     return
   endif
-  const query = f.text
-  f.suggest = {for: query, items: [], index: 0, pending: true}
+  f.suggesting = true
+  const version = f.version
   daemon.Request('field/suggest', {field: f.name}, (resp) => {
-    if get(f.suggest, 'for', '') !=# query
+    f.suggesting = false
+    if version != f.version
+      Suggest(f)   # the buffer moved on: ask for the draft of now
       return
     endif
-    f.suggest = {for: query, items: get(get(resp, 'result', {}), 'items', []), index: 0}
+    f.suggest = {version: version, items: get(get(resp, 'result', {}), 'items', []), index: 0}
     render.Suggestions(f)
     if get(f, 'tabPending', -1) == f.version
       f.tabPending = -1
