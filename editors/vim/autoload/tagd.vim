@@ -104,7 +104,7 @@ export def Open(name: string, opts: dict<any> = {}): any
     options: get(opts, 'options', {}), prompt: '', announcement: '', problem: '',
     onChange: get(opts, 'on_change', null_function), height: get(opts, 'height', 0),
     opened: false, deferred: get(opts, 'defer', false), queue: [], base: {text: '', version: 0},
-    stale: 0, suggest: {}, popup: 0, pendingSel: 0, expect: -1, rows: 1, drawn: [], hidden: 0, changed: Changed,
+    stale: 0, suggest: {}, popup: 0, pendingSel: 0, expect: -1, userChanges: 0, userVersion: 0, rows: 1, drawn: [], hidden: 0, changed: Changed,
     document: get(opts, 'document', -1)}
   if where == 'split'
     f.win = win_getid()

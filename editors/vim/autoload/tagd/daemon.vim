@@ -132,10 +132,10 @@ export def Start()
       Fail(what .. ' did not answer initialize within ' .. timeout .. ' ms')
     endif
   })
-  ch_sendexpr(chan, {method: 'initialize', params: {
-    processId: getpid(), locale: Opt('locale', v:lang),
-    capabilities: {general: {positionEncodings: ['utf-8']}}}},
-    {callback: (_, resp) => OnInitialized(started, what, resp)})
+  const init = {method: 'initialize', params: {processId: getpid(),
+    locale: Opt('locale', v:lang), capabilities: {general: {positionEncodings: ['utf-8']}}}}
+  Log('->', init)
+  ch_sendexpr(chan, init, {callback: (_, resp) => OnInitialized(started, what, resp)})
 enddef
 
 def OnInitialized(started: number, what: string, resp: any)

@@ -35,6 +35,7 @@ enddef
 # field/didUpdate came first, with the same state).  Callback, if any, gets the result.
 export def Request(f: dict<any>, method: string, extra: dict<any> = {},
     Callback: func = null_function, OnError: func = null_function)
+  const changes = f.userChanges
   Send(f, method, extend({field: f.name}, extra), (resp) => {
     if has_key(resp, 'error')
       Problem(f, method .. ': ' .. get(resp.error, 'message', string(resp.error)))
@@ -45,7 +46,7 @@ export def Request(f: dict<any>, method: string, extra: dict<any> = {},
     endif
     const r = get(resp, 'result', {})
     if type(r) == v:t_dict && has_key(r, 'tags')
-      TakeState(f, r)
+      TakeState(f, r, changes == f.userChanges)
     endif
     if Callback != null_function
       Callback(r)
@@ -176,14 +177,19 @@ export def OnListener(f: dict<any>)
   const change = Diff(f.shadow, text)
   const wasEmpty = f.shadow == ''
   f.shadow = text
-  # tagd clears the selection when the draft changes; the keys typed next must know it now.
+  # tagd clears the selection when the draft changes (and may not say so): the keys typed next
+  # and the screen must know it now.
+  f.userChanges += 1
+  f.userVersion = f.version + 1
   f.expect = -1
+  const wasSelected = f.selected >= 0
+  f.selected = -1
   f.version += 1
   Send(f, 'field/didChange', {field: f.name, version: f.version, contentChanges: [change]},
     null_function, false)
   # The prompt shows only on an empty buffer; a change of line 1 by a command (:s, a put) may
   # take its text properties with it.
-  if (text == '') != wasEmpty || prop_list(1, {bufnr: f.buf})->empty()
+  if (text == '') != wasEmpty || wasSelected || prop_list(1, {bufnr: f.buf})->empty()
     render.Render(f)
   endif
   Suggest(f)
@@ -211,7 +217,7 @@ export def OnDidUpdate(f: dict<any>, p: dict<any>)
   if has_key(p, 'frames')
     f.frames = p.frames
   endif
-  TakeState(f, p)
+  TakeState(f, p, p.version >= f.userVersion)
 enddef
 
 def ApplyEdits(f: dict<any>, edits: list<any>, version: number)
@@ -258,12 +264,13 @@ enddef
 
 # Take tags, draft, selection, prompt and announcement from a FieldState or a
 # field/didUpdate; draw; flash a duplicated chip; tell listeners when the tags changed.
-export def TakeState(f: dict<any>, s: dict<any>)
+# {current}: the state knows every change the user made (else its selection is gone already).
+export def TakeState(f: dict<any>, s: dict<any>, current: bool = true)
   const old = f.tags
   f.tags = get(s, 'tags', f.tags)
   f.text = get(s, 'text', f.text)
   const wasSelected = f.selected >= 0
-  f.selected = get(s, 'selected', -1)
+  f.selected = current ? get(s, 'selected', -1) : -1
   f.prompt = get(s, 'prompt', f.prompt)
   f.canUndo = get(s, 'canUndo', false)
   f.canRedo = get(s, 'canRedo', false)
