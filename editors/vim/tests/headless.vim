@@ -274,6 +274,13 @@ def Test_selection_is_tagds()
   Settle()
   assert_equal(-1, Field('t').selected)
   assert_false(has_key(Server('t'), 'selected'))
+  # The same, typed after the selection is drawn: it goes from the screen at once.
+  feedkeys("S\<Left>", 'xt')
+  WaitFor(() => Field('t').selected == 2)
+  feedkeys("Ax", 'xt')
+  Settle()
+  assert_equal(-1, Field('t').selected)
+  assert_equal([], Field('t').drawn->copy()->filter((_, d) => d[0] == 'tagd_selected'))
   # <CR> on a selected chip edits it.
   feedkeys("S\<Left>\<CR>", 'xt')
   WaitTags('t', ['a', 'b'])
