@@ -29,6 +29,8 @@ def OnUp()
     if !f.opened && !f.deferred && bufexists(f.buf)
       listener_flush(f.buf)
       sync.Open(f)
+    elseif f.deferred && has_key(f, 'read')
+      call(f.read, [])   # its document was being read when tagd went
     endif
   endfor
 enddef

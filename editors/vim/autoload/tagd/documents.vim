@@ -33,14 +33,17 @@ export def FrontMatter()
     tagd.Open(name, {insert: true})
     return
   endif
-  var doc: dict<any> = {buf: buf, format: '', busy: false, again: false}
+  var doc: dict<any> = {buf: buf, format: '', busy: 0, again: false, tags: []}
   const f = tagd.Open(name, {insert: true, defer: true, document: buf,
     on_change: (_, tags) => SetTags(doc, tags)})
   if empty(f)
     return
   endif
-  daemon.Request('document/tags', {text: Text(buf)}, (resp) => {
-    if has_key(resp, 'error')
+  # Read again if tagd restarts before it answers (the field asks for it then).
+  f.read = () => daemon.Request('document/tags', {text: Text(buf)}, (resp) => {
+    if !f.deferred
+      return
+    elseif has_key(resp, 'error')
       tagd.Failed(name, 'document/tags: ' .. get(resp.error, 'message', string(resp.error)))
       return
     endif
@@ -49,23 +52,26 @@ export def FrontMatter()
     f.deferred = false
     sync.Open(f)
   })
+  call(f.read, [])
 enddef
 
-# One document/setTags at a time; a change meanwhile asks again with the tags of then.
+# One document/setTags at a time; a change meanwhile asks again with the tags of then.  (A
+# request to a tagd that has died since is never answered: doc.busy names that tagd's pid.)
 def SetTags(doc: dict<any>, tags: list<string>)
-  if doc.busy
+  doc.tags = tags
+  if doc.busy == daemon.Info().pid && doc.busy != 0
     doc.again = true
     return
   endif
   if !bufexists(doc.buf)
     return
   endif
-  doc.busy = true
+  doc.busy = daemon.Info().pid
   doc.again = false
   const tick = getbufvar(doc.buf, 'changedtick')
   daemon.Request('document/setTags', {text: Text(doc.buf), tags: tags, format: doc.format},
     (resp) => {
-      doc.busy = false
+      doc.busy = 0
       if has_key(resp, 'error')
         echohl ErrorMsg
         echomsg 'tagd: document/setTags: ' .. get(resp.error, 'message', string(resp.error))
@@ -76,7 +82,7 @@ def SetTags(doc: dict<any>, tags: list<string>)
         Apply(doc.buf, resp.result.edits)
       endif
       if doc.again
-        SetTags(doc, tags)
+        SetTags(doc, doc.tags)
       endif
     })
 enddef

@@ -93,6 +93,9 @@ export def Lost(f: dict<any>, problem: string)
   f.opened = false
   f.queue = []
   f.base = {text: f.shadow, version: f.version}
+  # Requests in flight are never answered now.
+  f.pendingSel = 0
+  f.suggesting = false
   f.problem = problem
   render.HideSuggestions(f)
   render.Status(f)
