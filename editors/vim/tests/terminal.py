@@ -384,7 +384,10 @@ def test_announcements_in_the_users_language():
     time.sleep(0.3)
     st = v.status("l")
     check("terminal: announcements come in the user's language (initialize gets the locale)",
-          ok and "rot" in st and "Added" not in st, st)
+          ok and "rot hinzugefügt." in st, st)
+    check("terminal: ... and so does tagd's prompt in an empty field",
+          v.shows("[rot]") and "Add a tag" not in v.screen()
+          and v.eval("tagd#State('l').prompt") not in (None, "", "Add a tag"), v.screen())
     v.close()
 
 
