@@ -121,6 +121,8 @@ export def Open(name: string, opts: dict<any> = {}): any
     exe 'autocmd WinResized,VimResized * Resized(' .. buf .. ')'
     exe 'autocmd BufWinEnter <buffer=' .. buf .. '> Shown(' .. buf .. ')'
     exe 'autocmd InsertLeave,BufLeave <buffer=' .. buf .. '> Hide(' .. buf .. ')'
+    # Focus leaves the field: field/blur (commits the draft with the commitOnBlur option).
+    exe 'autocmd WinLeave <buffer=' .. buf .. '> Blur(' .. buf .. ')'
     # Listener callbacks otherwise wait for the next redraw.
     exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush('
       .. buf .. ')'
@@ -225,9 +227,26 @@ export def AddTags(name: string, tags: list<string>)
   endif
 enddef
 
-export def RemoveTag(name: string, index: number)
+# Removes the tag at {which} (a 0-based index) or equal to {which} (a String, under the
+# field's equality).
+export def RemoveTag(name: string, which: any)
   if has_key(fields, name)
-    sync.Request(fields[name], 'field/removeTag', {index: index})
+    sync.Request(fields[name], 'field/removeTag',
+      type(which) == v:t_string ? {tag: which} : {index: which})
+  endif
+enddef
+
+# Changes the tag at {index} to {text} in place, with every rule of a typed tag.
+export def ReplaceTag(name: string, index: number, text: string)
+  if has_key(fields, name)
+    sync.Request(fields[name], 'field/replaceTag', {index: index, text: text})
+  endif
+enddef
+
+# Replaces the field's vocabulary for suggestions.
+export def SetSuggestions(name: string, suggestions: list<string>)
+  if has_key(fields, name)
+    sync.Request(fields[name], 'field/setSuggestions', {suggestions: suggestions})
   endif
 enddef
 
@@ -283,6 +302,14 @@ def Resized(buf: number)
   const f = FieldOf(buf)
   if !empty(f) && get(f, 'lastWidth', -1) != render.Width(f)
     sync.Layout(f)
+  endif
+enddef
+
+def Blur(buf: number)
+  const f = FieldOf(buf)
+  if !empty(f)
+    listener_flush(buf)
+    sync.Request(f, 'field/blur')
   endif
 enddef
 

@@ -472,6 +472,27 @@ def Test_open_from_a_script_options_unchanged_and_the_change_event()
   assert_false(bufexists(buf))
 enddef
 
+def Test_script_functions_and_blur_reach_tagd()
+  TagField b
+  feedkeys("ired,green,", 'xt')
+  WaitTags('b', ['red', 'green'])
+  tagd#ReplaceTag('b', 0, 'Crimson')
+  WaitTags('b', ['Crimson', 'green'])
+  tagd#RemoveTag('b', 'GREEN')
+  WaitTags('b', ['Crimson'])
+  tagd#SetSuggestions('b', ['Cyan', 'Cobalt'])
+  Settle()
+  assert_equal(['Cobalt', 'Cyan'], ch_evalexpr(tagd#Info().channel, {method: 'field/suggest',
+    params: {field: 'b', query: 'c'}}, {timeout: 5000}).result.items->mapnew((_, i) => i.text))
+  # Leaving the field's window is field/blur: with commitOnBlur the draft becomes a tag.
+  tagd#Close('b')
+  tagd#Open('c', {options: {commitOnBlur: true}})
+  feedkeys("ilast", 'xt')
+  wincmd p
+  WaitTags('c', ['last'])
+  assert_equal('field/blur', Sent('field/blur')[-1].method)
+enddef
+
 def Test_chips_wrap_where_tagd_breaks_the_line()
   TagField t
   const width = winwidth(0)
