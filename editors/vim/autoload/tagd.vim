@@ -192,7 +192,7 @@ export def TagsCommand(arg: string)
     CloseCommand(name)   # the same "no field named" message
     return
   endif
-  echo join(fields[name].tags, ', ')
+  echo fields[name].tags
 enddef
 
 # Completion of field names for the commands.
