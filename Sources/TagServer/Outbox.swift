@@ -62,6 +62,8 @@ public struct Outbox: ~Copyable, Sendable {
       if headerLength != bodyStart - frameStart {
         buffer.moveTail(from: bodyStart, to: frameStart + headerLength)
         buffer.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
+      } else {
+        FastPath.headerDigitsGuessed.taken()
       }
       buffer.overwrite(at: frameStart + 16, decimal: length, digits: digits)
       bodyRanges.append((frameStart + headerLength)..<buffer.count)

@@ -70,19 +70,26 @@ struct ParamsBytes: @unchecked Sendable {
     let member = ranges.members[index]
     if member.isPlainString {
       let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+      FastPath.plainStringMember.taken()
       return String(decoding: UnsafeBufferPointer(rebasing: body[text]), as: UTF8.self)
     }
-    return scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
+    let text = scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
+    if text != nil { FastPath.scannedStringMember.taken() }
+    return text
   }
 
   /// The value of member `index` if it is a number (``JSONReader``'s meaning).
   func number(at index: Int) -> JSONValue? {
-    scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
+    let number = scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
+    if number != nil { FastPath.numberMember.taken() }
+    return number
   }
 
   /// The value of member `index` if it is a Boolean.
   func bool(at index: Int) -> Bool? {
-    scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
+    let flag = scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
+    if flag != nil { FastPath.boolMember.taken() }
+    return flag
   }
 
   /// The value of member `index` if it is an object, as ranges of the same body.
@@ -92,6 +99,7 @@ struct ParamsBytes: @unchecked Sendable {
       let nested = scan(index, { scanner throws(JSONParseError) in try scanner.readObjectRanges() })
         ?? nil
     else { return nil }
+    FastPath.objectMember.taken()
     return ParamsBytes(body: body, ranges: nested.offset(by: start))
   }
 
@@ -109,8 +117,11 @@ struct ParamsBytes: @unchecked Sendable {
       return number.isFinite && number >= 0 ? number : nil
     }
     let estimate = ranges.members[index].value.count / 28
-    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) { return sizes }
-    return scan(index) { scanner throws(JSONParseError) -> [Size]? in
+    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) {
+      FastPath.compactSizes.taken()
+      return sizes
+    }
+    let sizes = scan(index) { scanner throws(JSONParseError) -> [Size]? in
       guard try scanner.beginArray() else { return nil }
       var sizes: [Size] = []
       sizes.reserveCapacity(estimate)
@@ -134,6 +145,8 @@ struct ParamsBytes: @unchecked Sendable {
       }
       return sizes
     } ?? nil
+    if sizes != nil { FastPath.scannedSizes.taken() }
+    return sizes
   }
 
   /// The sizes in `range` when they are written the way JSON writers write them.
@@ -235,7 +248,7 @@ struct ParamsBytes: @unchecked Sendable {
       guard let line, let character else { return nil }
       return TextPosition(line: line, character: character)
     }
-    return scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
+    let edits = scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
       guard try scanner.beginArray() else { return nil }
       var edits: [TextEdit] = []
       while try scanner.nextElement() {
@@ -279,6 +292,8 @@ struct ParamsBytes: @unchecked Sendable {
       }
       return edits
     } ?? nil
+    if edits != nil { FastPath.contentChanges.taken() }
+    return edits
   }
 
   /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
