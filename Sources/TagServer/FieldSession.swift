@@ -11,6 +11,8 @@ struct FieldSession: Sendable {
   var version = 0
   /// The placeholder for an empty draft.
   let prompt: String
+  /// The language of the field's announcements (the connection's).
+  let language: Language
   /// The mirror of the editor buffer holding the draft, for synced fields (Protocol/sync.md).
   var buffer: EditorBuffer?
   /// The cell layout pushed with every update, when the client asked for one.
@@ -22,13 +24,14 @@ struct FieldSession: Sendable {
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
 
-  init(id: String, options: FieldOptions, config: ServerConfig) {
+  init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
     var rules = options.rules
     rules.maxTags = min(rules.maxTags ?? config.maxTags, config.maxTags)
     rules.maxTagLength = min(rules.maxTagLength ?? config.maxTagLength, config.maxTagLength)
     self.id = id
     self.field = TagField(rules: rules)
-    self.prompt = options.prompt
+    self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
   }
 
@@ -89,7 +92,10 @@ struct FieldSession: Sendable {
       prompt: prompt,
       outcome: outcome,
       selected: field.selected,
-      encodedTags: tagsText()
+      encodedTags: tagsText(),
+      canUndo: field.canUndo,
+      canRedo: field.canRedo,
+      language: language
     )
   }
 }

@@ -117,13 +117,15 @@ extension Server {
     lifecycle = .running
     positionEncoding = params.chosenEncoding
     reducedMotion = params.reducedMotion
+    language = Language(locale: params.locale)
     if let pid = params.processID { outbox.watchProcess = pid }
     outbox.log(.info, "initialized; position encoding \(positionEncoding.rawValue)")
     return InitializeResult(
       version: config.version,
       positionEncoding: positionEncoding,
       methods: Self.requestMethods + Self.notificationMethods,
-      limits: config.limits
+      limits: config.limits,
+      language: language
     )
   }
 }

@@ -8,7 +8,12 @@ extension Server {
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
     try checkCanOpen(params.field, in: fields, kind: "field")
-    var session = FieldSession(id: params.field, options: params.options, config: config)
+    var session = FieldSession(
+      id: params.field,
+      options: params.options,
+      config: config,
+      language: language
+    )
     var outcome = session.field.apply(.tagsAdded(params.tags))
     let typed: FieldOutcome
     if let sync = params.sync {
@@ -126,6 +131,7 @@ extension Server {
     let reducedMotion = reducedMotion
     return try withField(params.field) { session throws(RequestError) in
       let result: FlowResult
+      var labels: [String]? = nil
       switch params.chips {
       case .sizes(let sizes):
         guard sizes.count == session.field.tags.count else {
@@ -144,19 +150,19 @@ extension Server {
           spacing: params.spacing,
           fieldMinWidth: params.fieldMinWidth
         )
-      case .cells(let padding):
+      case .cells(let chips):
         let spec = CellLayout(
           width: params.width,
-          padding: padding,
+          chips: chips,
           fieldHeight: params.fieldHeight,
           spacing: params.spacing,
           fieldMinWidth: params.fieldMinWidth
         )
         if session.buffer != nil { session.cellLayout = spec }
-        result = spec.frames(for: session.field.tags)
+        (result, labels) = spec.layout(for: session.field.tags)
       }
       guard params.motion, !reducedMotion else {
-        return LayoutResult(frames: result.frames, size: result.size)
+        return LayoutResult(frames: result.frames, size: result.size, labels: labels)
       }
       // Chip motions since the previous layout that asked for them.
       let chips = Array(result.frames.dropLast())
@@ -164,7 +170,7 @@ extension Server {
       let previous = session.lastLayout ?? (tags, chips)
       session.lastLayout = (tags, chips)
       let motion = ChipMotion.between(previous, (tags, chips))
-      return LayoutResult(frames: result.frames, size: result.size, motion: motion)
+      return LayoutResult(frames: result.frames, size: result.size, motion: motion, labels: labels)
     }
   }
 

@@ -72,6 +72,7 @@ extension Server {
     outbox: inout Outbox
   ) {
     guard let buffer = session.buffer else { return }
+    let cells = session.cellLayout?.layout(for: session.field.tags)
     let update = FieldUpdateNotification(
       field: session.id,
       version: buffer.version,
@@ -81,9 +82,13 @@ extension Server {
       stateVersion: session.version,
       outcome: outcome,
       resync: resync,
-      layout: session.cellLayout?.frames(for: session.field.tags),
+      layout: cells?.flow,
+      labels: cells?.labels ?? [],
       selected: session.field.selected,
-      encodedTags: session.tagsText()
+      encodedTags: session.tagsText(),
+      canUndo: session.field.canUndo,
+      canRedo: session.field.canRedo,
+      language: session.language
     )
     outbox.write { $0.notification(method: FieldUpdateNotification.method) { $0.write(update) } }
   }

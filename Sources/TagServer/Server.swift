@@ -40,6 +40,8 @@ public struct Server: Sendable {
   public internal(set) var positionEncoding: PositionEncoding = .utf16
   /// Whether the client asked for reduced motion at `initialize`.
   public internal(set) var reducedMotion = false
+  /// The language of announcements and default prompts, from `initialize`'s `locale`.
+  public internal(set) var language = Language.en
 
   var fields: [String: FieldSession] = [:]
   var clouds: [String: CloudSession] = [:]

@@ -21,7 +21,7 @@ public struct ServerConfig: Hashable, Sendable {
   public var maxHeaderBytes: Int
 
   /// The current version of tagd.
-  public static let currentVersion = "1.0.0"
+  public static let currentVersion = "1.2.0"
 
   /// Creates a configuration; the defaults are documented in Protocol/limits.md.
   public init(

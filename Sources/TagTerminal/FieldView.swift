@@ -6,17 +6,21 @@ struct CellFrame: Equatable {
   var y: Int
   var width: Int
   var height: Int
+  /// What tagd says to draw in it (chips of a cell layout), if anything.
+  var label: String?
 
-  /// Reads `{x, y, width, height}`; numbers are rounded down to whole cells.
+  /// Reads `{x, y, width, height, label?}`; numbers are rounded down to whole cells.
   init?(_ value: JSONValue) {
     guard let x = value["x"]?.doubleValue, let y = value["y"]?.doubleValue,
       let width = value["width"]?.doubleValue, let height = value["height"]?.doubleValue,
       x.isFinite, y.isFinite, width.isFinite, height.isFinite
     else { return nil }
     self.init(x: Int(x), y: Int(y), width: Int(width), height: Int(height))
+    label = value["label"]?.stringValue
   }
 
-  init(x: Int, y: Int, width: Int, height: Int) {
+  init(x: Int, y: Int, width: Int, height: Int, label: String? = nil) {
+    self.label = label
     self.x = x
     self.y = y
     self.width = width

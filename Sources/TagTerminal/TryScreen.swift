@@ -19,7 +19,7 @@ enum TryScreen {
     for (index, frame) in view.chipFrames.enumerated() where index < view.tags.count {
       let selected = index == view.selection
       canvas.draw(
-        chip(view.tags[index], width: frame.width, selected: selected),
+        chip(frame.label ?? view.tags[index], selected: selected),
         x: frame.x,
         y: fieldTop + frame.y,
         maxWidth: frame.width,
@@ -71,12 +71,15 @@ enum TryScreen {
     }
   }
 
-  /// `[tag ×]` (`<tag ×>` when selected), the tag shortened with `…` to fit `width` cells.
-  static func chip(_ tag: String, width: Int, selected: Bool) -> String {
-    let (open, close) = selected ? ("<", " ×>") : ("[", " ×]")
-    let room = width - 4
-    guard DisplayWidth.cells(tag) > room else { return open + tag + close }
-    return open + head(of: tag, cells: room - 1) + "…" + close
+  /// The decorations tagd puts around each chip's text in the labels it sends (`[tag ×]`).
+  static let chipLeft = "["
+  /// See ``chipLeft``.
+  static let chipRight = " ×]"
+
+  /// tagd's label for a chip, its brackets turned to `<` `>` when it is selected.
+  static func chip(_ label: String, selected: Bool) -> String {
+    guard selected, label.hasPrefix(chipLeft), label.hasSuffix("]") else { return label }
+    return "<" + label.dropFirst(chipLeft.count).dropLast() + ">"
   }
 
   /// Draws `text`, ending it with `…` when it does not fit in `width` cells.
@@ -88,20 +91,8 @@ enum TryScreen {
     width: Int,
     style: Canvas.Style
   ) {
-    let shown = DisplayWidth.cells(text) <= width ? text : head(of: text, cells: width - 1) + "…"
+    let shown = DisplayWidth.truncated(text, toCells: width)
     canvas.draw(shown, x: x, y: y, maxWidth: width, style: style)
-  }
-
-  /// The longest prefix of `text` that fits in `cells`.
-  private static func head(of text: String, cells: Int) -> String {
-    var used = 0
-    var result = ""
-    for character in text {
-      used += DisplayWidth.cells(of: character)
-      if used > cells { break }
-      result.append(character)
-    }
-    return result
   }
 
   /// The longest suffix of `text` that fits in `cells`: the end of a long draft, by the cursor.

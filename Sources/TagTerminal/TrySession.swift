@@ -196,7 +196,7 @@ final class TrySession {
     let params: JSONValue = [
       "field": .string(Self.fieldID),
       "width": .integer(Int64(columns)),
-      "cells": ["padding": 4],
+      "cells": ["left": .string(TryScreen.chipLeft), "right": .string(TryScreen.chipRight)],
       "fieldHeight": 1,
       "spacing": 1,
       "fieldMinWidth": 10,

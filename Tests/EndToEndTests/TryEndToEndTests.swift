@@ -89,7 +89,7 @@ import Testing
         "",
         "Add a tag",
         "",
-        "Added alpha, beta, …",
+        "Added alpha, beta,…",
       ]
     )
   }

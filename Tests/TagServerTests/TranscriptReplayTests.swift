@@ -101,3 +101,78 @@ import Glibc
   )
   #expect(demo == transcript.sends.joined(separator: "\n") + "\n")
 }
+
+/// SPEC §6c: a language changes words only.
+///
+/// Every transcript replayed with `initialize` asking
+/// for Spanish, German and French gives the English replies once `announcement` and `prompt`
+/// are set aside, and the words do change.
+@Suite struct LanguageReplayTests {
+  /// The replies to `transcript`'s sends, `locale` added to its `initialize` params.
+  static func replies(_ transcript: Transcript, locale: String?) -> [String] {
+    var server = Server()
+    var outbox = Outbox()
+    var replies: [String] = []
+    for var send in transcript.sends {
+      if let locale, send.contains(#""method":"initialize""#) {
+        if send.contains(#""params":{}"#) {
+          send = send.replacing(#""params":{}"#, with: #""params":{"locale":"\#(locale)"}"#)
+        } else {
+          send = send.replacing(#""params":{"#, with: #""params":{"locale":"\#(locale)","#)
+        }
+      }
+      server.handle(.message(Array(send.utf8)), into: &outbox)
+      replies += outbox.texts
+      outbox.clear()
+    }
+    return replies
+  }
+
+  /// `value` without its `announcement`, `prompt` and `language` members, at any depth.
+  static func wordless(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let object):
+      .object(
+        JSONObject(
+          object.members.filter { !["announcement", "prompt", "language"].contains($0.key) }
+            .map { JSONMember($0.key, wordless($0.value)) }
+        )
+      )
+    case .array(let items): .array(items.map(wordless))
+    default: value
+    }
+  }
+
+  static func words(_ value: JSONValue) -> [String] {
+    switch value {
+    case .object(let object):
+      object.members.flatMap { member in
+        member.key == "announcement" || member.key == "prompt"
+          ? [member.value.stringValue ?? ""] : words(member.value)
+      }
+    case .array(let items): items.flatMap(words)
+    default: []
+    }
+  }
+
+  @Test(arguments: ["es", "de-CH", "fr_FR.UTF-8"])
+  func languagesChangeOnlyWords(locale: String) throws {
+    var changedWords = 0
+    for transcript in TranscriptReplayTests.transcripts {
+      let english = Self.replies(transcript, locale: nil)
+      let other = Self.replies(transcript, locale: locale)
+      try #require(english.count == other.count, "reply count of \(transcript.name) in \(locale)")
+      for (a, b) in zip(english, other) {
+        let one = try JSONReader.parse(Array(a.utf8))
+        let two = try JSONReader.parse(Array(b.utf8))
+        #expect(
+          Self.wordless(one) == Self.wordless(two),
+          "\(transcript.name) in \(locale):\n\(a)\n\(b)"
+        )
+        changedWords += zip(Self.words(one), Self.words(two)).filter { $0 != $1 }.count
+      }
+    }
+    // The transcripts announce hundreds of changes; each language words them its own way.
+    #expect(changedWords > 100, "only \(changedWords) sentences changed in \(locale)")
+  }
+}

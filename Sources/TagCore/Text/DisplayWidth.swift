@@ -29,6 +29,23 @@ public enum DisplayWidth {
     return total
   }
 
+  /// `text` cut to at most `cells` cells, ending with `…` (one cell) when it had to be cut;
+  /// whole grapheme clusters only, so a wide character that would straddle the edge goes too,
+  /// and no space is left before the `…`.
+  public static func truncated(_ text: String, toCells cells: Int) -> String {
+    guard self.cells(text) > cells else { return text }
+    guard cells > 0 else { return "" }
+    var used = 0
+    var result = ""
+    for character in text {
+      used += self.cells(of: character)
+      if used > cells - 1 { break }
+      result.append(character)
+    }
+    while result.last?.isWhitespace == true { result.removeLast() }
+    return result + "…"
+  }
+
   /// The number of terminal cells one grapheme cluster occupies: 0, 1 or 2.
   public static func cells(of character: Character) -> Int {
     let scalars = character.unicodeScalars

@@ -6,9 +6,9 @@ public import TagCore
 /// Places the field's chips and text field. Result: ``LayoutResult``.
 ///
 /// Params: `{field, width, chipSizes, fieldHeight, spacing?, fieldMinWidth?}`; `width` is a
-/// number or `null` (unbounded). A terminal front end may send `cells: {padding?}` instead of
-/// `chipSizes`: each chip is then measured as its display width in cells plus `padding`
-/// (default 2), 1 cell high.
+/// number or `null` (unbounded). A terminal front end may send `cells: {left?, right?, padding?}`
+/// instead of `chipSizes`: each chip is then measured in cells (``CellChips``), 1 cell high, and
+/// each chip frame carries the `label` to draw.
 public struct FieldLayoutRequest: TagRequest, Hashable {
   public typealias Result = LayoutResult
   public static let method = "field/layout"
@@ -34,16 +34,16 @@ public struct FieldLayoutRequest: TagRequest, Hashable {
   public enum ChipMeasure: Hashable, Sendable {
     /// Measured by the front end, one per tag.
     case sizes([Size])
-    /// Measured by tagd in terminal cells: display width + padding, height 1.
-    case cells(padding: Int)
+    /// Measured by tagd in terminal cells: decorated display width + padding, height 1.
+    case cells(CellChips)
   }
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
     width = try readWidth(params)
     try params.exclusive("cells", "chipSizes")
-    if let cells = try params.optionalObject("cells", members: ["padding"]) {
-      chips = .cells(padding: try cells.optionalInteger("padding", in: 0...1000) ?? 2)
+    if let cells = try params.optionalObject("cells", members: CellChips.members) {
+      chips = .cells(try CellChips(params: cells))
     } else {
       chips = .sizes(try params.sizes("chipSizes"))
     }
@@ -65,14 +65,18 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
   public var groups: MergeGroups.Partition?
   /// Chip motions since the previous layout (fields asked with `motion`, without reduced motion).
   public var motion: [ChipMotion]?
+  /// The label of each chip, for cell layouts: written into its frame.
+  public var labels: [String]?
 
   /// Creates a result.
   public init(
     frames: [Frame],
     size: Size,
     groups: MergeGroups.Partition? = nil,
-    motion: [ChipMotion]? = nil
+    motion: [ChipMotion]? = nil,
+    labels: [String]? = nil
   ) {
+    self.labels = labels
     self.frames = frames
     self.size = size
     self.groups = groups
@@ -82,20 +86,11 @@ public struct LayoutResult: JSONWritable, Hashable, Sendable {
   public func write(to w: inout JSONWriter) {
     w.beginObject()
     w.key("frames")
-    w.beginArray()
-    // Frames and groups go in chunks, one capacity check for each.
-    var start = 0
-    while start < frames.count {
-      let chunk = frames[start..<min(start + Self.chunk, frames.count)]
-      w.value(maxLength: chunk.count * (Frame.maxJSONLength + 1)) { run in
-        for index in chunk.indices {
-          if index > start { run.fragment(",") }
-          chunk[index].write(to: &run)
-        }
-      }
-      start = chunk.endIndex
+    if let labels {
+      w.frames(frames, labels: labels)
+    } else {
+      writeFrames(to: &w)
     }
-    w.endArray()
     w.key("size")
     size.write(to: &w)
     if let groups {
@@ -148,6 +143,42 @@ extension LayoutResult {
   static let chunk = 64
 }
 
+extension LayoutResult {
+  /// `[frame, …]`, in chunks: one capacity check for each.
+  fileprivate func writeFrames(to w: inout JSONWriter) {
+    w.beginArray()
+    var start = 0
+    while start < frames.count {
+      let chunk = frames[start..<min(start + Self.chunk, frames.count)]
+      w.value(maxLength: chunk.count * (Frame.maxJSONLength + 1)) { run in
+        for index in chunk.indices {
+          if index > start { run.fragment(",") }
+          chunk[index].write(to: &run)
+        }
+      }
+      start = chunk.endIndex
+    }
+    w.endArray()
+  }
+}
+
+extension JSONWriter {
+  /// `[frame, …]` with `labels[i]` as frame i's `label` (the frames after the labels, such as a
+  /// field's text field, have none).
+  mutating func frames(_ frames: [Frame], labels: [String]) {
+    beginArray()
+    for (index, frame) in frames.enumerated() {
+      value(maxLength: Frame.maxJSONLength) { frame.writeMembers(to: &$0) }
+      if index < labels.count {
+        key("label")
+        string(labels[index])
+      }
+      endObject()
+    }
+    endArray()
+  }
+}
+
 extension Frame: JSONWritable {
   /// The most bytes ``write(to:)-(JSONWriter.Run)`` stores.
   static let maxJSONLength = 30 + 4 * JSONWriter.maxNumberLength
@@ -158,6 +189,12 @@ extension Frame: JSONWritable {
 
   /// `{"x":…,"y":…,"width":…,"height":…}`: its fragments and four numbers.
   func write(to run: inout JSONWriter.Run) {
+    writeMembers(to: &run)
+    run.fragment("}")
+  }
+
+  /// `{"x":…,"y":…,"width":…,"height":…` without the closing brace, for more members.
+  func writeMembers(to run: inout JSONWriter.Run) {
     run.fragment(#"{"x":"#)
     run.number(x)
     run.fragment(#","y":"#)
@@ -166,7 +203,6 @@ extension Frame: JSONWritable {
     run.number(width)
     run.fragment(#","height":"#)
     run.number(height)
-    run.fragment("}")
   }
 }
 
@@ -214,4 +250,18 @@ func sizes(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Size] 
     }
   }
   return result
+}
+
+extension CellChips {
+  /// The members of `cells`.
+  public static let members: Members = ["left", "right", "padding"]
+
+  /// Decodes `{left?, right?, padding?}` (see ``CellChips/init(left:right:padding:)``).
+  public init(params: Params) throws(ParamsError) {
+    self.init(
+      left: try params.optionalString("left") ?? "",
+      right: try params.optionalString("right") ?? "",
+      padding: try params.optionalInteger("padding", in: 0...1000)
+    )
+  }
 }

@@ -4,18 +4,16 @@ public import TagCore
 public struct FieldOptions: Hashable, Sendable {
   /// The rules (separators, limits, case mode, transform, validation, Backspace, blur, history).
   public var rules: FieldRules
-  /// The placeholder shown while the draft is empty.
-  public var prompt: String
+  /// The placeholder shown while the draft is empty; nil for the default prompt of SPEC §1
+  /// in the connection's language ("Add a tag").
+  public var prompt: String?
   /// The vocabulary for `field/suggest`, when given.
   public var suggestions: [String]?
-
-  /// The default prompt of SPEC §1.
-  public static let defaultPrompt = "Add a tag"
 
   /// Creates options.
   public init(
     rules: FieldRules = FieldRules(),
-    prompt: String = FieldOptions.defaultPrompt,
+    prompt: String? = nil,
     suggestions: [String]? = nil
   ) {
     self.rules = rules
@@ -66,7 +64,7 @@ public struct FieldOptions: Hashable, Sendable {
       }
       rules.transform = transform
     }
-    prompt = try params.optionalString("prompt") ?? FieldOptions.defaultPrompt
+    prompt = try params.optionalString("prompt")
     if let source = try params.optionalString("pattern") {
       do throws(TagPatternError) {
         rules.pattern = try TagPattern(source)

@@ -22,6 +22,12 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var selected: Int?
   /// The session's JSON text of `tags`, written as is when it is still theirs.
   public var encodedTags: EncodedTags?
+  /// Whether `field/undo` and `field/redo` have a step to take (written only when true).
+  public var canUndo: Bool
+  /// See ``canUndo``.
+  public var canRedo: Bool
+  /// The language of the `announcement`.
+  public var language: Language
 
   /// Creates a result.
   public init(
@@ -32,8 +38,14 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     prompt: String,
     outcome: FieldOutcome,
     selected: Int? = nil,
-    encodedTags: EncodedTags? = nil
+    encodedTags: EncodedTags? = nil,
+    canUndo: Bool = false,
+    canRedo: Bool = false,
+    language: Language = .en
   ) {
+    self.canUndo = canUndo
+    self.canRedo = canRedo
+    self.language = language
     self.selected = selected
     self.encodedTags = encodedTags
     self.field = field
@@ -56,7 +68,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
       encodedTags: encodedTags,
       text: text,
       outcome: outcome,
-      selected: selected
+      selected: selected,
+      canUndo: canUndo,
+      canRedo: canRedo,
+      language: language
     )
     w.endObject()
   }
@@ -64,13 +79,17 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 
 extension JSONWriter {
   /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
-  /// a chip is selected), `outcome` and, when the outcome has something to say, `announcement`.
+  /// a chip is selected), `outcome`, `canUndo` and `canRedo` (when true) and, when the outcome
+  /// has something to say, `announcement` in `language`.
   mutating func fieldChange(
     tags: [String],
     encodedTags: EncodedTags?,
     text: String,
     outcome: FieldOutcome,
-    selected: Int?
+    selected: Int?,
+    canUndo: Bool,
+    canRedo: Bool,
+    language: Language
   ) {
     key("tags")
     self.tags(tags, encoded: encodedTags)
@@ -82,7 +101,15 @@ extension JSONWriter {
     }
     key("outcome")
     outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
-    if let announcement = Announcement.text(for: outcome, tags: tags) {
+    if canUndo {
+      key("canUndo")
+      bool(true)
+    }
+    if canRedo {
+      key("canRedo")
+      bool(true)
+    }
+    if let announcement = Announcement.text(for: outcome, tags: tags, in: language) {
       key("announcement")
       string(announcement)
     }

@@ -18,6 +18,8 @@ public struct InitializeRequest: TagRequest, Hashable {
   public var positionEncodings: [String]
   /// `initializationOptions.reducedMotion`: the client wants no movement hints.
   public var reducedMotion: Bool
+  /// LSP's `locale` (`"es"`, `"de-CH"`, `"fr_FR.UTF-8"`): the language of announcements.
+  public var locale: String?
 
   public init(params: Params) throws(ParamsError) {
     processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
@@ -36,6 +38,7 @@ public struct InitializeRequest: TagRequest, Hashable {
     reducedMotion =
       try params.optionalObject("initializationOptions", members: ["reducedMotion"])?
       .optionalBool("reducedMotion") ?? false
+    locale = try params.optionalString("locale")
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
@@ -54,14 +57,18 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
   public var methods: [String]
   /// The effective limits, so clients can stay inside them.
   public var limits: [(name: String, value: Int)]
+  /// The language chosen from the client's `locale`.
+  public var language: Language
 
   /// Creates a result.
   public init(
     version: String,
     positionEncoding: PositionEncoding,
     methods: [String],
-    limits: [(name: String, value: Int)]
+    limits: [(name: String, value: Int)],
+    language: Language = .en
   ) {
+    self.language = language
     self.version = version
     self.positionEncoding = positionEncoding
     self.methods = methods
@@ -70,7 +77,7 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
 
   public static func == (a: Self, b: Self) -> Bool {
     a.version == b.version && a.positionEncoding == b.positionEncoding && a.methods == b.methods
-      && a.limits.elementsEqual(b.limits) { $0 == $1 }
+      && a.limits.elementsEqual(b.limits) { $0 == $1 } && a.language == b.language
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -103,6 +110,10 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     }
     w.endObject()
     w.endObject()
+    w.key("languages")
+    w.strings(Language.allCases.map(\.rawValue).sorted())
+    w.key("language")
+    w.string(language.rawValue)
     w.endObject()
   }
 }

@@ -59,8 +59,8 @@ public struct FieldSyncOptions: Hashable, Sendable {
 public struct CellLayout: Hashable, Sendable {
   /// The available width in cells; nil for unbounded.
   public var width: Double?
-  /// Cells added to each tag's display width.
-  public var padding: Int
+  /// How chips are measured and labelled.
+  public var chips: CellChips
   /// The text field's height.
   public var fieldHeight: Double
   /// Gap between items and lines.
@@ -71,13 +71,13 @@ public struct CellLayout: Hashable, Sendable {
   /// Creates a layout spec.
   public init(
     width: Double?,
-    padding: Int,
+    chips: CellChips,
     fieldHeight: Double,
     spacing: Double,
     fieldMinWidth: Double
   ) {
     self.width = width
-    self.padding = padding
+    self.chips = chips
     self.fieldHeight = fieldHeight
     self.spacing = spacing
     self.fieldMinWidth = fieldMinWidth
@@ -88,27 +88,29 @@ public struct CellLayout: Hashable, Sendable {
     "width", "cells", "fieldHeight", "spacing", "fieldMinWidth",
   ]
 
-  /// Decodes `{width, cells: {padding?}, fieldHeight?, spacing?, fieldMinWidth?}` (defaults for
-  /// terminals: height 1, spacing 1, minimum width 10).
+  /// Decodes `{width, cells: {left?, right?, padding?}, fieldHeight?, spacing?, fieldMinWidth?}`
+  /// (defaults for terminals: height 1, spacing 1, minimum width 10).
   public init(params: Params) throws(ParamsError) {
     width = try readWidth(params)
-    padding =
-      try params.optionalObject("cells", members: ["padding"])?
-      .optionalInteger("padding", in: 0...1000) ?? 2
+    chips =
+      try params.optionalObject("cells", members: CellChips.members).map {
+        p throws(ParamsError) in try CellChips(params: p)
+      } ?? CellChips()
     fieldHeight = try params.optionalLength("fieldHeight") ?? 1
     spacing = try params.optionalLength("spacing") ?? 1
     fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 10
   }
 
-  /// Lays out `tags` measured in cells.
-  public func frames(for tags: [String]) -> FlowResult {
-    FlowLayout.field(
-      chips: tags.map { Size(width: Double(DisplayWidth.cells($0) + padding), height: 1) },
+  /// Lays out `tags` measured in cells: the frames and each chip's label.
+  public func layout(for tags: [String]) -> (flow: FlowResult, labels: [String]) {
+    let flow = FlowLayout.field(
+      chips: tags.map { Size(width: Double(chips.width(of: $0)), height: 1) },
       fieldHeight: fieldHeight,
       width: width,
       spacing: spacing,
       fieldMinWidth: fieldMinWidth
     )
+    return (flow, chips.labels(for: tags, frames: flow.frames))
   }
 }
 
@@ -136,10 +138,18 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var resync: Bool
   /// The pushed layout, when the client asked for one.
   public var layout: FlowResult?
+  /// The label of each chip of `layout`.
+  public var labels: [String]
   /// The selected chip, if any.
   public var selected: Int?
   /// The session's JSON text of `tags`, written as is when it is still theirs.
   public var encodedTags: EncodedTags?
+  /// Whether `field/undo` and `field/redo` have a step to take (written only when true).
+  public var canUndo: Bool
+  /// See ``canUndo``.
+  public var canRedo: Bool
+  /// The language of the `announcement`.
+  public var language: Language
 
   /// Creates an update.
   public init(
@@ -152,9 +162,16 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     outcome: FieldOutcome,
     resync: Bool = false,
     layout: FlowResult? = nil,
+    labels: [String] = [],
     selected: Int? = nil,
-    encodedTags: EncodedTags? = nil
+    encodedTags: EncodedTags? = nil,
+    canUndo: Bool = false,
+    canRedo: Bool = false,
+    language: Language = .en
   ) {
+    self.canUndo = canUndo
+    self.canRedo = canRedo
+    self.language = language
     self.selected = selected
     self.encodedTags = encodedTags
     self.field = field
@@ -166,6 +183,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     self.outcome = outcome
     self.resync = resync
     self.layout = layout
+    self.labels = labels
   }
 
   public func write(to w: inout JSONWriter) {
@@ -185,7 +203,10 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
       encodedTags: encodedTags,
       text: text,
       outcome: outcome,
-      selected: selected
+      selected: selected,
+      canUndo: canUndo,
+      canRedo: canRedo,
+      language: language
     )
     if resync {
       w.key("resync")
@@ -193,9 +214,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     }
     if let layout {
       w.key("frames")
-      w.beginArray()
-      for frame in layout.frames { w.write(frame) }
-      w.endArray()
+      w.frames(layout.frames, labels: labels)
       w.key("size")
       w.write(layout.size)
     }

@@ -1,0 +1,161 @@
+/// What a screen reader should say after a field event: SPEC §4, §6 and §6c's announcements.
+///
+/// Built only from the outcome (which tags were added, removed, moved, changed or dropped and
+/// why, what was undone), so every front end announces the same thing: first the outcome is
+/// turned into ``Sentence`` values, then ``Language/words(for:)`` puts each into words
+/// (`Phrasebook.swift`, every sentence of every language).
+///
+/// ```swift
+/// Announcement.text(for: outcome, tags: field.tags, in: .es)
+/// // after pasting "rojo, verde,ROJO," into an empty field:
+/// // "Se han añadido rojo y verde. ROJO ya existe como rojo."
+/// ```
+public enum Announcement {
+  /// The announcement for `outcome`, given the field's tags after it; nil when nothing happened
+  /// worth saying (empty candidates are not announced).
+  public static func text(
+    for outcome: FieldOutcome,
+    tags: [String],
+    in language: Language = .en
+  ) -> String? {
+    // Most keystrokes do nothing worth saying.
+    guard !outcome.isEmpty else { return nil }
+    let said = sentences(for: outcome, tags: tags)
+    switch said.count {
+    case 0: return nil
+    case 1: return language.words(for: said[0])
+    default: return said.map { language.words(for: $0) }.joined(separator: " ")
+    }
+  }
+
+  /// The sentences that say what `outcome` did, in the order they are spoken.
+  public static func sentences(for outcome: FieldOutcome, tags: [String]) -> [Sentence] {
+    var sentences: [Sentence] = []
+    if let history = outcome.history {
+      sentences.append(describe(history, outcome))
+    } else {
+      if !outcome.added.isEmpty {
+        sentences.append(.added(outcome.added))
+      }
+      if let edited = outcome.edited {
+        let others = outcome.removed.filter { $0 != edited }
+        if !others.isEmpty { sentences.append(.removed(others.map(\.tag))) }
+        sentences.append(.editing(edited.tag))
+      } else if !outcome.removed.isEmpty {
+        sentences.append(.removed(outcome.removed.map(\.tag)))
+      }
+      for move in outcome.moved {
+        sentences.append(.moved(move.tag, position: move.to + 1, count: tags.count))
+      }
+      for replacement in outcome.replaced {
+        sentences.append(.changed(from: replacement.old, to: replacement.new))
+      }
+      if let selected = outcome.selected {
+        sentences.append(.selected(selected.tag, position: selected.index + 1, count: tags.count))
+      }
+    }
+    for drop in outcome.dropped {
+      switch drop.reason {
+      case .empty:
+        continue
+      case .duplicate(let index):
+        let existing = tags.indices.contains(index) ? tags[index] : drop.text
+        sentences.append(
+          existing == drop.text
+            ? .duplicate(drop.text) : .duplicateOf(drop.text, existing: existing)
+        )
+      case .tooLong(let limit): sentences.append(.tooLong(drop.text, limit: limit))
+      case .tooMany(let limit): sentences.append(.tooMany(drop.text, limit: limit))
+      case .pattern: sentences.append(.pattern(drop.text))
+      case .notAllowed: sentences.append(.notAllowed(drop.text))
+      case .denied: sentences.append(.denied(drop.text))
+      }
+    }
+    return sentences
+  }
+
+  /// The sentence for an undo or redo.
+  private static func describe(_ history: HistoryChange, _ outcome: FieldOutcome) -> Sentence {
+    guard let action = history.action else { return .nothingTo(history.direction) }
+    let undo = history.direction == .undo
+    // What the original action added are the tags an undo removes and a redo inserts, and so on.
+    let added =
+      undo ? outcome.removed.sorted { $0.index < $1.index }.map(\.tag) : outcome.inserted.map(\.tag)
+    let removed =
+      undo ? outcome.inserted.map(\.tag) : outcome.removed.sorted { $0.index < $1.index }.map(\.tag)
+    let step: Sentence.Step
+    switch action {
+    case .typing:
+      step = .typing
+    case .add:
+      // Return on a blank draft only clears it: an add step that added nothing.
+      step = added.isEmpty ? .clearingDraft : .adding(added)
+    case .remove:
+      step = .removing(removed)
+    case .move:
+      step = .moving(outcome.moved.map(\.tag))
+    case .replace:
+      step =
+        outcome.replaced.first.map { r in
+          undo ? .changing(from: r.new, to: r.old) : .changing(from: r.old, to: r.new)
+        } ?? .someChange
+    case .edit:
+      step = .editing(undo ? removed.first : removed.last)
+    }
+    return .history(history.direction, step)
+  }
+}
+
+/// One sentence of an announcement, before it is put into words.
+public enum Sentence: Hashable, Sendable {
+  /// Tags were added (in order).
+  case added([String])
+  /// Tags were removed.
+  case removed([String])
+  /// A tag went back into the draft to be edited.
+  case editing(String)
+  /// A tag moved to a 1-based position among `count` tags.
+  case moved(String, position: Int, count: Int)
+  /// A tag's text was replaced.
+  case changed(from: String, to: String)
+  /// A chip was selected, at a 1-based position among `count` tags.
+  case selected(String, position: Int, count: Int)
+  /// A candidate was dropped as a duplicate of a tag spelt the same way.
+  case duplicate(String)
+  /// A candidate was dropped as a duplicate of a tag spelt another way.
+  case duplicateOf(String, existing: String)
+  /// A candidate was longer than `limit` characters.
+  case tooLong(String, limit: Int)
+  /// A candidate did not fit: the field holds at most `limit` tags.
+  case tooMany(String, limit: Int)
+  /// A candidate did not match the field's pattern.
+  case pattern(String)
+  /// A candidate is not on the field's allow list.
+  case notAllowed(String)
+  /// A candidate is on the field's deny list.
+  case denied(String)
+  /// Undo or redo found nothing to undo or redo.
+  case nothingTo(HistoryDirection)
+  /// A step was undone or redone.
+  case history(HistoryDirection, Step)
+
+  /// What an undone or redone step had done.
+  public enum Step: Hashable, Sendable {
+    /// Typing that committed nothing.
+    case typing
+    /// Return on a blank draft: it only cleared the draft.
+    case clearingDraft
+    /// Adding these tags.
+    case adding([String])
+    /// Removing these tags.
+    case removing([String])
+    /// Moving these tags.
+    case moving([String])
+    /// Changing one tag's text into another.
+    case changing(from: String, to: String)
+    /// Taking a tag back into the draft (nil when it is not known which).
+    case editing(String?)
+    /// A change that left no record of what it changed.
+    case someChange
+  }
+}
