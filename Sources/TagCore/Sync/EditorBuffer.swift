@@ -143,11 +143,15 @@ public struct EditorBuffer: Hashable, Sendable {
       }
     }
     var outcome = FieldOutcome()
+    // Whether the rule ran on the draft as the last edit left it (running it again on its own
+    // result changes nothing: that draft holds no separator).
+    var committed = false
     for edit in edits {
       // These cannot fail: the same edits fitted above.
       guard let (start, end) = try? visibleOffsets(of: edit.range, encoding: encoding) else {
         continue
       }
+      committed = false
       if applied {
         realize(start, end, edit.newText)
       } else if isBackspaceOverConsumedText(edit, start: start, end: end) {
@@ -159,13 +163,16 @@ public struct EditorBuffer: Hashable, Sendable {
       }
       // The server's own edits leave the draft as it was: no rule runs on them (a tag edited
       // back into the draft may hold a separator, and only the next keystroke splits it).
-      if !composing && !applied { outcome.merge(commit(&field)) }
+      if !composing && !applied {
+        outcome.merge(commit(&field))
+        committed = true
+      }
     }
     self.version = version
     self.composing = composing
     if composing {
       outcome.merge(field.apply(.draftComposing(draft)))
-    } else if !applied {
+    } else if !applied && !committed {
       // A composition that just ended (possibly with no edits) commits what it held.
       outcome.merge(commit(&field))
     }
@@ -437,7 +444,30 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Replaces the client's text between visible byte offsets `start` and `end` with `text`
   /// in cells of `state`.
   private mutating func replace(_ start: Int, _ end: Int, with text: String, as state: State) {
-    splice(cellRange(start, end), with: Array(text.utf8), as: state)
+    let range = cellRange(start, end)
+    if range.isEmpty, range.lowerBound == bytes.count {
+      // Typing at the end: the text joins the last run or starts one.
+      bytes.append(contentsOf: text.utf8)
+      Self.append(Run(state: state, count: text.utf8.count), to: &runs)
+      if state != .inserted {
+        visibleCount += text.utf8.count
+        specials += Self.specials(in: text)
+      }
+    } else if text.isEmpty, range.upperBound == bytes.count, let last = runs.last,
+      last.count >= range.count, last.state != .inserted
+    {
+      // Deleting at the end, within the last run.
+      visibleCount -= range.count
+      specials -= Self.specials(in: bytes[range])
+      bytes.removeLast(range.count)
+      if last.count == range.count {
+        runs.removeLast()
+      } else {
+        runs[runs.count - 1].count -= range.count
+      }
+    } else {
+      splice(range, with: Array(text.utf8), as: state)
+    }
   }
 
   /// Replaces the cells at byte `range` with `text` in cells of `state`, keeping the runs and
