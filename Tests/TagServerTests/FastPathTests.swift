@@ -49,21 +49,37 @@ import Testing
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","options":{"commitOnBlur":true}}}"#
       ]
     ),
-    Case(path: .compactSizes, messages: [open, change("a,"), layout(#"{"width":40,"height":20}"#)]),
+    Case(
+      path: .compactSizes,
+      messages: [open, change("a,"), layout(#"{"width":40,"height":20}"#)]
+    ),
     Case(
       path: .scannedSizes,
       messages: [open, change("a,"), layout(#"{ "width": 40, "height": 20 }"#)]
     ),
     Case(
-      path: .contentChanges,
+      path: .compactContentChanges,
       messages: [
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
       ]
     ),
+    Case(
+      path: .contentChanges,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{ "range": {"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
+      ]
+    ),
     Case(path: .shortString, messages: [open, change("green")]),
-    Case(path: .integerDigits, messages: [open, change("a,"), layout(#"{"width":40,"height":20}"#)]),
-    Case(path: .sixteenths, messages: [open, change("a,"), layout(#"{"width":40.5,"height":20}"#)]),
+    Case(
+      path: .integerDigits,
+      messages: [open, change("a,"), layout(#"{"width":40,"height":20}"#)]
+    ),
+    Case(
+      path: .sixteenths,
+      messages: [open, change("a,"), layout(#"{"width":40.5,"height":20}"#)]
+    ),
     Case(
       path: .shortestDigits,
       messages: [open, change("a,"), layout(#"{"width":40.3,"height":20}"#)]
@@ -93,7 +109,8 @@ import Testing
       var connection = Connection()
       var outbox = Outbox()
       bytes.withUnsafeBytes { connection.receive($0, into: &outbox) }
-      errors = outbox.messages.filter { String(decoding: $0, as: UTF8.self).contains("\"error\"") }
+      errors =
+        outbox.messages.filter { String(decoding: $0, as: UTF8.self).contains("\"error\"") }
         .count
     }
     #expect(errors == 0, "the messages must be served without an error")

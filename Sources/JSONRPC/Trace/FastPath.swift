@@ -29,7 +29,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactSizes
   /// Sizes in any other spelling, read by the scanner without a tree.
   case scannedSizes
-  /// LSP content changes read straight into text edits.
+  /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
+  case compactContentChanges
+  /// LSP content changes in any other spelling, read by the scanner without a tree.
   case contentChanges
 
   // MARK: Writer shortcuts
