@@ -103,7 +103,8 @@ if instructionsOnly {
   }
   do throws(BenchError) {
     // Read the budgets first: a missing or broken file fails before minutes of callgrind.
-    let budgets = try check
+    let budgets =
+      try check
       ? Instructions.budgets(
         at: budgetsPath ?? (Procfs.packageRoot(from: directory) ?? ".") + "/bench/budgets.json",
         quick: quick

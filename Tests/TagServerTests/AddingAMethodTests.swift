@@ -32,7 +32,10 @@ import Testing
     + Server.notificationTypes.map { ($0.method, String(describing: $0)) }
 
   @Test func everyFileTheChecklistNamesExists() throws {
-    let lines = Self.text("ARCHITECTURE.md").split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = Self.text("ARCHITECTURE.md").split(
+      separator: "\n",
+      omittingEmptySubsequences: false
+    )
     let start = try #require(lines.firstIndex(of: "## Adding a method"))
     let checklist = lines[start...].joined(separator: "\n")
     let paths = checklist.split(separator: "`").enumerated().compactMap { index, part in

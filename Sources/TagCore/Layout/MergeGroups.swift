@@ -80,8 +80,10 @@ public enum MergeGroups {
     }
   }
 
-  /// How candidate pairs are found; `automatic` is the line sweep, then the sweep when it
-  /// declines. The tests name the other two to see that the line sweep serves flow layouts.
+  /// How candidate pairs are found.
+  ///
+  /// `automatic` is the line sweep, then the sweep when it declines. The tests name the other
+  /// two to see that the line sweep serves flow layouts.
   enum Method {
     case automatic
     /// The line sweep only; ``partition(of:mergeDistance:method:)`` returns nil when it declines.

@@ -25,8 +25,7 @@ extension String {
   }
 
   /// Whether `a` starts with the bytes of `b` (`a` holds at least as many), eight at a time.
-  static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
-  {
+  static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let p = a.baseAddress.map(UnsafeRawPointer.init),
       let q = b.baseAddress.map(UnsafeRawPointer.init)
     else { return b.isEmpty }
