@@ -497,13 +497,17 @@ public struct TagField: Hashable, Sendable {
   }
 
   /// Whether `text` is the current draft, known to hold no separator, followed by text without
-  /// one: then `text` holds no separator, found by scanning only what was added (typing at the
-  /// end of a long draft costs what was typed, not the draft's length).
+  /// one, or a prefix of that draft: then `text` holds no separator, found by scanning only what
+  /// was added (typing or deleting at the end of a long draft costs what changed, not the
+  /// draft's length).
   ///
   /// The added text starts at a scalar boundary (the draft is a UTF-8 prefix), and a CR that a
   /// LF could join would be a separator in the draft, so no separator spans the boundary.
   private func extendsPlainDraft(_ text: String) -> Bool {
-    guard draftIsPlain, !draft.isEmpty, text.hasUTF8Prefix(draft) else { return false }
+    guard draftIsPlain, !draft.isEmpty else { return false }
+    // Deleting at the end: every prefix of text without a separator has none.
+    if draft.hasUTF8Prefix(text) { return true }
+    guard text.hasUTF8Prefix(draft) else { return false }
     var text = text
     let skipped = draft.utf8.count
     let separators = separators
