@@ -14,6 +14,8 @@ struct Options {
     /// `tagd try`: the interactive terminal field.
     case tryField
     case help
+    /// `--help-man`: the same help as the tagd(1) man page.
+    case manPage
     case version
   }
 
@@ -232,6 +234,11 @@ extension Options {
         summary: "print this help and exit",
         action: .toggle { $0.command = .help }
       ),
+      Flag(
+        name: "--help-man",
+        summary: "print this help as the tagd(1) manual page (roff) and exit",
+        action: .toggle { $0.command = .manPage }
+      ),
     ]
   }()
 
@@ -276,21 +283,25 @@ extension Options {
       + ["| `\(tryUsage)` | the interactive terminal field above instead of serving |"]
   }
 
+  /// What tagd is, in one line (`--help`'s first line, the man page's NAME).
+  static let purpose = "tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout"
+
+  /// What `tagd try` is (in `--help` and the man page).
+  static let tryDescription =
+    "An interactive tag field in this terminal, driving a tagd child over the protocol: type "
+    + "or paste tags, ',' or Return adds, Backspace, ←/→ select a chip, Delete or x "
+    + "removes it, Ctrl-D or Esc Esc quits."
+
   /// The usage text for `--help`.
   static var usage: String {
     var lines = [
-      "tagd — tag-field and tag-cloud sessions over JSON-RPC 2.0 on stdin/stdout",
+      "tagd — \(purpose)",
       "",
       "Usage: tagd [options]",
       "       tagd \(tryUsage)",
       "",
     ]
-    lines += helpLines(
-      "tagd try",
-      "An interactive tag field in this terminal, driving a tagd child over the protocol: type "
-        + "or paste tags, ',' or Return adds, Backspace, ←/→ select a chip, Delete or x "
-        + "removes it, Ctrl-D or Esc Esc quits."
-    )
+    lines += helpLines("tagd try", tryDescription)
     for flag in tryFlags where flag.name != "--help" {
       lines += helpLines("  " + flag.spelling, sentence(flag.description))
     }
@@ -303,7 +314,7 @@ extension Options {
   }
 
   /// `text` with a capital first letter and a final period.
-  private static func sentence(_ text: String) -> String {
+  static func sentence(_ text: String) -> String {
     text.prefix(1).uppercased() + text.dropFirst() + "."
   }
 

@@ -23,6 +23,9 @@ switch options.command {
 case .help:
   writeText(Options.usage + "\n", to: STDOUT_FILENO)
   exit(0)
+case .manPage:
+  writeText(Options.manPage, to: STDOUT_FILENO)
+  exit(0)
 case .version:
   writeText("tagd \(ServerConfig.currentVersion)\n", to: STDOUT_FILENO)
   exit(0)

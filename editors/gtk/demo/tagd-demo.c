@@ -11,14 +11,31 @@
 #include <tagd.h>
 
 static const char *recipe_tags[] = { "vegan", "dinner", "weeknight", NULL };
+/* The seed's Suggested row, also the field's vocabulary for the suggestion popover. */
 static const char *suggested[] = { "spicy", "gluten-free", "30 minutes", "one pot", NULL };
+/* The seed's ten tags and their tints (the system colours of its dark appearance: blue, pink,
+ * orange, teal, purple, green, red, indigo, mint, yellow). */
 static const char *interest_titles[] = {
-  "SwiftUI", "Swift", "Rust", "Go", "Python", "Kotlin", "TypeScript", "Haskell", "Elixir", "Zig", NULL
+  "SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation", "Metal", "Widgets", NULL
 };
 static const char *interest_tints[] = {
-  "#3584e4", "#f05138", "#ce422b", "#00add8", "#3776ab", "#7f52ff", "#3178c6", "#5e5086",
-  "#9b59b6", "#f7a41d", NULL
+  "#0a84ff", "#ff375f", "#ff9f0a", "#40c8e0", "#bf5af2", "#30d158", "#ff453a", "#5e5ce6",
+  "#66d4cf", "#ffd60a", NULL
 };
+
+/* The seed's look: a teal tint on the recipe page (chips and the capsule suggestion buttons),
+ * the interests page dark with white semibold titles. */
+static const char demo_css[] =
+  ".recipe tagd-chip { background-color: alpha(#30b0c7, 0.22); }\n"
+  ".recipe tagd-chip.selected, .recipe tagd-chip:focus-within { background-color: #30b0c7; color: white; }\n"
+  ".recipe entry.tagd-entry:focus-within { outline-color: alpha(#30b0c7, 0.8); }\n"
+  ".recipe button.suggestion { border-radius: 9999px; padding: 2px 12px 2px 8px; min-height: 24px;"
+  "  background: alpha(#30b0c7, 0.18); border: 1px solid alpha(#30b0c7, 0.6); box-shadow: none; }\n"
+  ".recipe button.suggestion:hover { background: alpha(#30b0c7, 0.3); }\n"
+  ".recipe button.suggestion image { color: #30b0c7; }\n"
+  ".interests { background-color: #1c1c1e; color: white; }\n"
+  ".interests .dim-label { color: alpha(white, 0.6); }\n"
+  ".interests tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n";
 
 typedef struct {
   GtkWidget *window;
@@ -37,6 +54,8 @@ static guint animation_runs;
 static GArray *animation_xs;
 static gulong after_paint_id;
 static char *tagd_program;
+/* "text reason announcement" per tag-dropped signal, as the handler saw them. */
+static GPtrArray *dropped;
 static gboolean rtl;
 
 /* Caseless comparison for hiding a suggestion once it is a tag (tagd decides for real). */
@@ -59,6 +78,17 @@ update_suggestions (void)
 {
   for (guint i = 0; suggested[i] != NULL; i++)
     gtk_widget_set_visible (demo.suggestion_buttons[i], !has_tag (suggested[i]));
+}
+
+static GtkWidget *
+scrolled (GtkWidget *page, const char *css_class)
+{
+  GtkWidget *sw = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (sw), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), page);
+  gtk_widget_add_css_class (sw, css_class);
+  return sw;
 }
 
 static void
@@ -103,6 +133,15 @@ on_tight_changed (GObject *sw, GParamSpec *pspec, gpointer data)
   tagd_cloud_set_spacing (demo.cloud, gtk_switch_get_active (GTK_SWITCH (sw)) ? 3 : 18);
 }
 
+static void
+on_dropped (TagdEntry *entry, const char *text, TagdDropReason reason, int index, gpointer data)
+{
+  g_autoptr (GEnumClass) klass = g_type_class_ref (TAGD_TYPE_DROP_REASON);
+  GEnumValue *value = g_enum_get_value (klass, reason);
+  g_ptr_array_add (dropped, g_strdup_printf ("%s|%s|%s", text, value ? value->value_nick : "?",
+                                             tagd_entry_get_announcement (entry)));
+}
+
 static GtkWidget *
 heading (const char *text)
 {
@@ -134,12 +173,14 @@ recipe_page (void)
   gtk_widget_set_margin_start (box, 24);
   gtk_widget_set_margin_end (box, 24);
 
-  label = heading ("Tags");
+  label = heading ("Recipe tags");
+  gtk_widget_add_css_class (label, "title-2");
   gtk_box_append (GTK_BOX (box), label);
-  demo.entry = g_object_new (TAGD_TYPE_ENTRY, "tags", recipe_tags, "prompt", "Add a tag", NULL);
+  gtk_box_append (GTK_BOX (box), caption ("Press return or type a comma to add one"));
+  demo.entry = g_object_new (TAGD_TYPE_ENTRY, "tags", recipe_tags, "prompt", "Add a tag",
+                             "suggestions", suggested, NULL);
   gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.entry));
-  gtk_box_append (GTK_BOX (box), caption ("Type a comma or press Enter to add a tag. Backspace removes the last one."));
 
   label = heading ("Suggested");
   gtk_widget_set_margin_top (label, 12);
@@ -154,9 +195,12 @@ recipe_page (void)
       GtkWidget *b = gtk_button_new ();
       GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
       g_autofree char *name = g_strdup_printf ("Add %s", suggested[i]);
-      gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("list-add-symbolic"));
+      GtkWidget *plus = g_object_new (GTK_TYPE_IMAGE, "icon-name", "list-add-symbolic",
+                                      "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
+      gtk_box_append (GTK_BOX (content), plus);
       gtk_box_append (GTK_BOX (content), gtk_label_new (suggested[i]));
       gtk_button_set_child (GTK_BUTTON (b), content);
+      gtk_widget_add_css_class (b, "suggestion");
       gtk_accessible_update_property (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
       g_signal_connect (b, "clicked", G_CALLBACK (on_suggestion_clicked), (gpointer) suggested[i]);
       demo.suggestion_buttons[i] = b;
@@ -168,6 +212,7 @@ recipe_page (void)
     }
   gtk_box_append (GTK_BOX (box), row);
   g_signal_connect (demo.entry, "tags-changed", G_CALLBACK (update_suggestions), NULL);
+  g_signal_connect (demo.entry, "tag-dropped", G_CALLBACK (on_dropped), NULL);
   update_suggestions ();
   return box;
 }
@@ -185,14 +230,16 @@ interests_page (void)
   gtk_widget_set_margin_start (box, 24);
   gtk_widget_set_margin_end (box, 24);
 
-  gtk_box_append (GTK_BOX (box), heading ("Pick your interests"));
+  label = heading ("Pick your interests");
+  gtk_widget_add_css_class (label, "title-2");
+  gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), caption ("Select the topics you follow. Close tags melt together."));
   demo.cloud = TAGD_CLOUD (tagd_cloud_new ());
   tagd_cloud_set_tags (demo.cloud, interest_titles, interest_tints);
   tagd_cloud_set_selection (demo.cloud, selected);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.cloud), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
   gtk_widget_set_margin_top (GTK_WIDGET (demo.cloud), 12);
   gtk_widget_set_margin_bottom (GTK_WIDGET (demo.cloud), 12);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.cloud));
   animation_xs = g_array_new (FALSE, FALSE, sizeof (double));
   g_signal_connect (demo.cloud, "notify::animating", G_CALLBACK (on_animating_changed), NULL);
 
@@ -205,7 +252,10 @@ interests_page (void)
   g_signal_connect (demo.tight, "notify::active", G_CALLBACK (on_tight_changed), NULL);
   gtk_box_append (GTK_BOX (row), label);
   gtk_box_append (GTK_BOX (row), demo.tight);
+  /* The switch sits above the cloud, whose height changes while it animates: it never moves
+   * under the pointer. */
   gtk_box_append (GTK_BOX (box), row);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.cloud));
   return box;
 }
 
@@ -255,6 +305,13 @@ on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
   json_builder_add_string_value (b, tagd_entry_get_draft (demo.entry));
   json_builder_set_member_name (b, "announcement");
   json_builder_add_string_value (b, announcement ? announcement : "");
+  json_builder_set_member_name (b, "selected");
+  json_builder_add_int_value (b, tagd_entry_get_selected (demo.entry));
+  json_builder_set_member_name (b, "dropped");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < dropped->len; i++)
+    json_builder_add_string_value (b, dropped->pdata[i]);
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "width");
   json_builder_add_int_value (b, gtk_widget_get_width (GTK_WIDGET (demo.entry)));
   json_builder_set_member_name (b, "height");
@@ -302,8 +359,17 @@ on_set_entry (GSimpleAction *action, GVariant *parameter, gpointer data)
   g_autoptr (GVariant) value = NULL;
   GValue gvalue = G_VALUE_INIT;
 
+  GParamSpec *pspec;
+
   g_variant_get (parameter, "(&sv)", &name, &value);
-  g_dbus_gvariant_to_gvalue (value, &gvalue);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (demo.entry), name);
+  if (pspec != NULL && G_IS_PARAM_SPEC_ENUM (pspec) && g_variant_is_of_type (value, G_VARIANT_TYPE_INT32))
+    {
+      g_value_init (&gvalue, pspec->value_type);
+      g_value_set_enum (&gvalue, g_variant_get_int32 (value));
+    }
+  else
+    g_dbus_gvariant_to_gvalue (value, &gvalue);
   g_object_set_property (G_OBJECT (demo.entry), name, &gvalue);
   g_value_unset (&gvalue);
 }
@@ -323,14 +389,22 @@ on_activate (GApplication *app, gpointer data)
   if (rtl)
     gtk_widget_set_default_direction (GTK_TEXT_DIR_RTL);
 
+  dropped = g_ptr_array_new_with_free_func (g_free);
   demo.window = gtk_application_window_new (GTK_APPLICATION (app));
   gtk_window_set_title (GTK_WINDOW (demo.window), "Tags");
-  gtk_window_set_default_size (GTK_WINDOW (demo.window), 560, -1);
+  gtk_window_set_default_size (GTK_WINDOW (demo.window), 560, 420);
 
   demo.stack = gtk_stack_new ();
   gtk_stack_set_transition_type (GTK_STACK (demo.stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE);
-  gtk_stack_add_titled (GTK_STACK (demo.stack), recipe_page (), "recipe", "Recipe tags");
-  gtk_stack_add_titled (GTK_STACK (demo.stack), interests_page (), "interests", "Pick your interests");
+  {
+    GtkCssProvider *provider = gtk_css_provider_new ();
+    gtk_css_provider_load_from_data (provider, demo_css, -1);
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+    g_object_unref (provider);
+  }
+  gtk_stack_add_titled (GTK_STACK (demo.stack), scrolled (recipe_page (), "recipe"), "recipe", "Recipe tags");
+  gtk_stack_add_titled (GTK_STACK (demo.stack), scrolled (interests_page (), "interests"), "interests", "Pick your interests");
   gtk_stack_set_visible_child_name (GTK_STACK (demo.stack), "recipe");
 
   header = gtk_header_bar_new ();

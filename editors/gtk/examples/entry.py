@@ -18,7 +18,8 @@ def on_tags_changed(entry):
 
 
 def on_dropped(entry, text, reason, index):
-    print("dropped:", text, reason, index, flush=True)
+    # reason is a Tagd.DropReason; entry.props.announcement already holds the sentence saying so
+    print("dropped:", text, reason.value_nick, index, "|", entry.props.announcement, flush=True)
 
 
 def on_activate(app):

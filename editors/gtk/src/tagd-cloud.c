@@ -17,6 +17,9 @@
 #include "tagd-style.h"
 
 #define ANIMATION_USEC (700 * 1000)
+/* The seed's tints: a selected tag's shape in its tint at 0.85, an unselected one at 0.3. */
+#define SELECTED_OPACITY 0.85
+#define UNSELECTED_OPACITY 0.3
 
 struct _TagdCloud {
   GtkWidget        parent_instance;
@@ -28,6 +31,7 @@ struct _TagdCloud {
   double           spacing;
   double           merge_distance;
   gboolean         syncing;          /* setting buttons from tagd's state */
+  int              current;          /* the tag Tab comes back to, or -1 */
 
   TagdConnection  *conn;
   char            *cloud;
@@ -65,6 +69,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (TagdCloud, tagd_cloud, GTK_TYPE_WIDGET)
 
 static void send_open (TagdCloud *self);
+static double margin (TagdCloud *self);
 static void request_layout (TagdCloud *self, gboolean transition, double progress);
 
 typedef struct {
@@ -109,6 +114,16 @@ strv_equal (char **a, char **b)
     if (g_strcmp0 (a[i], b[i]) != 0)
       return FALSE;
   return TRUE;
+}
+
+/* GTK 4.8 shows a toggle button as a push button whose change a screen reader does not
+ * speak; as a check box with its CHECKED state kept in step it says "checked"/"not checked". */
+static void
+sync_checked (GtkToggleButton *button)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_STATE_CHECKED,
+                               gtk_toggle_button_get_active (button) ? GTK_ACCESSIBLE_TRISTATE_TRUE
+                                                                     : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 }
 
 static void
@@ -158,8 +173,14 @@ on_toggled (GtkToggleButton *button, TagdCloud *self)
 {
   const char *title = g_object_get_data (G_OBJECT (button), "tagd-title");
 
+  sync_checked (button);
   if (self->syncing || self->cloud == NULL)
     return;
+  {
+    guint index;
+    if (g_ptr_array_find (self->buttons, button, &index))
+      self->current = (int) index;
+  }
   if (self->open_source != 0)
     send_open (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -178,7 +199,8 @@ rebuild_buttons (TagdCloud *self)
   g_ptr_array_set_size (self->buttons, 0);
   for (guint i = 0; i < n; i++)
     {
-      GtkWidget *b = gtk_toggle_button_new_with_label (self->titles[i]);
+      GtkWidget *b = g_object_new (GTK_TYPE_TOGGLE_BUTTON, "label", self->titles[i],
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_CHECKBOX, NULL);
       gtk_widget_add_css_class (b, "flat");
       gtk_widget_add_css_class (b, "tagd-cloud-tag");
       g_object_set_data_full (G_OBJECT (b), "tagd-title", g_strdup (self->titles[i]), g_free);
@@ -189,8 +211,10 @@ rebuild_buttons (TagdCloud *self)
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b),
                                     self->selection && g_strv_contains ((const char * const *) self->selection, self->titles[i]));
       self->syncing = FALSE;
+      sync_checked (GTK_TOGGLE_BUTTON (b));
       g_signal_connect (b, "toggled", G_CALLBACK (on_toggled), self);
     }
+  self->current = -1;
   g_array_set_size (self->frames, 0);
   g_clear_pointer (&self->group_of, g_free);
   self->n_groups = 0;
@@ -347,6 +371,7 @@ request_layout (TagdCloud *self, gboolean transition, double progress)
   GVariantBuilder b, sizes;
   Reply *r;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
+  double avail = width - 2 * margin (self);
 
   if (self->cloud == NULL || self->open_source != 0 || width <= 0)
     return;
@@ -361,7 +386,7 @@ request_layout (TagdCloud *self, gboolean transition, double progress)
     }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "cloud", g_variant_new_string (self->cloud));
-  g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (width));
+  g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (MAX (avail, 0)));
   g_variant_builder_add (&b, "{sv}", "sizes", g_variant_builder_end (&sizes));
   if (transition)
     g_variant_builder_add (&b, "{sv}", "transition",
@@ -413,12 +438,35 @@ animations_enabled (TagdCloud *self)
 }
 
 /* Frame @i of the applied layout, mirrored in right-to-left layouts (tagd flows left to right). */
+/* The shapes reach half the merge distance beyond the frames: the cloud keeps that margin
+ * inside its own allocation, so nothing is drawn outside it. */
+static double
+margin (TagdCloud *self)
+{
+  return self->merge_distance / 2.0;
+}
+
 static graphene_rect_t
 frame_at (TagdCloud *self, guint i)
 {
   graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
+  double m = margin (self);
   if (gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL)
-    r.origin.x = gtk_widget_get_width (GTK_WIDGET (self)) - r.origin.x - r.size.width;
+    r.origin.x = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * m - r.origin.x - r.size.width;
+  r.origin.x += m;
+  r.origin.y += m;
+  return r;
+}
+
+/* A tag's shape: its frame grown by half the merge distance, so neighbours closer than the
+ * merge distance overlap and melt; the button takes the whole shape, so a click anywhere on
+ * it toggles the tag. */
+static graphene_rect_t
+shape_at (TagdCloud *self, guint i)
+{
+  graphene_rect_t r = frame_at (self, i);
+  double m = margin (self);
+  graphene_rect_inset (&r, -m, -m);
   return r;
 }
 
@@ -443,11 +491,11 @@ tagd_cloud_measure (GtkWidget      *widget,
           widest = MAX (widest, w);
           total += w + (int) self->spacing;
         }
-      *minimum = widest;
-      *natural = MAX (widest, total);
+      *minimum = widest + (int) ceil (2 * margin (self));
+      *natural = MAX (widest, total) + (int) ceil (2 * margin (self));
     }
   else
-    *minimum = *natural = (int) ceil (MAX (self->layout_height, 0));
+    *minimum = *natural = (int) ceil (MAX (self->layout_height, 0) + 2 * margin (self));
 }
 
 static void
@@ -469,7 +517,7 @@ tagd_cloud_size_allocate (GtkWidget *widget, int width, int height, int baseline
           gtk_widget_set_child_visible (b, FALSE);
           continue;
         }
-      frame = frame_at (self, i);
+      frame = shape_at (self, i);
       a.x = (int) round (f->origin.x);
       a.y = (int) round (f->origin.y);
       a.width = (int) round (f->size.width);
@@ -499,15 +547,14 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       for (guint g = 0; g < self->n_groups; g++)
         {
           int prev = -1;
-          gtk_snapshot_push_opacity (snapshot, 0.4);
+          gtk_snapshot_push_opacity (snapshot, UNSELECTED_OPACITY);
           for (guint i = 0; i < self->buttons->len; i++)
             {
-              graphene_rect_t r = frame_at (self, i);
+              graphene_rect_t r = shape_at (self, i);
               GskRoundedRect rr;
               GdkRGBA c;
               if (self->group_of[i] != (int) g)
                 continue;
-              graphene_rect_inset (&r, -grow, -grow);
               gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2);
               tint_color (self, i, &c);
               gtk_snapshot_push_rounded_clip (snapshot, &rr);
@@ -544,10 +591,11 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
             }
           gtk_snapshot_pop (snapshot);
         }
-      /* Selected tags: a stronger tint of their own, with a light edge (the glass). */
+      /* Selected tags: their tint again, so that over the group's layer it shows at
+       * SELECTED_OPACITY, with a light edge (the glass). */
       for (guint i = 0; i < self->buttons->len; i++)
         {
-          graphene_rect_t r = frame_at (self, i);
+          graphene_rect_t r = shape_at (self, i);
           GskRoundedRect rr;
           GdkRGBA c, edge = { 1, 1, 1, 0.55 };
           float widths[4] = { 1, 1, 1, 1 };
@@ -556,7 +604,7 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           if (!gtk_toggle_button_get_active (self->buttons->pdata[i]))
             continue;
           tint_color (self, i, &c);
-          c.alpha = 0.6;
+          c.alpha = 1 - (1 - SELECTED_OPACITY) / (1 - UNSELECTED_OPACITY);
           gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2);
           gtk_snapshot_push_rounded_clip (snapshot, &rr);
           gtk_snapshot_append_color (snapshot, &c, &r);
@@ -579,6 +627,83 @@ open_idle_cb (gpointer data)
   self->open_source = 0;
   send_open (self);
   return G_SOURCE_REMOVE;
+}
+
+static int
+focused_button (TagdCloud *self)
+{
+  for (guint i = 0; i < self->buttons->len; i++)
+    if (gtk_widget_has_focus (self->buttons->pdata[i]))
+      return (int) i;
+  return -1;
+}
+
+/* The cloud is one Tab stop: Tab enters at the tag that had the focus last (else the first
+ * selected, else the first) and leaves from any tag; the arrow keys move between tags, in
+ * reading order (Left/Up back, Right/Down on; mirrored right to left), Home and End to the ends. */
+static gboolean
+tagd_cloud_focus (GtkWidget *widget, GtkDirectionType direction)
+{
+  TagdCloud *self = TAGD_CLOUD (widget);
+  int n = (int) self->buttons->len, at = focused_button (self), to;
+  gboolean rtl = gtk_widget_get_direction (widget) == GTK_TEXT_DIR_RTL;
+
+  if (n == 0)
+    return FALSE;
+  if (at < 0)
+    {
+      to = self->current >= 0 && self->current < n ? self->current : 0;
+      if (self->current < 0)
+        for (int i = 0; i < n; i++)
+          if (gtk_toggle_button_get_active (self->buttons->pdata[i]))
+            {
+              to = i;
+              break;
+            }
+      self->current = to;
+      return gtk_widget_grab_focus (self->buttons->pdata[to]);
+    }
+  switch (direction)
+    {
+    case GTK_DIR_TAB_FORWARD:
+    case GTK_DIR_TAB_BACKWARD:
+      return FALSE;
+    case GTK_DIR_LEFT:
+      to = rtl ? at + 1 : at - 1;
+      break;
+    case GTK_DIR_RIGHT:
+      to = rtl ? at - 1 : at + 1;
+      break;
+    case GTK_DIR_UP:
+      to = at - 1;
+      break;
+    case GTK_DIR_DOWN:
+    default:
+      to = at + 1;
+      break;
+    }
+  to = CLAMP (to, 0, n - 1);
+  self->current = to;
+  if (to != at)
+    gtk_widget_grab_focus (self->buttons->pdata[to]);
+  return TRUE;
+}
+
+static gboolean
+on_cloud_key (GtkEventControllerKey *controller, guint keyval, guint keycode,
+              GdkModifierType state, TagdCloud *self)
+{
+  int n = (int) self->buttons->len;
+  if (focused_button (self) < 0 || n == 0 || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)))
+    return FALSE;
+  if (keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home)
+    self->current = 0;
+  else if (keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End)
+    self->current = n - 1;
+  else
+    return FALSE;
+  return gtk_widget_grab_focus (self->buttons->pdata[self->current]);
+  return FALSE;
 }
 
 static void
@@ -672,6 +797,7 @@ tagd_cloud_class_init (TagdCloudClass *klass)
   widget_class->measure = tagd_cloud_measure;
   widget_class->size_allocate = tagd_cloud_size_allocate;
   widget_class->snapshot = tagd_cloud_snapshot;
+  widget_class->focus = tagd_cloud_focus;
 
   /**
    * TagdCloud:titles: (type GStrv)
@@ -733,6 +859,12 @@ tagd_cloud_init (TagdCloud *self)
   self->merge_distance = 10;
   self->layout_width = -1;
   self->frames = g_array_new (FALSE, TRUE, sizeof (graphene_rect_t));
+  self->current = -1;
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (on_cloud_key), self);
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
 }
 
 /* ---- public API */

@@ -10,12 +10,27 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <jsonrpc-glib.h>
+#include <locale.h>
 #include <unistd.h>
 
 #include "tagd-private.h"
 
 G_DEFINE_QUARK (tagd-error-quark, tagd_error)
+
+/* The library's own strings ("Remove %s") come from its gettext domain, installed with it. */
+void
+_tagd_i18n_init (void)
+{
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      g_once_init_leave (&done, 1);
+    }
+}
 
 typedef struct {
   gpointer                 owner;
@@ -44,8 +59,8 @@ G_DEFINE_FINAL_TYPE (TagdConnection, tagd_connection, G_TYPE_OBJECT)
 
 static void spawn (TagdConnection *self);
 
-/* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH, else the
- * repository's own build next to these sources (known at build time). */
+/* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH. Nothing of the build
+ * tree is compiled in: an installed library finds the installed tagd. */
 static char *
 find_program (TagdConnection *self)
 {
@@ -57,19 +72,7 @@ find_program (TagdConnection *self)
   if (env != NULL && env[0] != '\0')
     return g_strdup (env);
   found = g_find_program_in_path ("tagd");
-  if (found != NULL)
-    return found;
-  {
-    const char *candidates[] = { ".build/debug/tagd", ".build/release/tagd" };
-    for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-      {
-        char *path = g_build_filename (TAGD_REPO_DIR, candidates[i], NULL);
-        if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-          return path;
-        g_free (path);
-      }
-  }
-  return g_strdup ("tagd");
+  return found != NULL ? found : g_strdup ("tagd");
 }
 
 static void
@@ -197,6 +200,17 @@ on_client_failed (JsonrpcClient *client, TagdConnection *self)
     g_subprocess_force_exit (self->proc);
 }
 
+/* The language the application's messages are in: LC_MESSAGES once the application has called
+ * setlocale(), else what the environment asks for ($LANGUAGE, $LC_ALL, $LC_MESSAGES, $LANG). */
+static const char *
+app_locale (void)
+{
+  const char *current = setlocale (LC_MESSAGES, NULL);
+  if (current != NULL && !g_str_equal (current, "C") && !g_str_equal (current, "POSIX"))
+    return current;
+  return g_get_language_names ()[0];
+}
+
 static void
 spawn (TagdConnection *self)
 {
@@ -233,8 +247,9 @@ spawn (TagdConnection *self)
   g_variant_builder_init (&caps, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&caps, "{sv}", "general",
                          g_variant_new_parsed ("{'positionEncodings': <['utf-32']>}"));
-  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v}",
-                                 (gint64) getpid (), g_variant_builder_end (&caps));
+  /* Announcements come in the application's language (Protocol 1.2 `locale`). */
+  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v, 'locale': <%s>}",
+                                 (gint64) getpid (), g_variant_builder_end (&caps), app_locale ());
   call = g_new0 (Call, 1);
   call->self = g_object_ref (self);
   call->generation = self->generation;
@@ -348,6 +363,13 @@ gboolean
 _tagd_connection_is_up (TagdConnection *self)
 {
   return self->client != NULL;
+}
+
+guint
+_tagd_connection_generation (TagdConnection *self)
+{
+  ensure_started (self);
+  return self->generation;
 }
 
 char *
@@ -513,9 +535,8 @@ tagd_connection_class_init (TagdConnectionClass *klass)
   /**
    * TagdConnection:program:
    *
-   * The tagd executable to spawn. When unset: `$TAGD`, else `tagd` on `PATH`, else the
-   * repository's own `.build/debug/tagd` next to the library's sources. Takes effect the next
-   * time a child is spawned.
+   * The tagd executable to spawn. When unset: `$TAGD`, else `tagd` on `PATH`. Takes effect the
+   * next time a child is spawned.
    */
   properties[PROP_PROGRAM] =
     g_param_spec_string ("program", NULL, NULL, NULL,

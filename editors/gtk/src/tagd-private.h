@@ -8,6 +8,8 @@
 
 G_BEGIN_DECLS
 
+void _tagd_i18n_init (void);
+
 #define TAGD_ERROR (tagd_error_quark ())
 GQuark tagd_error_quark (void);
 
@@ -38,6 +40,9 @@ char *_tagd_connection_rename     (TagdConnection *self,
 void  _tagd_connection_unregister (TagdConnection *self,
                                    const char     *id);
 gboolean _tagd_connection_is_up   (TagdConnection *self);
+/* Bumped whenever a tagd child dies or is spawned: a session opened at another generation is not
+ * open in the running child (its widget re-opens it once the child is up). */
+guint    _tagd_connection_generation (TagdConnection *self);
 
 /* Sends a request; @params is consumed if floating. @func is always called exactly once
  * (with TAGD_ERROR_RESTARTED if the child died first), in the main context. */

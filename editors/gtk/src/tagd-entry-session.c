@@ -1,0 +1,573 @@
+/* tagd-entry-session.c: the entry's field session in tagd. Positions, requests (held while tagd
+ * restarts and replayed in their place), field/open with every option, the sync path
+ * (field/didChange out, field/didUpdate in, Protocol/sync.md).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "tagd-entry-private.h"
+#include "tagd-enums.h"
+#include "tagd-style.h"
+
+/* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
+
+static GVariant *
+position_at (const char *text, glong offset)
+{
+  glong line = 0, character = 0;
+  const char *p = text;
+
+  for (glong i = 0; i < offset && *p; i++)
+    {
+      gunichar c = g_utf8_get_char (p);
+      const char *next = g_utf8_next_char (p);
+      if (c == '\n' || (c == '\r' && *next != '\n'))
+        {
+          line++;
+          character = 0;
+        }
+      else
+        character++; /* a CR of a CRLF stays on its line until the LF */
+      p = next;
+    }
+  return g_variant_new_parsed ("{'line': <%x>, 'character': <%x>}", (gint64) line, (gint64) character);
+}
+
+static glong
+offset_of (const char *text, gint64 line, gint64 character)
+{
+  glong offset = 0;
+  const char *p = text;
+
+  while (line > 0 && *p)
+    {
+      gunichar c = g_utf8_get_char (p);
+      const char *next = g_utf8_next_char (p);
+      offset++;
+      if (c == '\n' || (c == '\r' && *next != '\n'))
+        line--;
+      p = next;
+    }
+  return offset + (glong) character;
+}
+
+static GVariant *
+range_variant (const char *text, glong start, glong end)
+{
+  return g_variant_new_parsed ("{'start': %v, 'end': %v}",
+                               position_at (text, start), position_at (text, end));
+}
+
+/* ---- requests */
+
+
+void
+_tagd_entry_op_free (Op *op)
+{
+  g_free (op->method);
+  g_clear_pointer (&op->extra, g_variant_unref);
+  g_clear_object (&op->chip);
+  g_free (op->text);
+  g_free (op);
+}
+
+Reply *
+_tagd_entry_reply_new (TagdEntry *self)
+{
+  Reply *r = g_new0 (Reply, 1);
+  r->self = g_object_ref (self);
+  r->field = g_strdup (self->field);
+  return r;
+}
+
+void
+_tagd_entry_reply_free (Reply *r)
+{
+  g_object_unref (r->self);
+  g_free (r->field);
+  if (r->chips)
+    g_ptr_array_unref (r->chips);
+  g_clear_pointer (&r->op, _tagd_entry_op_free);
+  g_free (r);
+}
+
+void
+_tagd_entry_report_error (const char *method, const GError *error)
+{
+  if (g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
+    return;
+  /* A refusal from tagd is a bug in this widget: say so loudly (the tests fail on warnings). */
+  g_warning ("tagd: %s failed: %s", method, error->message);
+}
+
+gboolean
+_tagd_entry_strv_equal (char **a, char **b)
+{
+  guint na = a ? g_strv_length (a) : 0, nb = b ? g_strv_length (b) : 0;
+  if (na != nb)
+    return FALSE;
+  for (guint i = 0; i < na; i++)
+    if (g_strcmp0 (a[i], b[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The session is open in the tagd that runs now. */
+gboolean
+_tagd_entry_session_live (TagdEntry *self)
+{
+  return self->field != NULL && self->open_source == 0 &&
+         self->open_generation == _tagd_connection_generation (self->conn);
+}
+
+static void
+hold (TagdEntry *self, Op *op)
+{
+  GList *l = self->held->tail;
+  while (l != NULL && ((Op *) l->data)->seq > op->seq)
+    l = l->prev;
+  if (l == NULL)
+    g_queue_push_head (self->held, op);
+  else
+    g_queue_insert_after (self->held, l, op);
+}
+
+static void
+on_state_reply (GVariant *result, const GError *error, gpointer data)
+{
+  Reply *r = data;
+  TagdEntry *self = r->self;
+  Op *op = r->op;
+
+  if (op->flags & OP_SELECT)
+    self->select_pending--;
+  if (error != NULL && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED) &&
+      !(op->flags & OP_LOCAL) && r->updates == self->updates_seen && self->field != NULL)
+    {
+      /* tagd died with the request: nothing it did reached the entry, whose state the next
+       * session starts from, so the request is sent again there, in its place. */
+      hold (self, op);
+      r->op = NULL;
+      _tagd_entry_reply_free (r);
+      if (_tagd_entry_session_live (self))
+        _tagd_entry_send_open (self);
+      return;
+    }
+  if (op->chip != NULL && op->chip->removing)
+    {
+      /* Answered: tagd's tags now decide. If the chip is still a child, its tag is still
+       * there (the removal failed), so it shows again. */
+      op->chip->removing = FALSE;
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
+  if (error != NULL && (op->flags & OP_REMOVE) && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
+    /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
+    g_debug ("tagd: field/removeTag: %s", error->message);
+  else if (error != NULL)
+    _tagd_entry_report_error (op->method, error);
+  else if (g_strcmp0 (r->field, self->field) == 0 && result != NULL)
+    {
+      g_autoptr (GVariant) outcome = _tagd_variant_lookup (result, "outcome");
+      g_autoptr (GVariant) added = _tagd_variant_lookup (outcome, "added");
+      g_autoptr (GVariant) removed = _tagd_variant_lookup (outcome, "removed");
+      gint64 version = (gint64) _tagd_variant_number (result, "version", 0);
+
+      /* field/addTags that only dropped candidates changes nothing, so no field/didUpdate
+       * reports it: the reply is the only place its outcome appears. */
+      if ((op->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
+          g_variant_n_children (added) == 0 && g_variant_n_children (removed) == 0)
+        _tagd_entry_apply_outcome (self, result);
+      _tagd_entry_apply_state (self, result, "version", TRUE);
+    }
+  _tagd_entry_reply_free (r);
+}
+
+static void
+send_op (TagdEntry *self, Op *op)
+{
+  GVariantBuilder b;
+  Reply *r;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
+  if (op->extra != NULL)
+    {
+      GVariantIter iter;
+      const char *key;
+      GVariant *value;
+      g_variant_iter_init (&iter, op->extra);
+      while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+        {
+          g_variant_builder_add (&b, "{sv}", key, value);
+          g_variant_unref (value);
+        }
+    }
+  r = _tagd_entry_reply_new (self);
+  r->op = op;
+  r->updates = self->updates_seen;
+  if (op->flags & OP_SELECT)
+    self->select_pending++;
+  _tagd_connection_call (self->conn, op->method, g_variant_builder_end (&b), on_state_reply, r);
+}
+
+/* A request made before the idle field/open ran (right after construction) opens first. */
+static void
+ensure_open (TagdEntry *self)
+{
+  if (self->open_source != 0)
+    _tagd_entry_send_open (self);
+}
+
+void
+_tagd_entry_request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip)
+{
+  Op *op = g_new0 (Op, 1);
+
+  ensure_open (self);
+  op->seq = ++self->next_seq;
+  op->method = g_strdup (method);
+  op->extra = extra != NULL ? g_variant_ref_sink (extra) : NULL;
+  op->flags = flags;
+  op->chip = chip != NULL ? g_object_ref (chip) : NULL;
+  op->text = g_strdup (self->mirror->str);
+  op->version = self->version;
+  if (self->field == NULL)
+    _tagd_entry_op_free (op);
+  else if (_tagd_entry_session_live (self))
+    send_op (self, op);
+  else if (flags & OP_LOCAL)
+    _tagd_entry_op_free (op);   /* the re-opened session starts with no selection */
+  else
+    hold (self, op);
+}
+
+static void
+on_open_reply (GVariant *result, const GError *error, gpointer data)
+{
+  Reply *r = data;
+  if (error != NULL)
+    _tagd_entry_report_error ("field/open", error);
+  else if (g_strcmp0 (r->field, r->self->field) == 0)
+    _tagd_entry_apply_state (r->self, result, "version", FALSE);
+  _tagd_entry_reply_free (r);
+}
+
+void
+_tagd_entry_on_ignore_reply (GVariant *result, const GError *error, gpointer data)
+{
+  if (error != NULL && !g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
+    g_debug ("tagd: %s", error->message);
+  g_object_unref (data);
+}
+
+GVariant *
+_tagd_entry_field_params (TagdEntry *self)
+{
+  return g_variant_new_parsed ("{'field': <%s>}", self->field);
+}
+
+static void
+send_change_at (TagdEntry *self, GVariant *changes, gint64 version, gint64 applied)
+{
+  GVariantBuilder b;
+
+  /* Until field/open is sent in the running tagd, the open carries the text. */
+  if (!_tagd_entry_session_live (self))
+    {
+      g_variant_unref (g_variant_ref_sink (changes));
+      return;
+    }
+  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
+  g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (version));
+  if (applied >= 0)
+    g_variant_builder_add (&b, "{sv}", "applied", g_variant_new_int64 (applied));
+  g_variant_builder_add (&b, "{sv}", "contentChanges", changes);
+  _tagd_connection_notify (self->conn, "field/didChange", g_variant_builder_end (&b));
+}
+
+static void
+send_change (TagdEntry *self, GVariant *changes, gint64 applied)
+{
+  send_change_at (self, changes, self->version, applied);
+}
+
+/* One ranged change turning @from into @to (their common start and end kept). */
+static void
+send_difference (TagdEntry *self, const char *from, const char *to, gint64 version)
+{
+  glong nf = g_utf8_strlen (from, -1), nt = g_utf8_strlen (to, -1), pre = 0, suf = 0;
+  const char *a = from, *b = to;
+  g_autofree char *middle = NULL;
+
+  while (pre < nf && pre < nt && g_utf8_get_char (a) == g_utf8_get_char (b))
+    {
+      a = g_utf8_next_char (a);
+      b = g_utf8_next_char (b);
+      pre++;
+    }
+  while (suf < nf - pre && suf < nt - pre &&
+         g_utf8_get_char (g_utf8_offset_to_pointer (from, nf - suf - 1)) ==
+         g_utf8_get_char (g_utf8_offset_to_pointer (to, nt - suf - 1)))
+    suf++;
+  middle = g_utf8_substring (to, pre, nt - suf);
+  send_change_at (self,
+                  g_variant_new_parsed ("[{'range': %v, 'text': <%s>}]",
+                                        range_variant (from, pre, nf - suf), middle),
+                  version, -1);
+}
+
+static GVariant *
+strv_variant (char **v)
+{
+  const char *empty[] = { NULL };
+  return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
+}
+
+void
+_tagd_entry_send_open (TagdEntry *self)
+{
+  GVariantBuilder b, opts;
+  const char *text = self->mirror->str;
+  gint64 version = self->version;
+  g_autofree char *prev = NULL;
+
+  g_clear_handle_id (&self->open_source, g_source_remove);
+  self->state_version = 0;
+  self->open_generation = _tagd_connection_generation (self->conn);
+  g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
+  if (self->separators != NULL)
+    g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
+  if (self->max_tags >= 0)
+    g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
+  if (self->max_tag_length >= 1)
+    g_variant_builder_add (&opts, "{sv}", "maxTagLength", g_variant_new_int64 (self->max_tag_length));
+  if (self->case_sensitive)
+    g_variant_builder_add (&opts, "{sv}", "caseSensitive", g_variant_new_boolean (TRUE));
+  if (self->transform != TAGD_TRANSFORM_NONE)
+    g_variant_builder_add (&opts, "{sv}", "transform",
+                           g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
+  if (self->prompt != NULL)
+    g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
+  if (self->pattern != NULL && self->pattern[0] != '\0')
+    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
+  if (self->allow != NULL)
+    g_variant_builder_add (&opts, "{sv}", "allow", strv_variant (self->allow));
+  if (self->deny != NULL)
+    g_variant_builder_add (&opts, "{sv}", "deny", strv_variant (self->deny));
+  if (self->suggestions != NULL)
+    g_variant_builder_add (&opts, "{sv}", "suggestions", strv_variant (self->suggestions));
+  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
+    g_variant_builder_add (&opts, "{sv}", "backspace",
+                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
+  if (self->commit_on_blur)
+    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
+  if (self->history >= 0)
+    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
+
+  /* Requests held over a restart: the session starts from the text as it was when the first
+   * of them was made, and the text changes made since go out between them. */
+  if (!g_queue_is_empty (self->held))
+    {
+      Op *first = g_queue_peek_head (self->held);
+      text = first->text;
+      version = first->version;
+    }
+  prev = g_strdup (text);
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
+  g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
+  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (text));
+  g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
+  g_variant_builder_add (&b, "{sv}", "sync", g_variant_new_parsed ("{'version': <%x>}", version));
+  _tagd_connection_call (self->conn, "field/open", g_variant_builder_end (&b), on_open_reply, _tagd_entry_reply_new (self));
+
+  while (!g_queue_is_empty (self->held))
+    {
+      Op *op = g_queue_pop_head (self->held);
+      Op *next = g_queue_peek_head (self->held);
+      const char *next_text = next != NULL ? next->text : self->mirror->str;
+      gint64 next_version = next != NULL ? next->version : self->version;
+
+      send_op (self, op);
+      if (!g_str_equal (prev, next_text))
+        send_difference (self, prev, next_text, next_version);
+      g_free (prev);
+      prev = g_strdup (next_text);
+    }
+
+  /* The new session knows nothing of earlier layouts. */
+  self->layout_width = -1;
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
+/* A new session (new id) with the widget's own tags and text: after tagd restarted, or when
+ * an option changed (tagd has no method to change options of an open field). */
+void
+_tagd_entry_reopen (TagdEntry *self, gboolean close_old)
+{
+  char *id;
+
+  if (self->field == NULL)
+    return;
+  if (close_old && self->open_source == 0 && _tagd_entry_session_live (self))
+    _tagd_connection_call (self->conn, "field/close", _tagd_entry_field_params (self), _tagd_entry_on_ignore_reply, g_object_ref (self));
+  id = _tagd_connection_rename (self->conn, self->field, "entry");
+  g_free (self->field);
+  self->field = id;
+  if (self->open_source == 0)
+    _tagd_entry_send_open (self);
+}
+
+static void
+session_reopen (gpointer owner)
+{
+  _tagd_entry_reopen (TAGD_ENTRY (owner), FALSE);
+}
+
+static void
+handle_update (TagdEntry *self, GVariant *params)
+{
+  gint64 version = (gint64) _tagd_variant_number (params, "version", -1);
+  gboolean resync = FALSE;
+
+  self->updates_seen++;
+  g_variant_lookup (params, "resync", "b", &resync);
+  if (resync)
+    {
+      /* tagd's copy of the buffer diverged: send the whole text. */
+      self->version++;
+      send_change (self, g_variant_new_parsed ("[{'text': <%s>}]", self->mirror->str), -1);
+      _tagd_entry_apply_state (self, params, "stateVersion", FALSE);
+      return;
+    }
+
+  if (version == self->version)
+    {
+      g_autoptr (GVariant) edits = _tagd_variant_lookup (params, "edits");
+      gsize n = edits ? g_variant_n_children (edits) : 0;
+      gboolean inserted = FALSE;
+
+      if (n > 0)
+        {
+          GVariantBuilder changes;
+          GVariantIter iter;
+          GVariant *item;
+
+          g_variant_builder_init (&changes, G_VARIANT_TYPE ("aa{sv}"));
+          self->applying = TRUE;
+          g_variant_iter_init (&iter, edits);
+          /* Listed from last to first: each applies to the text the previous one left. */
+          while ((item = g_variant_iter_next_value (&iter)))
+            {
+              g_autoptr (GVariant) e = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
+              g_autoptr (GVariant) range = _tagd_variant_lookup (e, "range");
+              g_autoptr (GVariant) start = _tagd_variant_lookup (range, "start");
+              g_autoptr (GVariant) end = _tagd_variant_lookup (range, "end");
+              const char *new_text = "";
+              glong s = offset_of (self->mirror->str, (gint64) _tagd_variant_number (start, "line", 0),
+                                   (gint64) _tagd_variant_number (start, "character", 0));
+              glong t = offset_of (self->mirror->str, (gint64) _tagd_variant_number (end, "line", 0),
+                                   (gint64) _tagd_variant_number (end, "character", 0));
+              GVariantBuilder change;
+
+              g_variant_lookup (e, "newText", "&s", &new_text);
+              g_variant_builder_init (&change, G_VARIANT_TYPE_VARDICT);
+              g_variant_builder_add (&change, "{sv}", "range", range_variant (self->mirror->str, s, t));
+              g_variant_builder_add (&change, "{sv}", "text", g_variant_new_string (new_text));
+              g_variant_builder_add_value (&changes, g_variant_builder_end (&change));
+              if (t > s)
+                {
+                  const char *a = g_utf8_offset_to_pointer (self->mirror->str, s);
+                  const char *z = g_utf8_offset_to_pointer (self->mirror->str, t);
+                  g_string_erase (self->mirror, a - self->mirror->str, z - a);
+                  gtk_entry_buffer_delete_text (self->buffer, (guint) s, (int) (t - s));
+                }
+              if (new_text[0] != '\0')
+                {
+                  const char *a = g_utf8_offset_to_pointer (self->mirror->str, s);
+                  g_string_insert (self->mirror, a - self->mirror->str, new_text);
+                  gtk_entry_buffer_insert_text (self->buffer, (guint) s, new_text, -1);
+                  inserted = TRUE;
+                }
+              g_variant_unref (item);
+            }
+          self->applying = FALSE;
+          self->version++;
+          send_change (self, g_variant_builder_end (&changes), version);
+          /* Text tagd put into the draft (an edited or undone tag) is edited at its end. */
+          if (inserted && gtk_widget_has_focus (self->text))
+            gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
+          _tagd_entry_schedule_suggest (self);
+        }
+    }
+  /* Edits for an older buffer are ignored: tagd answers the newer change with a fresh update.
+   * Tags and outcome are taken either way. */
+  _tagd_entry_apply_state (self, params, "stateVersion", TRUE);
+}
+
+static void
+session_notify (gpointer owner, const char *method, GVariant *params)
+{
+  TagdEntry *self = TAGD_ENTRY (owner);
+  const char *field = NULL;
+
+  if (!g_str_equal (method, "field/didUpdate"))
+    return;
+  if (!g_variant_lookup (params, "field", "&s", &field) || g_strcmp0 (field, self->field) != 0)
+    return;
+  handle_update (self, params);
+}
+
+const TagdSessionVTable _tagd_entry_session_vtable = { session_notify, session_reopen };
+
+/* ---- the text's buffer: every change is reported in order */
+
+void
+_tagd_entry_on_inserted_text (GtkEntryBuffer *buffer, guint position, const char *chars, guint n_chars, TagdEntry *self)
+{
+  const char *at;
+  g_autofree char *inserted = NULL;
+
+  if (self->applying)
+    return;
+  inserted = g_utf8_substring (chars, 0, n_chars);
+  self->version++;
+  send_change (self,
+               g_variant_new_parsed ("[{'range': %v, 'text': <%s>}]",
+                                     range_variant (self->mirror->str, position, position), inserted),
+               -1);
+  at = g_utf8_offset_to_pointer (self->mirror->str, position);
+  g_string_insert (self->mirror, at - self->mirror->str, inserted);
+  _tagd_entry_clear_refusal (self);
+  _tagd_entry_schedule_suggest (self);
+}
+
+void
+_tagd_entry_on_deleted_text (GtkEntryBuffer *buffer, guint position, guint n_chars, TagdEntry *self)
+{
+  glong len = g_utf8_strlen (self->mirror->str, -1);
+  glong end;
+  const char *a, *z;
+
+  if (self->applying)
+    return;
+  end = (n_chars == G_MAXUINT || (glong) (position + n_chars) > len) ? len : (glong) (position + n_chars);
+  if ((glong) position >= end)
+    return;
+  self->version++;
+  send_change (self,
+               g_variant_new_parsed ("[{'range': %v, 'text': <''>}]",
+                                     range_variant (self->mirror->str, position, end)),
+               -1);
+  a = g_utf8_offset_to_pointer (self->mirror->str, position);
+  z = g_utf8_offset_to_pointer (self->mirror->str, end);
+  g_string_erase (self->mirror, a - self->mirror->str, z - a);
+  _tagd_entry_clear_refusal (self);
+  _tagd_entry_schedule_suggest (self);
+}

@@ -1,0 +1,200 @@
+/* tagd-entry-suggest.c: the suggestion popover: field/suggest as the text changes, the matched
+ * letters in bold, and taking a suggestion as a typed tag.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "tagd-entry-private.h"
+#include "tagd-enums.h"
+#include "tagd-style.h"
+
+/* ---- suggestions (field/suggest) */
+
+/* @text with the ranges in @matches (character offsets, utf-32) in bold, as Pango markup. */
+static char *
+highlight_markup (const char *text, GVariant *matches)
+{
+  GString *out = g_string_new ("");
+  glong n = g_utf8_strlen (text, -1);
+  gboolean *bold = g_new0 (gboolean, n + 1);
+  GVariantIter iter;
+  GVariant *item;
+  gboolean in = FALSE;
+  const char *p = text;
+
+  if (matches != NULL)
+    {
+      g_variant_iter_init (&iter, matches);
+      while ((item = g_variant_iter_next_value (&iter)))
+        {
+          g_autoptr (GVariant) m = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
+          glong s = (glong) _tagd_variant_number (m, "start", 0), e = (glong) _tagd_variant_number (m, "end", 0);
+          for (glong i = MAX (s, 0); i < e && i < n; i++)
+            bold[i] = TRUE;
+          g_variant_unref (item);
+        }
+    }
+  for (glong i = 0; i < n; i++)
+    {
+      const char *next = g_utf8_next_char (p);
+      g_autofree char *piece = g_markup_escape_text (p, next - p);
+      if (bold[i] != in)
+        g_string_append (out, bold[i] ? "<b>" : "</b>");
+      in = bold[i];
+      g_string_append (out, piece);
+      p = next;
+    }
+  if (in)
+    g_string_append (out, "</b>");
+  g_free (bold);
+  return g_string_free (out, FALSE);
+}
+
+void
+_tagd_entry_hide_suggestions (TagdEntry *self)
+{
+  g_ptr_array_set_size (self->items, 0);
+  gtk_popover_popdown (GTK_POPOVER (self->popover));
+}
+
+static void
+on_suggest_reply (GVariant *result, const GError *error, gpointer data)
+{
+  Reply *r = data;
+  TagdEntry *self = r->self;
+  g_autoptr (GVariant) items = NULL;
+  GtkWidget *child;
+  GVariantIter iter;
+  GVariant *item;
+
+  if (error != NULL)
+    {
+      _tagd_entry_report_error ("field/suggest", error);
+      _tagd_entry_reply_free (r);
+      return;
+    }
+  if (r->serial != self->suggest_serial || g_strcmp0 (r->field, self->field) != 0)
+    {
+      _tagd_entry_reply_free (r);
+      return;
+    }
+  while ((child = gtk_widget_get_first_child (self->list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
+  g_ptr_array_set_size (self->items, 0);
+  items = _tagd_variant_lookup (result, "items");
+  if (items != NULL && gtk_entry_buffer_get_length (self->buffer) > 0 && gtk_widget_has_focus (self->text))
+    {
+      g_variant_iter_init (&iter, items);
+      while ((item = g_variant_iter_next_value (&iter)))
+        {
+          g_autoptr (GVariant) it = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
+          g_autoptr (GVariant) matches = _tagd_variant_lookup (it, "matches");
+          const char *text = NULL;
+
+          if (g_variant_lookup (it, "text", "&s", &text))
+            {
+              g_autofree char *markup = highlight_markup (text, matches);
+              GtkWidget *label = gtk_label_new (NULL);
+              GtkWidget *row = gtk_list_box_row_new ();
+
+              gtk_label_set_markup (GTK_LABEL (label), markup);
+              gtk_label_set_xalign (GTK_LABEL (label), 0);
+              gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+              gtk_widget_set_focusable (row, FALSE);
+              gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+              gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+              g_ptr_array_add (self->items, g_strdup (text));
+            }
+          g_variant_unref (item);
+        }
+    }
+  if (self->items->len > 0)
+    {
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+      gtk_popover_popup (GTK_POPOVER (self->popover));
+    }
+  else
+    gtk_popover_popdown (GTK_POPOVER (self->popover));
+  _tagd_entry_reply_free (r);
+}
+
+static gboolean
+suggest_cb (gpointer data)
+{
+  TagdEntry *self = data;
+  Reply *r;
+
+  self->suggest_source = 0;
+  self->suggest_serial++;
+  if (self->suggestions == NULL || gtk_entry_buffer_get_length (self->buffer) == 0 ||
+      !gtk_widget_has_focus (self->text) || !_tagd_entry_session_live (self))
+    {
+      _tagd_entry_hide_suggestions (self);
+      return G_SOURCE_REMOVE;
+    }
+  r = _tagd_entry_reply_new (self);
+  r->serial = self->suggest_serial;
+  _tagd_connection_call (self->conn, "field/suggest",
+                         g_variant_new_parsed ("{'field': <%s>, 'limit': <%x>}", self->field, (gint64) SUGGESTION_LIMIT),
+                         on_suggest_reply, r);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the buffer changed (the didChange is already out, so tagd's draft has the change). */
+void
+_tagd_entry_schedule_suggest (TagdEntry *self)
+{
+  if (self->suggestions == NULL && !gtk_widget_get_visible (self->popover))
+    return;
+  if (self->suggest_source == 0)
+    self->suggest_source = g_idle_add (suggest_cb, self);
+}
+
+int
+_tagd_entry_highlighted_row (TagdEntry *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
+  return row != NULL ? gtk_list_box_row_get_index (row) : -1;
+}
+
+/* Takes a suggestion as if it had been typed and Return pressed: the text becomes the
+ * suggestion, then field/submit commits it under tagd's rules. */
+void
+_tagd_entry_take_suggestion (TagdEntry *self, guint index)
+{
+  g_autofree char *text = NULL;
+
+  if (index >= self->items->len)
+    return;
+  text = g_strdup (self->items->pdata[index]);
+  _tagd_entry_hide_suggestions (self);
+  gtk_editable_set_text (GTK_EDITABLE (self->text), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->text), -1);
+  _tagd_entry_request (self, "field/submit", NULL, 0, NULL);
+  g_clear_handle_id (&self->suggest_source, g_source_remove);
+}
+
+void
+_tagd_entry_on_row_activated (GtkListBox *list, GtkListBoxRow *row, TagdEntry *self)
+{
+  _tagd_entry_take_suggestion (self, (guint) gtk_list_box_row_get_index (row));
+  _tagd_entry_focus_text (self, -1);
+}
+
+void
+_tagd_entry_move_highlight (TagdEntry *self, int step)
+{
+  int n = (int) self->items->len;
+  int i = _tagd_entry_highlighted_row (self);
+  GtkListBoxRow *row;
+
+  if (n == 0)
+    return;
+  i = i < 0 ? (step > 0 ? 0 : n - 1) : (i + step + n) % n;
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), i);
+  gtk_list_box_select_row (GTK_LIST_BOX (self->list), row);
+}

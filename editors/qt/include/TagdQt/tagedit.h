@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QtCore/QStringList>
+#include <QtWidgets/QWidget>
+
+#include <memory>
+
+#include "tagdqt_global.h"
+
+namespace Tagd {
+
+class TagEditPrivate;
+
+/*!
+ * A tag entry that looks like a QLineEdit: chips (a label and a remove button) and a text for
+ * the draft, with every rule, message and position decided by tagd.
+ *
+ * Typing a separator (\c , and newline by default) or Return turns the draft into a tag; a
+ * paste is split; Backspace on an empty draft acts as \c backspaceMode says; Left at the start
+ * of the draft selects chips (Left/Right move the selection, Alt+Left/Alt+Right move the chip,
+ * Return edits it, BackSpace/Delete remove it); Tab takes the best suggestion; Ctrl+Z and
+ * Ctrl+Shift+Z undo and redo through tagd.
+ *
+ * Options (every property from \c separators to \c history) go to tagd's \c field/open; changing
+ * one re-opens the session with the tags and text the widget shows.
+ */
+class TAGDQT_EXPORT TagEdit : public QWidget
+{
+    Q_OBJECT
+    Q_PROPERTY(QStringList tags READ tags WRITE setTags NOTIFY tagsChanged)
+    Q_PROPERTY(QString draft READ draft NOTIFY draftChanged)
+    Q_PROPERTY(QString prompt READ prompt WRITE setPrompt NOTIFY promptChanged)
+    Q_PROPERTY(QStringList separators READ separators WRITE setSeparators)
+    Q_PROPERTY(int maxTags READ maxTags WRITE setMaxTags)
+    Q_PROPERTY(int maxTagLength READ maxTagLength WRITE setMaxTagLength)
+    Q_PROPERTY(bool caseSensitive READ caseSensitive WRITE setCaseSensitive)
+    Q_PROPERTY(Transform transform READ transform WRITE setTransform)
+    Q_PROPERTY(QString pattern READ pattern WRITE setPattern)
+    Q_PROPERTY(QStringList allowed READ allowed WRITE setAllowed)
+    Q_PROPERTY(bool allowListEnabled READ allowListEnabled WRITE setAllowListEnabled)
+    Q_PROPERTY(QStringList denied READ denied WRITE setDenied)
+    Q_PROPERTY(QStringList suggestions READ suggestions WRITE setSuggestions)
+    Q_PROPERTY(BackspaceMode backspaceMode READ backspaceMode WRITE setBackspaceMode)
+    Q_PROPERTY(bool commitOnBlur READ commitOnBlur WRITE setCommitOnBlur)
+    Q_PROPERTY(int history READ history WRITE setHistory)
+    Q_PROPERTY(int selectedIndex READ selectedIndex NOTIFY selectedIndexChanged)
+    Q_PROPERTY(bool canUndo READ canUndo NOTIFY undoStateChanged)
+    Q_PROPERTY(bool canRedo READ canRedo NOTIFY undoStateChanged)
+    Q_PROPERTY(QString announcement READ announcement NOTIFY announced)
+
+public:
+    enum class Transform { None, Lowercase, Uppercase };
+    Q_ENUM(Transform)
+    enum class BackspaceMode { Remove, Select, Edit };
+    Q_ENUM(BackspaceMode)
+    //! Why a candidate was refused (tagd's \c outcome.dropped[].reason).
+    enum class DropReason { Empty, Duplicate, TooLong, TooMany, Pattern, NotAllowed, Denied, Other };
+    Q_ENUM(DropReason)
+
+    explicit TagEdit(QWidget *parent = nullptr);
+    ~TagEdit() override;
+
+    QStringList tags() const;
+    //! Replaces every tag (tagd's rules apply: duplicates and invalid tags are dropped).
+    void setTags(const QStringList &tags);
+    QString draft() const;
+
+    //! The placeholder and the text's accessible name. Unset (empty): tagd's own, in the
+    //! application's language ("Add a tag", "Etiqueta hinzufügen"...).
+    QString prompt() const;
+    void setPrompt(const QString &prompt);
+    QStringList separators() const;
+    //! One-character strings; "\n" is newline. Empty: tagd's default (\c , and newline).
+    void setSeparators(const QStringList &separators);
+    int maxTags() const;
+    void setMaxTags(int maxTags); //!< -1: tagd's own limit
+    int maxTagLength() const;
+    void setMaxTagLength(int maxTagLength); //!< -1: tagd's own limit
+    bool caseSensitive() const;
+    void setCaseSensitive(bool caseSensitive);
+    Transform transform() const;
+    void setTransform(Transform transform);
+    QString pattern() const;
+    void setPattern(const QString &pattern); //!< a regular expression every tag must match
+    QStringList allowed() const;
+    //! The only tags accepted, when allowListEnabled (setting it enables the list).
+    void setAllowed(const QStringList &allowed);
+    bool allowListEnabled() const;
+    void setAllowListEnabled(bool enabled);
+    QStringList denied() const;
+    void setDenied(const QStringList &denied);
+    QStringList suggestions() const;
+    //! The vocabulary of the suggestion popup (\c field/suggest).
+    void setSuggestions(const QStringList &suggestions);
+    BackspaceMode backspaceMode() const;
+    void setBackspaceMode(BackspaceMode mode);
+    bool commitOnBlur() const;
+    void setCommitOnBlur(bool commit);
+    int history() const;
+    void setHistory(int steps);
+
+    int selectedIndex() const; //!< the chip tagd has selected, or -1
+    bool canUndo() const;
+    bool canRedo() const;
+    QString announcement() const; //!< the last sentence tagd gave
+
+    //! The text the user types into (for focus, and for assistive technology).
+    QWidget *textWidget() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+public Q_SLOTS:
+    //! Adds candidates from outside the text (a suggestion button): tagd's rules apply.
+    void addTags(const QStringList &tags);
+    void removeTag(const QString &tag);
+    void undo();
+    void redo();
+
+Q_SIGNALS:
+    void tagsChanged();
+    void draftChanged();
+    void promptChanged();
+    void selectedIndexChanged();
+    void undoStateChanged();
+    //! A candidate tagd refused; \a index is the equal tag's index for Duplicate, else -1.
+    void tagDropped(const QString &text, Tagd::TagEdit::DropReason reason, int index);
+    //! Every sentence tagd gave for a change, in the application's language.
+    void announced(const QString &sentence);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void focusInEvent(QFocusEvent *event) override;
+
+private:
+    friend class TagEditPrivate;
+    std::unique_ptr<TagEditPrivate> d;
+};
+
+} // namespace Tagd

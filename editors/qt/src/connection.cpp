@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#include "TagdQt/connection.h"
+
+#include "rpc_p.h"
+
+#include <QtCore/QCoreApplication>
+
+namespace Tagd {
+
+Connection::Connection(QObject *parent)
+    : QObject(parent)
+{
+    connect(Rpc::instance(), &Rpc::started, this, &Connection::started);
+}
+
+Connection *Connection::instance()
+{
+    static Connection *connection = nullptr;
+    if (!connection)
+        connection = new Connection(QCoreApplication::instance());
+    return connection;
+}
+
+QString Connection::program() const { return Rpc::instance()->program; }
+
+void Connection::setProgram(const QString &program)
+{
+    if (Rpc::instance()->program == program)
+        return;
+    Rpc::instance()->program = program;
+    Rpc::instance()->programChanged();
+    Q_EMIT programChanged();
+}
+
+qint64 Connection::processId() const { return Rpc::instance()->pid(); }
+int Connection::restartCount() const { return Rpc::instance()->restarts; }
+QString Connection::language() const { return Rpc::instance()->language; }
+QString Connection::resolvedProgram() const { return Rpc::instance()->resolveProgram(); }
+bool Connection::reducedMotion() const { return Rpc::instance()->reducedMotion; }
+void Connection::setReducedMotion(bool reduced) { Rpc::instance()->reducedMotion = reduced; }
+
+} // namespace Tagd

@@ -1,0 +1,749 @@
+#!/usr/bin/python3
+"""Real-window tests for the Qt widgets: the demo under its own Xvfb, real X keystrokes and
+clicks (xdotool), results read back through AT-SPI (Qt's bridge) and through the widgets'
+Qt properties (the demo's --control channel). Run inside a private D-Bus session
+(run-tests uses dbus-run-session, which also starts the AT-SPI bus).
+
+Usage: realwindow.py --tagd PATH --demo PATH [--shots DIR] [-k NAME]
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi, GLib  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BASE = ["vegan", "dinner", "weeknight"]
+WAIT = 20.0  # the longest anything may take; an upper bound, never a time that must be met
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+def wait_for(predicate, what, timeout=WAIT):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = predicate()
+            if last:
+                return last
+        except (Failure, GLib.GError):
+            pass
+        time.sleep(0.05)
+    raise Failure("timed out waiting for %s (last: %r)" % (what, last))
+
+
+class Display:
+    """A private Xvfb on a display number that no X socket (abstract or file) uses."""
+
+    def __init__(self):
+        with open("/proc/net/unix") as f:
+            taken = f.read()
+        while True:
+            n = random.randint(200, 4000)
+            if ("/tmp/.X11-unix/X%d\n" % n) in taken or os.path.exists("/tmp/.X%d-lock" % n):
+                continue
+            r, w = os.pipe()
+            self.proc = subprocess.Popen(["Xvfb", ":%d" % n, "-displayfd", str(w), "-screen", "0", "1280x900x24",
+                                          "-nolisten", "tcp"], pass_fds=(w,),
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.close(w)
+            got = b""
+            while not got.endswith(b"\n"):
+                c = os.read(r, 1)
+                if not c:
+                    break
+                got += c
+            os.close(r)
+            if got.strip() == str(n).encode():
+                self.name = ":%d" % n
+                return
+            self.proc.wait()
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+class Demo:
+    def __init__(self, ctx, slow=False, extra=(), env=None, tagd=None):
+        self.ctx = ctx
+        self.dir = tempfile.mkdtemp(prefix="demo-", dir=ctx.tmp)
+        self.env = dict(ctx.env)
+        self.env.update(env or {})
+        program = ctx.tagd if tagd is None else tagd
+        if slow:
+            self.env["TAGD_REAL"] = program
+            program = os.path.join(HERE, "slow-tagd")
+        self.stderr_path = os.path.join(self.dir, "stderr.txt")
+        self.stderr = open(self.stderr_path, "w")
+        argv = [ctx.demo, "--control"] + (["--tagd", program] if program else []) + list(extra)
+        self.proc = subprocess.Popen(argv, env=self.env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+        self.app = wait_for(self._find_app, "the demo in the AT-SPI tree")
+        self.window = wait_for(self._find_window, "the demo's X window")
+        wait_for(lambda: self.dump()["tags"] == BASE and self.nodes("text"), "the field with its three tags")
+        wait_for(lambda: self.chips() == BASE, "the three chips through AT-SPI")
+        self.focus_window()
+
+    def _find_app(self):
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is not None and app.get_process_id() == self.proc.pid:
+                return app
+        return None
+
+    def _find_window(self):
+        out = self.xdotool_out("search", "--onlyvisible", "--pid", str(self.proc.pid), "--name", "^Tags$")
+        return out.split()[0] if out.split() else None
+
+    def focus_window(self):
+        self.xdotool("windowfocus", "--sync", self.window)
+
+    def command(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        check(answer, "the demo answered nothing to %r (it died?)" % line)
+        return json.loads(answer)
+
+    def dump(self):
+        return self.command("dump")
+
+    def set(self, name, value, target="set"):
+        check(self.command("%s %s %s" % (target, name, json.dumps(value)))["ok"], "setting %s failed" % name)
+
+    def stop(self):
+        pid_tagd = self.tagd_pids()
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for pid in pid_tagd:  # the demo stops its tagd on quit; make sure
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.stderr.close()
+
+    def stderr_text(self):
+        with open(self.stderr_path) as f:
+            return f.read()
+
+    def tagd_pids(self):
+        """The demo's children (and theirs), by /proc."""
+        out = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == self.proc.pid:
+                    out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+        return out
+
+    # AT-SPI
+
+    def nodes(self, role=None, name=None, root=None):
+        found = []
+
+        def walk(node, depth=0):
+            try:
+                r, n = node.get_role_name(), node.get_name()
+            except GLib.GError:
+                return
+            if (role is None or r == role) and (name is None or n == name):
+                found.append(node)
+            if depth > 40:
+                return
+            for i in range(node.get_child_count()):
+                child = node.get_child_at_index(i)
+                if child is not None:
+                    walk(child, depth + 1)
+
+        self.app.clear_cache()
+        walk(root or self.app)
+        return found
+
+    def node(self, role, name):
+        n = self.nodes(role, name)
+        return n[0] if n else None
+
+    def field(self, name="Add a tag"):
+        return self.node("text", name)
+
+    def has_state(self, node, state):
+        return node.get_state_set().contains(state)
+
+    def text_of(self, node):
+        return Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node))
+
+    def chips(self):
+        """The tags as assistive technology sees them: the Remove buttons, in order."""
+        return [n.get_name()[len("Remove "):] for n in self.nodes("push button")
+                if n.get_name().startswith("Remove ") and self.has_state(n, Atspi.StateType.SHOWING)]
+
+    def extents(self, node):
+        return node.get_extents(Atspi.CoordType.SCREEN)
+
+    def click(self, node, button="1", repeat=1):
+        e = self.extents(node)
+        self.xdotool("mousemove", "--sync", str(e.x + e.width // 2), str(e.y + e.height // 2))
+        self.xdotool("click", "--repeat", str(repeat), "--delay", "40", button)
+
+    # input
+
+    def xdotool(self, *args):
+        subprocess.run(["xdotool"] + list(args), env=self.env, check=True, capture_output=True)
+
+    def xdotool_out(self, *args):
+        return subprocess.run(["xdotool"] + list(args), env=self.env, capture_output=True, text=True).stdout
+
+    def type(self, text):
+        """Types at full speed: real X key events, no delay between them."""
+        self.xdotool("type", "--delay", "0", "--", text)
+
+    def key(self, *keys):
+        self.xdotool("key", "--delay", "0", *keys)
+
+    def settle(self, what="tagd to settle"):
+        """Waits until two dumps a moment apart agree (tagd has answered everything)."""
+        prev = [None]
+
+        def stable():
+            d = self.dump()
+            d.pop("animationFrames", None)
+            same = d == prev[0]
+            prev[0] = d
+            if not same:
+                time.sleep(0.3)
+            return same and d
+        return wait_for(stable, what)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests. Each gets a fresh Xvfb and a fresh demo against the real tagd.
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+@test
+def startup_focus_and_one_tagd(ctx):
+    d = ctx.start()
+    field = d.field()
+    check(d.has_state(field, Atspi.StateType.FOCUSED), "the field's text does not hold keyboard focus at start")
+    check(d.has_state(field, Atspi.StateType.EDITABLE), "the field's text is not editable")
+    check(d.dump()["page"] == 0, "the Recipe tags page is not shown first")
+    for tag in BASE:
+        button = d.node("push button", "Remove " + tag)
+        check(button is not None, "no push button named 'Remove %s'" % tag)
+    tagds = d.tagd_pids()
+    check(len(tagds) == 1 and tagds[0] == d.dump()["pid"], "expected one tagd child shared by both widgets, got %r" % tagds)
+    check(d.dump()["selection"] == ["SwiftUI"], "the cloud (other page) did not open on the same tagd")
+
+
+@test
+def commas_return_and_duplicates(ctx):
+    d = ctx.start()
+    d.type("spicy, one pot,  gluten-free")
+    d.key("Return")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", "one pot", "gluten-free"], "three typed tags")
+    wait_for(lambda: d.text_of(d.field()) == "", "the text to empty after Return")
+    check(d.chips() == BASE + ["spicy", "one pot", "gluten-free"], "AT-SPI chips: %r" % d.chips())
+    wait_for(lambda: not d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "the Suggested button of a present tag to disappear")
+    check(d.has_state(d.node("push button", "Add 30 minutes"), Atspi.StateType.SHOWING),
+          "the Suggested button of an absent tag is gone")
+    d.type("VEGAN,")
+    dump = wait_for(lambda: (x := d.dump())["dropped"] and x, "the duplicate to be dropped")
+    check(dump["dropped"][-1] == {"text": "VEGAN", "reason": "Duplicate", "index": 0},
+          "tagDropped: %r" % dump["dropped"])
+    check(dump["tags"] == BASE + ["spicy", "one pot", "gluten-free"], "a duplicate changed the tags")
+    check(any("VEGAN" in a and "vegan" in a for a in dump["announcements"]),
+          "no announcement for the duplicate: %r" % dump["announcements"])
+
+
+@test
+def fast_bursts_with_slow_tagd_lose_nothing(ctx):
+    d = ctx.start(slow=True)
+    words = ["red", "green", "blue", "yellow", "purple", "orange", "teal", "cyan", "magenta", "lime"]
+    d.type(",".join(words) + ",oli")
+    d.type("ve")
+    d.key("BackSpace", "BackSpace", "BackSpace")
+    d.type("x,abc")
+    # Slow typing of the same keys: the ten words, then "olive" minus three letters is "ol",
+    # then "x," makes "olx" a tag, and "abc" stays.
+    wait_for(lambda: d.dump()["tags"] == BASE + words + ["olx"], "the tags of the burst")
+    dump = d.settle("the burst to settle")
+    check(dump["tags"] == BASE + words + ["olx"], "tags after the burst: %r" % dump["tags"])
+    check(dump["draft"] == "abc", "draft after the burst: %r" % dump["draft"])
+    check(d.text_of(d.field()) == "abc", "text after the burst: %r" % d.text_of(d.field()))
+    # Return, then more typing, while the reply is in flight.
+    d.key("Return")
+    d.type("late,")
+    wait_for(lambda: d.dump()["tags"] == BASE + words + ["olx", "abc", "late"], "the tags of Return and more")
+    dump = d.settle()
+    check(dump["tags"] == BASE + words + ["olx", "abc", "late"], "tags after Return and more: %r" % dump["tags"])
+    check(d.chips() == dump["tags"], "AT-SPI chips differ from the tags property")
+
+
+@test
+def paste_with_commas_and_newlines(ctx):
+    d = ctx.start()
+    d.command("clip " + json.dumps("red, green\nblue,yel"))
+    d.key("ctrl+v")
+    dump = wait_for(lambda: (x := d.dump())["tags"] == BASE + ["red", "green", "blue"] and x, "the pasted tags")
+    check(dump["draft"] == "yel", "draft after paste: %r" % dump["draft"])
+    wait_for(lambda: d.text_of(d.field()) == "yel", "the text 'yel' after the paste")
+
+
+@test
+def wraps_at_two_widths(ctx):
+    d = ctx.start()
+    d.type("spicy,gluten-free,30 minutes,one pot,")
+    wait_for(lambda: len(d.chips()) == 7, "seven chips")
+
+    def rows():
+        ys = sorted({d.extents(d.node("push button", "Remove " + t)).y for t in d.chips()})
+        return ys
+
+    d.xdotool("windowsize", "--sync", d.window, "1100", "500")
+    wait_for(lambda: len(rows()) == 1, "one line of chips at 1100 px")
+    one = d.extents(d.field())
+    d.xdotool("windowsize", "--sync", d.window, "360", "500")
+    wait_for(lambda: len(rows()) >= 3, "three or more lines of chips at 360 px")
+    narrow = d.extents(d.field())
+    check(narrow.y > one.y, "the text did not move down when the chips wrapped")
+    for t in d.chips():
+        e = d.extents(d.node("push button", "Remove " + t))
+        check(e.x + e.width <= narrow.x + 360, "chip %s sticks out of the narrow window" % t)
+    d.xdotool("windowsize", "--sync", d.window, "1100", "500")
+    wait_for(lambda: len(rows()) == 1, "one line again at 1100 px")
+    # Taller than its space: the entry scrolls, and the text stays in view.
+    d.type("a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,")
+    d.xdotool("windowsize", "--sync", d.window, "300", "230")
+    bar = wait_for(lambda: [b for b in d.nodes("scroll bar") if d.has_state(b, Atspi.StateType.SHOWING)
+                            and d.extents(b).height > 20], "a vertical scroll bar in the entry")
+    d.type("zz")
+    wait_for(lambda: (lambda t, b: b.y <= t.y and t.y + t.height <= b.y + b.height + 2)(
+        d.extents(d.field()), d.extents(bar[0])), "the text scrolled into the entry's view")
+    wait_for(lambda: d.text_of(d.field()) == "zz", "typing into the scrolled entry")
+
+
+@test
+def removal_by_click(ctx):
+    d = ctx.start()
+    d.click(d.node("push button", "Remove dinner"))
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight"], "dinner removed by its button")
+    wait_for(lambda: d.chips() == ["vegan", "weeknight"], "dinner gone from the AT-SPI tree")
+    check(any("dinner" in a for a in d.dump()["announcements"]), "no announcement for the removal")
+    d.click(d.node("push button", "Add 30 minutes"))
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight", "30 minutes"], "a Suggested button to add its tag")
+    d.click(d.node("filler", "vegan"), repeat=2)
+    wait_for(lambda: d.dump()["tags"] == ["weeknight", "30 minutes"] and d.text_of(d.field()) == "vegan",
+             "a double-click to edit the chip")
+
+
+@test
+def commit_on_blur(ctx):
+    d = ctx.start()
+    d.set("commitOnBlur", True)
+    d.type("abc")
+    d.key("Tab")  # no suggestion for "abc": Tab leaves the entry
+    wait_for(lambda: d.dump()["tags"] == BASE + ["abc"], "leaving the entry to commit the draft")
+    check(not d.has_state(d.field(), Atspi.StateType.FOCUSED), "the text kept the focus")
+
+
+@test
+def chip_keys_select_move_edit_remove_undo(ctx):
+    d = ctx.start()
+    d.key("Left")
+    wait_for(lambda: d.dump()["selected"] == 2, "Left at the start of the draft to select the last chip")
+    d.key("Left")
+    wait_for(lambda: d.dump()["selected"] == 1, "Left to select the previous chip")
+    d.key("Right")
+    wait_for(lambda: d.dump()["selected"] == 2, "Right to select the next chip")
+    d.key("alt+Left")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight", "dinner"], "Alt+Left to move the chip")
+    check(d.dump()["selected"] == 1, "the moved chip is not selected any more")
+    d.key("alt+Right")
+    wait_for(lambda: d.dump()["tags"] == BASE, "Alt+Right to move it back")
+    d.key("Return")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner"] and d.text_of(d.field()) == "weeknight",
+             "Return on the selected chip to edit it")
+    d.type("s")
+    d.key("Return")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the edited tag committed")
+    d.key("Left", "Left", "BackSpace")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "BackSpace to remove the selected chip")
+    d.key("Left", "Left", "Left", "Delete")
+    wait_for(lambda: d.dump()["tags"] == ["weeknights"], "Delete to remove the selected chip")
+    check(d.dump()["canUndo"] and not d.dump()["canRedo"], "canUndo/canRedo before undo: %r" % d.dump())
+    d.key("ctrl+z")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "Ctrl+Z to undo the removal")
+    wait_for(lambda: d.dump()["canRedo"], "canRedo after undo")
+    d.key("ctrl+shift+z")
+    wait_for(lambda: d.dump()["tags"] == ["weeknights"], "Ctrl+Shift+Z to redo it")
+    check(d.chips() == ["weeknights"], "AT-SPI chips: %r" % d.chips())
+    check(d.stderr_text().count("failed") == 0, "tagd refused a request:\n" + d.stderr_text())
+
+
+@test
+def backspace_on_empty_and_escape(ctx):
+    d = ctx.start()
+    d.type("ab")
+    d.key("BackSpace", "BackSpace", "BackSpace")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner"], "BackSpace on an empty text to remove the last tag")
+    check(d.dump()["draft"] == "", "the draft is not empty")
+
+
+@test
+def tab_takes_the_best_suggestion(ctx):
+    d = ctx.start()
+    d.type("sp")
+    popup = wait_for(lambda: [n.get_name() for n in d.nodes("list item")] or None, "the suggestion list")
+    check(popup[0] == "spicy", "best suggestion for 'sp': %r" % popup)
+    d.key("Tab")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "Tab to take the best suggestion")
+    wait_for(lambda: d.text_of(d.field()) == "", "the draft to empty")
+    check(d.has_state(d.field(), Atspi.StateType.FOCUSED), "Tab moved focus out of the field")
+    d.type("o")
+    items = wait_for(lambda: (x := [n.get_name() for n in d.nodes("list item")
+                                    if d.has_state(n, Atspi.StateType.SHOWING)]) and len(x) >= 2 and x,
+                     "two or more suggestions for 'o'")
+    d.key("Down", "Down", "Return")  # the first Down highlights the best one, the second the next
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", items[1]], "Down and Return to take the second suggestion")
+
+
+@test
+def options_as_properties(ctx):
+    d = ctx.start()
+    d.set("prompt", "Add an ingredient")
+    wait_for(lambda: d.field("Add an ingredient"), "the text named by the new prompt")
+    d.set("maxTags", 4)
+    d.set("transform", "Uppercase")
+    d.set("denied", ["meat"])
+    d.type("meat,spicy,more,")
+    dump = d.settle()
+    check(dump["tags"] == ["VEGAN", "DINNER", "WEEKNIGHT", "SPICY"], "tags with maxTags 4, uppercase and a deny list: %r" % dump["tags"])
+    reasons = [x["reason"] for x in dump["dropped"]]
+    check(reasons == ["Denied", "TooMany"], "drop reasons: %r" % dump["dropped"])
+    d.set("prompt", "")
+    wait_for(lambda: d.field("Add a tag"), "tagd's own prompt back")
+    d.set("tags", ["a", "b"])
+    wait_for(lambda: d.dump()["tags"] == ["A", "B"], "setting tags (under the uppercase transform)")
+    check(d.chips() == ["A", "B"], "AT-SPI chips: %r" % d.chips())
+
+
+@test
+def restart_when_tagd_dies(ctx):
+    d = ctx.start()
+    d.type("spicy,")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "spicy")
+    os.kill(d.dump()["pid"], signal.SIGKILL)
+    d.type("one pot")
+    wait_for(lambda: d.dump()["restarts"] == 1, "a restart")
+    d.type(",")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", "one pot"], "typing after the restart")
+    check(len(d.tagd_pids()) == 1, "more than one tagd after the restart")
+    d.command("page 1")
+    wait_for(lambda: d.dump()["groups"], "the cloud re-laid out")
+    check(d.dump()["selection"] == ["SwiftUI"], "the cloud lost its selection")
+
+
+@test
+def cloud_selection_and_keyboard(ctx):
+    d = ctx.start()
+    d.command("page 1")
+    titles = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation", "Metal", "Widgets"]
+    buttons = wait_for(lambda: (b := [d.node(r, t) for t in titles for r in ("check box", "toggle button", "push button")
+                                      if d.node(r, t)]) and len(b) == 10 and b, "ten cloud buttons")
+    role = buttons[0].get_role_name()
+    check(role in ("check box", "toggle button"), "a cloud tag is a %s, not a checkable button" % role)
+    check(d.has_state(buttons[0], Atspi.StateType.CHECKED), "SwiftUI is not checked")
+    check(not d.has_state(buttons[6], Atspi.StateType.CHECKED), "Charts is checked")
+    d.click(buttons[6])
+    wait_for(lambda: d.dump()["selection"] == ["SwiftUI", "Charts"], "Charts selected by a click")
+    wait_for(lambda: d.has_state(d.node(role, "Charts"), Atspi.StateType.CHECKED), "Charts checked in AT-SPI")
+    d.key("space")  # the clicked tag has focus: Space toggles it back
+    wait_for(lambda: d.dump()["selection"] == ["SwiftUI"], "Space to deselect Charts")
+    check(len(d.dump()["groups"]) == 10, "at spacing 18 every tag is its own group: %r" % d.dump()["groups"])
+
+
+@test
+def tight_spacing_animates_and_merges_groups(ctx):
+    d = ctx.start()
+    d.command("page 1")
+    wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups at spacing 18")
+    ctx.shot(d, "pick-your-interests.png")
+    d.click(d.node("check box", "Tight spacing"))
+    wait_for(lambda: d.dump()["spacing"] == 3 and not d.dump()["animating"], "the animation to end")
+    d.settle()
+    dump = d.dump()
+    frames = dump["animationFrames"]
+    xs = [f[1] for f in frames if len(f) > 1]
+    check(len(set(xs)) >= 3, "fewer than three in-between layouts of the second tag: %r" % xs)
+    check(len(dump["groups"]) < 10, "tight spacing merged no tags: %r" % dump["groups"])
+    check(all(len(g) > 1 for g in dump["groups"]), "a lone tag at spacing 3: %r" % dump["groups"])
+    ctx.shot(d, "interests-tight.png")
+
+
+@test
+def no_animation_when_the_desktop_asks_for_reduced_motion(ctx):
+    # As KDE's System Settings writes it when animations are turned off.
+    os.makedirs(os.path.join(ctx.tmp, "config"), exist_ok=True)
+    with open(os.path.join(ctx.tmp, "config", "kdeglobals"), "w") as f:
+        f.write("[KDE]\nAnimationDurationFactor=0\n")
+    d = ctx.start()
+    d.command("page 1")
+    wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups")
+    d.set("spacing", 3, target="cloud")
+    wait_for(lambda: len(d.dump()["groups"]) < 10, "the tight layout")
+    check(d.dump()["animationFrames"] == [], "in-between layouts with animations off")
+
+
+@test
+def screenshots_of_the_recipe_page(ctx):
+    d = ctx.start()
+    d.type("one p")
+    wait_for(lambda: d.nodes("list item"), "the suggestions")
+    time.sleep(0.3)
+    ctx.shot(d, "recipe-tags.png", screen=True)
+
+
+@test
+def finds_the_repository_build_without_settings(ctx):
+    """No program set, no $TAGD, no tagd on PATH: the library finds the checkout's own
+    .build/debug/tagd above the directory it was loaded from."""
+    root = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+    repo_tagd = os.path.join(root, ".build", "debug", "tagd")
+    if not os.access(repo_tagd, os.X_OK):
+        raise Skip("no %s (swift build at the repository root)" % repo_tagd)
+    path = ":".join(p for p in os.environ.get("PATH", "").split(":")
+                    if not os.access(os.path.join(p, "tagd"), os.X_OK))
+    d = ctx.start(tagd="", env={"TAGD": "", "PATH": path})
+    exe = os.path.realpath("/proc/%d/exe" % d.dump()["pid"])
+    check(exe == os.path.realpath(repo_tagd), "started %s, not the repository's %s" % (exe, repo_tagd))
+
+
+@test
+def announcements_in_the_locale(ctx):
+    """QLocale's name goes to tagd as initialize's `locale`; a tagd that speaks German then
+    announces in German."""
+    log = os.path.join(ctx.tmp, "sent.jsonl")
+    d = ctx.start(slow=True, env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de",
+                                  "TAGD_DELAY": "0", "TAGD_LOG": log})
+    with open(log) as f:
+        first = json.loads(f.readline())
+    check(first["method"] == "initialize" and first["params"].get("locale") == "de_DE",
+          "initialize did not carry the locale de_DE: %r" % first)
+    info = subprocess.run([ctx.tagd], input='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n',
+                          capture_output=True, text=True, timeout=10).stdout
+    if "languages" not in info:
+        raise Skip("locale sent; this tagd speaks only English (no `languages` in initialize)")
+    check(d.dump()["language"] == "de", "tagd chose %r for a German locale" % d.dump()["language"])
+    names = [n.get_name() for n in d.nodes("text")]
+    check(names and names[0] and names[0] != "Add a tag", "the text is not named by tagd's German prompt: %r" % names)
+    d.type("spicy,")
+    dump = wait_for(lambda: (x := d.dump())["announcements"] and x, "an announcement")
+    check("Added" not in dump["announcements"][-1], "announced in English: %r" % dump["announcements"])
+
+
+class Orca:
+    """Orca 43 in this test's D-Bus session, speaking into a file (tests/orca/tagdqt_speech.py),
+    with key echo off so that typed letters are not mistaken for announcements."""
+
+    def __init__(self, ctx):
+        self.dir = tempfile.mkdtemp(prefix="orca-", dir=ctx.tmp)
+        self.log = os.path.join(self.dir, "speech.txt")
+        open(self.log, "w").close()
+        quiet = {"speechServerFactory": "tagdqt_speech", "enableSpeech": True, "enableKeyEcho": False,
+                 "enableEchoByCharacter": False, "enableEchoByWord": False, "enableEchoBySentence": False,
+                 "enableTutorialMessages": False, "enableBraille": False, "enableSound": False,
+                 "profile": ["Default", "default"]}
+        with open(os.path.join(self.dir, "user-settings.conf"), "w") as f:
+            json.dump({"general": dict(quiet), "profiles": {"default": dict(quiet)},
+                       "pronunciations": {}, "keybindings": {}}, f)
+        env = dict(ctx.env)
+        env["PYTHONPATH"] = os.path.join(HERE, "orca")
+        env["TAGD_SPEECH_LOG"] = self.log
+        self.stderr = open(os.path.join(self.dir, "stderr.txt"), "w")
+        self.proc = subprocess.Popen(["orca", "-u", self.dir] + (["--debug-file", os.environ["ORCA_DEBUG"]] if os.environ.get("ORCA_DEBUG") else []), env=env, stdout=self.stderr, stderr=self.stderr)
+        wait_for(lambda: "Screen reader on" in self.spoken(), "Orca to start speaking", timeout=60)
+
+    def spoken(self):
+        with open(self.log, encoding="utf-8") as f:
+            return f.read()
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.close()
+
+
+@test
+def orca_speaks_every_announcement(ctx):
+    if shutil.which("orca") is None:
+        raise Skip("orca is not installed")
+    ctx.env_only()
+    orca = ctx.orca = Orca(ctx)
+    d = ctx.start()
+    # Orca drops the focus events of an application it does not know yet (no window manager):
+    # move focus away and back, as a user switching windows would.
+    wait_for(lambda: "tagd-qt-demo" in subprocess.run(["orca", "-l"], env=ctx.env, capture_output=True,
+                                                      text=True).stdout or True, "Orca to see the demo")
+    time.sleep(1.0)
+    d.key("shift+Tab")
+    time.sleep(0.3)
+    d.key("Tab")
+    wait_for(lambda: "Add a tag" in orca.spoken(), "Orca to read the field when it gets focus")
+    d.type("spicy,")
+    wait_for(lambda: "Added spicy." in orca.spoken(), "Orca to say 'Added spicy.'")
+    d.type("VEGAN,")
+    wait_for(lambda: "VEGAN is already a tag, as vegan." in orca.spoken(), "Orca to say the duplicate")
+    d.type("spicy,")  # the same sentence as before, spoken again
+    wait_for(lambda: orca.spoken().count("is already a tag") == 2, "Orca to say a repeated sentence again")
+    d.key("Left")
+    wait_for(lambda: d.dump()["selected"] == 3, "a chip selected")
+    d.key("Delete")
+    wait_for(lambda: d.dump()["tags"] == BASE, "the chip removed")
+    d.key("ctrl+z")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "the removal undone")
+    announcements = d.settle()["announcements"]
+    spoken = orca.spoken()
+    missing = [a for a in announcements if a not in spoken]
+    check(not missing, "Orca did not speak %r; it said:\n%s" % (missing, spoken))
+
+
+class Skip(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+
+class Context:
+    def __init__(self, args):
+        self.tagd = args.tagd
+        self.demo = args.demo
+        self.shots = args.shots
+        self.tmp = tempfile.mkdtemp(prefix="tagd-qt-tests-")
+        self.demos = []
+        self.display = None
+        self.orca = None
+
+    def env_only(self):
+        if self.display is None:
+            self.display = Display()
+        self._env()
+
+    def start(self, **kw):
+        self.env_only()
+        d = Demo(self, **kw)
+        self.demos.append(d)
+        return d
+
+    def _env(self):
+        self.env = dict(os.environ)
+        self.env.update({"DISPLAY": self.display.name, "QT_QPA_PLATFORM": "xcb",
+                         "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1", "QT_ACCESSIBILITY": "1",
+                         "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CONFIG_HOME": os.path.join(self.tmp, "config"),
+                         "QT_QPA_PLATFORMTHEME": ""})
+        self.env.pop("WAYLAND_DISPLAY", None)
+
+    def shot(self, d, name, screen=False):
+        if not self.shots:
+            return
+        os.makedirs(self.shots, exist_ok=True)
+        path = os.path.join(self.shots, name)
+        check(d.command("shot " + path)["ok"], "the screenshot %s failed" % name)
+
+    def finish(self):
+        for d in self.demos:
+            d.stop()
+        self.demos = []
+        if self.orca:
+            self.orca.stop()
+            self.orca = None
+        if self.display:
+            self.display.stop()
+            self.display = None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tagd", required=True)
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--shots")
+    parser.add_argument("-k", dest="only")
+    args = parser.parse_args()
+    passed = failed = skipped = 0
+    for fn in TESTS:
+        if args.only and args.only not in fn.__name__:
+            continue
+        ctx = Context(args)
+        start = time.monotonic()
+        try:
+            fn(ctx)
+            for d in ctx.demos:
+                bad = [line for line in d.stderr_text().splitlines()
+                       if line.startswith(("QWARN", "Warning", "tagd:", "qt.", "QObject")) or "failed" in line]
+                check(not bad, "the demo printed warnings:\n" + "\n".join(bad))
+            passed += 1
+            print("ok   %s (%.1f s)" % (fn.__name__, time.monotonic() - start), flush=True)
+        except Skip as e:
+            skipped += 1
+            print("skip %s: %s" % (fn.__name__, e), flush=True)
+        except Exception as e:  # noqa: BLE001 - a test's failure of any kind is reported
+            failed += 1
+            print("FAIL %s: %s" % (fn.__name__, e), flush=True)
+            if not isinstance(e, Failure):
+                traceback.print_exc()
+            for d in ctx.demos:
+                tail = d.stderr_text().strip().splitlines()[-15:]
+                if tail:
+                    print("     demo stderr:\n       " + "\n       ".join(tail), flush=True)
+        finally:
+            ctx.finish()
+            shutil.rmtree(ctx.tmp, ignore_errors=True)
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
