@@ -19,6 +19,7 @@ enum SessionError: Error, Hashable {
   case duplicateTitle(String, index: Int, first: Int, path: String)
   case sizeCountMismatch(sizes: Int, tags: Int, cloud: String)
   case tooManyCloudTags(count: Int, limit: Int)
+  case document(DocumentError)
 }
 
 /// Why a request came at the wrong point of the LSP lifecycle.
@@ -168,12 +169,31 @@ extension ResponseError {
         code: .invalidParams,
         message: "Invalid params: `tags` has \(count) tags; the limit is \(limit) (--max-tags)"
       )
+    case .document(let problem):
+      self.init(code: .invalidParams, message: "Invalid params: \(problem.explanation)")
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
         code: .invalidParams,
         message:
           "Invalid params: `\(path)[\(index)].title` \"\(title)\" repeats `\(path)[\(first)]`; titles must be unique"
       )
+    }
+  }
+}
+
+extension DocumentError {
+  var explanation: String {
+    switch self {
+    case .malformed(let line, let problem): "`text` line \(line) (counted from 0): \(problem)"
+    case .lineOutOfRange(let line, let count):
+      "`line` \(line) is past the text's last line, \(count - 1) (lines count from 0)"
+    case .notAHeading(let line): "`line` \(line) is not an Org heading (stars, then a space)"
+    case .notAnOrgTag(let tag, let index):
+      "`tags[\(index)]` \"\(tag)\" cannot be an Org tag: Org tags hold only letters, digits, `_`, `@`, `#` and `%`"
+    case .otherFrontMatter(let found, let asked):
+      "`format` is \"\(asked.rawValue)\" but the text starts with \(found == .yaml ? "YAML front matter (`---`)" : "TOML front matter (`+++`)")"
+    case .keyWithoutFrontMatter(let format):
+      "`key` applies only to front matter (\"yaml\", \"toml\"); the text was read as \"\(format.rawValue)\""
     }
   }
 }

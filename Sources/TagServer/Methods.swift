@@ -38,7 +38,7 @@ extension Server {
     FieldUndoRequest.self, FieldRedoRequest.self, FieldBlurRequest.self,
     CloudOpenRequest.self, CloudToggleRequest.self, CloudSelectRequest.self,
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
-    CloudCloseRequest.self,
+    CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
   ]
 
   /// Every notification tagd acts on.
@@ -301,6 +301,46 @@ extension CloudCloseRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> NullResult {
     try s.close(cloud, in: \.clouds, kind: "cloud")
   }
+}
+
+extension DocumentTagsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentTagsResult
+  {
+    let t = target
+    do throws(DocumentError) {
+      let found = try Document.tags(in: t.text, format: t.format, key: t.keyOrDefault, line: t.line)
+      try checkKey(t, format: found.format)
+      return DocumentTagsResult(found, in: t.text, encoding: s.positionEncoding)
+    } catch {
+      throw .session(.document(error))
+    }
+  }
+}
+
+extension DocumentSetTagsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> DocumentEditsResult
+  {
+    let t = target
+    do throws(DocumentError) {
+      let set = try Document.setTags(
+        tags,
+        in: t.text,
+        format: t.format,
+        key: t.keyOrDefault,
+        line: t.line
+      )
+      try checkKey(t, format: set.format)
+      return DocumentEditsResult(set.edits, in: t.text, encoding: s.positionEncoding)
+    } catch {
+      throw .session(.document(error))
+    }
+  }
+}
+
+/// Throws when `key` was given for a text read as Org (the format detected, not given).
+private func checkKey(_ target: DocumentTarget, format: DocumentFormat) throws(DocumentError) {
+  guard target.key != nil, format == .orgHeading || format == .orgFiletags else { return }
+  throw .keyWithoutFrontMatter(format)
 }
 
 extension InitializedNotification: ServedNotification {

@@ -39,6 +39,7 @@ extension Bench {
     for size in quick ? [10_000] : [10_000, 100_000] {
       rows.append(contentsOf: try measureUndo(size: size))
     }
+    rows.append(contentsOf: try measureDocuments())
     return rows
   }
 
@@ -170,20 +171,24 @@ enum FeatureReport {
   /// The BENCHMARKS.md section for `rows`.
   static func section(_ rows: [FeatureRow]) -> String {
     var out = """
-      ## SPEC §6: suggestions and undo
+      ## SPEC §6: suggestions, undo and documents
 
       Round trip and server CPU in ms, medians with min–max. A `field/suggest` row is one
       keystroke's query (the draft after a `field/change`, limit 10) against the whole
       vocabulary; its target is well under 1 ms of server time. Undo and redo of a paste should
-      cost the same per tag at every size (linear, not quadratic).
+      cost the same per tag at every size (linear, not quadratic). A `document/…` row sends the
+      whole document (its size in bytes in the second column) in each request; its target is
+      linear and at most 2 ms of server time for 1 MB.
 
-      | operation | entries or tags | round trip | server CPU | CPU per entry or tag |
+      | operation | entries, tags or bytes | round trip | server CPU | CPU per entry, tag or byte |
       |---|---|---|---|---|
 
       """
     for row in rows {
       let perItem = row.server.median * 1e6 / Double(max(row.size, 1))
-      let perUnit = row.name.hasPrefix("`field/suggest`") ? "—" : "\(Format.fixed(perItem, 0)) ns"
+      let digits = row.name.hasPrefix("`document/") ? 2 : 0
+      let perUnit =
+        row.name.hasPrefix("`field/suggest`") ? "—" : "\(Format.fixed(perItem, digits)) ns"
       out +=
         "| \(row.name) | \(Format.count(row.size)) | \(Format.sample(row.roundTrip, 3, "ms")) | \(Format.sample(row.server, 3, "ms")) | \(perUnit) |\n"
     }

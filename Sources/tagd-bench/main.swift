@@ -8,6 +8,7 @@ import Glibc
 //   .build/release/tagd-bench --quick                        smoke run (seconds), writes nothing
 //   .build/release/tagd-bench --output PATH                  write the report elsewhere
 //   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
+//   .build/release/tagd-bench --documents [--quick]           the document/… figures only, printed
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
@@ -64,6 +65,7 @@ if arguments.first == "--decode-loop", arguments.count == 3, let index = Int(arg
 var quick = false
 var output: String?
 var instructionsOnly = false
+var documentsOnly = false
 var tagdPath: String?
 var callgrindDirectory: String?
 var check = false
@@ -74,6 +76,7 @@ while let argument = arguments.first {
   case "--quick": quick = true
   case "--instructions": instructionsOnly = true
   case "--check": check = true
+  case "--documents": documentsOnly = true
   case "--tagd", "--callgrind-dir", "--budgets":
     guard let path = arguments.first else { fail("\(argument) needs a path") }
     switch argument {
@@ -141,6 +144,21 @@ let peer = onPath("node").flatMap { node in
 }
 let bench = Bench(tagd: tagd, bench: executable, peer: peer, quick: quick) { line in
   writeText(line + "\n", to: STDERR_FILENO)
+}
+
+if documentsOnly {
+  do throws(BenchError) {
+    for row in try bench.measureDocuments() {
+      let perByte = row.server.median * 1e6 / Double(row.size)
+      writeText(
+        "\(row.name), \(row.size) bytes: server \(Format.sample(row.server, 3, "ms")) (\(Format.fixed(perByte, 2)) ns/byte), round trip \(Format.sample(row.roundTrip, 3, "ms"))\n",
+        to: STDOUT_FILENO
+      )
+    }
+    exit(0)
+  } catch {
+    fail(error.description)
+  }
 }
 
 do throws(BenchError) {

@@ -1,33 +1,24 @@
 ;;; tagd-field.el --- An in-buffer tag field laid out by tagd  -*- lexical-binding: t; -*-
 
-;; Version: 1.0.0
-;; Package-Requires: ((emacs "28.1"))
-;; Keywords: convenience
+;; This file is part of the tagd package (see tagd.el).
 ;; SPDX-License-Identifier: MIT
-
-;; This file is not part of GNU Emacs.
 
 ;;; Commentary:
 
 ;; `tagd-field' opens a buffer holding a tag field: the chips, laid
 ;; out by tagd's flow layout in terminal cells (field/layout with
 ;; `cells') so that they wrap to the window's width, then the draft.
-;; The chips are read-only text; the draft, after them, is ordinary
-;; editable text synced with tagd (Protocol/sync.md).
-;;
-;; A chip is drawn as "[TAG ×]" plus one column of gap, so tagd
-;; measures it as the tag's display width plus `tagd-chip-padding'
-;; (5) cells, with a spacing of 0 (rows are adjacent).  Where Emacs's
-;; `string-width' and tagd's display width disagree (some emoji
-;; sequences), the chips are laid out again from the widths Emacs
-;; draws (field/layout with `chipSizes'), so columns stay exact; see
-;; README.md.
+;; The chips are read-only text drawn from tagd's labels; the draft,
+;; after them, is ordinary editable text synced with tagd
+;; (Protocol/sync.md).  Point never stays in the chips: a click on
+;; one selects it (tagd's selection) and point goes back to the draft.
 
 ;;; Code:
 
 (require 'cl-lib)
 (require 'subr-x)
 (require 'tagd)
+(require 'tagd-reader)
 
 (defcustom tagd-field-width nil
   "Width in columns the field's chips wrap to.
@@ -49,26 +40,27 @@ column (a terminal wraps a line that fills the window)."
 
 (defvar tagd-field-mode-map
   (let ((map (make-sparse-keymap)))
+    (tagd--bind-field-keys map)
     (define-key map (kbd "RET") #'tagd-field-return)
-    (define-key map (kbd "DEL") #'tagd-field-delete-backward)
-    (define-key map (kbd "C-d") #'tagd-field-delete-forward)
-    (define-key map (kbd "<deletechar>") #'tagd-field-delete-forward)
     (define-key map (kbd "C-c C-c") #'tagd-field-finish)
     (define-key map (kbd "C-c C-k") #'tagd-field-cancel)
-    (define-key map (kbd "TAB") #'tagd-field-next-chip)
-    (define-key map (kbd "<backtab>") #'tagd-field-previous-chip)
     map)
   "Keymap of `tagd-field-mode'.")
 
 (define-derived-mode tagd-field-mode fundamental-mode "Tags"
   "Major mode of a tagd tag field buffer.
-Type tags after the chips; \\`,' or \\`RET' commits one, \\`DEL' on an
-empty draft removes the last.  \\`RET' or \\`C-d' on a chip, \\`DEL'
-after one, or a click on its × removes it.  \\[tagd-field-finish] finishes, \\[tagd-field-cancel] cancels.
+Type tags after the chips; a comma or RET commits one, DEL on an
+empty draft removes the last, \\[tagd-complete] takes tagd's best suggestion.
+\\[tagd-select-previous] at the start of the draft selects the last chip,
+\\[tagd-select-previous] and \\[tagd-select-next] move the selection, \\[tagd-move-left] and \\[tagd-move-right]
+move the selected chip, RET edits it and DEL or \\[tagd-delete-forward] removes it;
+a click on a chip selects it, on its × removes it.  \\[tagd-field-finish] finishes, \\[tagd-field-cancel] cancels.
 
 \\{tagd-field-mode-map}"
   (buffer-disable-undo)
   (setq-local truncate-lines nil)
+  (add-hook 'completion-at-point-functions #'tagd-completion-at-point nil t)
+  (add-hook 'post-command-hook #'tagd-field--keep-point nil t)
   (add-hook 'kill-buffer-hook #'tagd-field--kill nil t)
   (add-hook 'window-size-change-functions #'tagd-field--resized nil t))
 
@@ -90,7 +82,7 @@ after one, or a click on its × removes it.  \\[tagd-field-finish] finishes, \\[
              (draft-offset (and (>= (point) start) (- (point) start)))
              (old-point (point)))
         (add-text-properties 0 (length text)
-                             '(read-only "Chips are edited with RET or ×"
+                             '(read-only "Select a chip with <left> to edit it with RET"
                                          rear-nonsticky t front-sticky (read-only))
                              text)
         (save-excursion
@@ -109,11 +101,17 @@ after one, or a click on its × removes it.  \\[tagd-field-finish] finishes, \\[
       (setq tagd-field--placeholder (make-overlay start start nil nil nil)))
     (move-overlay tagd-field--placeholder (point-max) (point-max))
     (overlay-put tagd-field--placeholder 'after-string
-                 (if (and tagd-show-placeholder (= start (point-max)))
-                     (propertize (or (plist-get (tagd--field-options field) :prompt)
-                                     "Add a tag")
-                                 'face 'tagd-placeholder 'cursor t)
-                   ""))))
+                 (if (= start (point-max)) (tagd--placeholder field) ""))))
+
+(defun tagd-field--keep-point ()
+  "Bring point back to the draft; a chip it was put on is selected."
+  (let ((field tagd--field))
+    (when (and field (not (tagd--field-closed field))
+               (< (point) (tagd--field-start field)))
+      (let ((index (get-text-property (point) 'tagd-index)))
+        (goto-char (tagd--field-start field))
+        (when (and index (not (eql index (tagd--field-selected field))))
+          (tagd--call field :field/select (list :index index) t))))))
 
 (defun tagd-field--resized (window)
   "Lay the field out again when WINDOW, showing it, changed size."
@@ -139,58 +137,15 @@ field options merged over `tagd-field-options'."
     (let ((field (tagd--open buffer (point-min) :tags tags :options options
                              :layout (tagd-field--layout-params)
                              :render #'tagd-field--render)))
-      (tagd--set-layout field (tagd-field--layout-params)))
+      (tagd--set-layout field (tagd-field--layout-params) t))
     buffer))
 
 (defun tagd-field-return ()
-  "On a chip, remove its tag; in the draft, commit it as a tag."
+  "Edit the selected chip; else commit the draft as a tag."
   (interactive)
-  (let ((tag (get-text-property (point) 'tagd-chip)))
-    (if (and tag (< (point) (tagd--field-start tagd--field)))
-        (tagd-remove-tag tagd--field tag)
-      (tagd-submit tagd--field))))
-
-(defun tagd-field-delete-backward ()
-  "Backspace: in the chips, remove the chip before point; else as in the reader."
-  (interactive)
-  (if (>= (point) (tagd--field-start tagd--field))
-      (tagd-delete-backward)
-    (let ((tag (save-excursion
-                 (skip-chars-backward " \n")
-                 (and (> (point) (point-min))
-                      (get-text-property (1- (point)) 'tagd-chip)))))
-      (if tag
-          (tagd-remove-tag tagd--field tag)
-        (ding)))))
-
-(defun tagd-field-delete-forward ()
-  "On a chip, remove it; in the draft, delete the next character."
-  (interactive)
-  (let ((tag (and (< (point) (tagd--field-start tagd--field))
-                  (get-text-property (point) 'tagd-chip))))
-    (if tag
-        (tagd-remove-tag tagd--field tag)
-      (call-interactively #'delete-char))))
-
-(defun tagd-field-next-chip (&optional n)
-  "Move to the start of the Nth next chip (the draft after the last)."
-  (interactive "p")
-  (let ((start (tagd--field-start tagd--field)))
-    (dotimes (_ (abs (or n 1)))
-      (if (> (or n 1) 0)
-          (let ((next (next-single-property-change (point) 'tagd-chip nil start)))
-            (when (and next (< next start) (not (get-text-property next 'tagd-chip)))
-              (setq next (next-single-property-change next 'tagd-chip nil start)))
-            (goto-char (or next start)))
-        (let ((prev (previous-single-property-change (point) 'tagd-chip nil (point-min))))
-          (when (and prev (> prev (point-min)) (not (get-text-property prev 'tagd-chip)))
-            (setq prev (previous-single-property-change prev 'tagd-chip nil (point-min))))
-          (goto-char (or prev (point-min))))))))
-
-(defun tagd-field-previous-chip (&optional n)
-  "Move to the start of the Nth previous chip."
-  (interactive "p")
-  (tagd-field-next-chip (- (or n 1))))
+  (if (tagd--field-selected tagd--field)
+      (tagd-edit-selected)
+    (tagd-submit tagd--field)))
 
 (defun tagd-field-tags ()
   "Return the tags of the field in the current buffer."

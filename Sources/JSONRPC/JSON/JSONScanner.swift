@@ -468,10 +468,12 @@ public struct JSONScanner: JSONByteCursor {
   fileprivate mutating func decodeEscapedRun(into bytes: inout [UInt8]) {
     bytes.reserveCapacity(input.count)
     while position < input.count {
-      let byte = input[position]
-      guard byte == UInt8(ascii: "\\") else {
-        bytes.append(byte)
-        position += 1
+      // The run up to the next backslash is copied at once (a long text is mostly runs).
+      var end = position
+      while end < input.count, input[end] != UInt8(ascii: "\\") { end += 1 }
+      if end > position {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
+        position = end
         continue
       }
       let escaped = input[position + 1]

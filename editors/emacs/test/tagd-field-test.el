@@ -45,43 +45,65 @@
     ;; Chips are tag + 5 cells: 10, 9, 10, 10.  Line 1 holds three
     ;; (29 <= 30); delta wraps; the draft (min 12) fits after it.
     (should (equal (tagd-field-test--text)
-                   "[alpha ×] [beta ×] [gamma ×] \n[delta ×] Add a tag"))
+                   "[alpha ×] [beta ×] [gamma ×]\n[delta ×] Add a tag"))
     (tagd-field-test--type "epsilon,zeta")
     (should (equal (tagd-field-test--text)
-                   "[alpha ×] [beta ×] [gamma ×] \n[delta ×] [epsilon ×] \nzeta"))
+                   "[alpha ×] [beta ×] [gamma ×]\n[delta ×] [epsilon ×]\nzeta"))
     (should (equal (tagd-field-tags) '("alpha" "beta" "gamma" "delta" "epsilon")))))
 
 (ert-deftest tagd-field-test-edit ()
-  "RET commits, DEL on an empty draft removes, RET on a chip removes it."
+  "RET commits, DEL on an empty draft removes, RET on the selected chip edits it."
   (tagd-field-test--with '("one") 40
     (tagd-field-test--type "two" [return] "three,THREE," [backspace])
     (should (equal (tagd-field-tags) '("one" "two")))
-    (goto-char (point-min))
-    (should (equal (get-text-property (point) 'tagd-chip) "one"))
-    (tagd-field-test--type [tab])
-    (should (equal (get-text-property (point) 'tagd-chip) "two"))
+    ;; Left selects "two"; RET takes it into the draft, where typing goes.
+    (tagd-field-test--type [left return] "x")
+    (should (equal (tagd-field-test--text) "[one ×] twox"))
     (tagd-field-test--type [return])
-    (should (equal (tagd-field-test--text) "[one ×] Add a tag"))
+    (should (equal (tagd-field-tags) '("one" "twox")))
     ;; The chips are read-only.
     (dolist (pos (list (point-min) (1+ (point-min))))
       (goto-char pos)
       (should-error (insert "x") :type 'text-read-only))))
 
 (ert-deftest tagd-field-test-chip-keys ()
-  "In the chips, C-d removes the chip at point and DEL the chip before it."
+  "C-d and DEL remove the selected chip; point stays in the draft."
   (tagd-field-test--with '("a" "b" "c" "d") 40
-    (goto-char (point-min))
-    (tagd-field-test--type [tab] [?\C-d])
-    (should (equal (tagd-field-tags) '("a" "c" "d")))
-    (goto-char (point-min))
-    (tagd-field-test--type [tab] [backspace])
-    (should (equal (tagd-field-tags) '("c" "d")))
-    (should (equal (tagd-field-test--text) "[c ×] [d ×] Add a tag"))))
+    (tagd-field-test--type [left left ?\C-d])
+    (should (equal (tagd-field-tags) '("a" "b" "d")))
+    (tagd-field-test--type [left left left backspace])
+    (should (equal (tagd-field-tags) '("b" "d")))
+    (should (equal (tagd-field-test--text) "[b ×] [d ×] Add a tag"))
+    (should (= (point) (tagd--field-start tagd--field)))
+    (tagd-field-test--type "e,")
+    (should (equal (tagd-field-tags) '("b" "d" "e")))))
+
+(ert-deftest tagd-field-test-point-in-chips ()
+  "Point put on a chip (a click) selects it and goes back to the draft."
+  (tagd-field-test--with '("a" "b") 40
+    (goto-char (+ (point-min) 7))         ; on "[b ×]"
+    (tagd-field--keep-point)
+    (tagd-field-test--settle)
+    (should (equal (tagd--field-selected tagd--field) 1))
+    (should (= (point) (tagd--field-start tagd--field)))
+    (tagd-field-test--type [?\C-d])
+    (should (equal (tagd-field-tags) '("a")))))
+
+(ert-deftest tagd-field-test-tab ()
+  "TAB in the draft takes tagd's best suggestion."
+  (let ((buffer (tagd-field nil #'ignore '(:suggestions ["alpha" "beta"]))))
+    (unwind-protect
+        (progn
+          (tagd-field-test--settle)
+          (tagd-field-test--type "be" [tab])
+          (should (equal (tagd-field-tags) '("beta")))
+          (should (equal (tagd-field-test--text) "[beta ×] Add a tag")))
+      (kill-buffer buffer))))
 
 (ert-deftest tagd-field-test-narrow ()
   "A chip wider than the window is narrowed, its tag cut with an ellipsis."
   (tagd-field-test--with '("a-very-long-tag-name") 15
-    (should (equal (tagd-field-test--text) "[a-very-lo… ×] \nAdd a tag"))))
+    (should (equal (tagd-field-test--text) "[a-very-lo… ×]\nAdd a tag"))))
 
 (ert-deftest tagd-field-test-resize ()
   "A new width lays the chips out again."
@@ -92,31 +114,7 @@
       (tagd--set-layout tagd--field (tagd-field--layout-params))
       (tagd-field-test--settle)
       (should (equal (tagd-field-test--text)
-                     "[alpha ×] [beta ×] \n[gamma ×] Add a tag")))))
-
-(ert-deftest tagd-field-test-widths ()
-  "Emacs's `string-width' against tagd's display width, as README.md says.
-They agree on CJK, single emoji, flags and combining marks; they
-differ on emoji with a skin-tone modifier, ZWJ sequences, text
-symbols with VS16 and the halfwidth voiced mark, where the field
-lays out from Emacs's widths."
-  (let* ((agree '("漢字" "한국어" "ｶﾅ" "😀" "🇫🇷" "e\u0301" "Straße" "—"))
-         (differ '("👍🏽" "👨‍👩‍👧" "☺️" "ﾀﾞ"))
-         (all (append agree differ)))
-    (tagd-test--with-buffer all
-      (let* ((result (tagd--request :field/layout
-                                    (list :field (tagd--field-id field) :width nil
-                                          :cells (list :padding 0) :fieldHeight 1
-                                          :spacing 0 :fieldMinWidth 0)))
-             (widths (cl-loop for f across (plist-get result :frames)
-                              collect (plist-get f :width))))
-        (cl-loop for tag in all for w in widths
-                 do (if (member tag agree)
-                        (should (equal (cons tag (string-width tag)) (cons tag w)))
-                      (should-not (equal (cons tag (string-width tag)) (cons tag w)))))))
-    ;; The field draws them at Emacs's width, in order, nothing cut.
-    (tagd-field-test--with '("👍🏽" "x") 30
-      (should (equal (tagd-field-test--text) "[👍🏽 ×] [x ×] Add a tag")))))
+                     "[alpha ×] [beta ×]\n[gamma ×] Add a tag")))))
 
 (provide 'tagd-field-test)
 ;;; tagd-field-test.el ends here

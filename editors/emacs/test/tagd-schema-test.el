@@ -166,8 +166,14 @@
                             "a,b;c" [f9] [?\C-y] "," [backspace backspace] "d" [return]
                             [?\C-j] "é😀" [return return])
                            '("x" "y" "a" "cp1" "d" "é😀")))
+            ;; The §6 commands: suggest, select, move, undo, redo, edit.
+            (should (equal (tagd-test--read '("Tags: " ("m" "n") (:suggestions ["alpha"]))
+                                            "al" [tab left left M-right right ?\C-_ ?\C-\M-_]
+                                            [left return return return])
+                           '("m" "n" "alpha")))
             (tagd-field-test--with '("👍🏽" "long-tag") 20
-              (tagd-field-test--type "q,w" [return] [backspace])
+              (tagd-field-test--type "q,w" [return])
+              (tagd-field-test--type [backspace])
               (let ((tagd-field-width 30))
                 (tagd--set-layout tagd--field (tagd-field--layout-params))
                 (tagd-field-test--settle)))
@@ -178,9 +184,9 @@
     (let ((methods (delete-dups (mapcar (lambda (m) (plist-get m :method)) sent))))
       (dolist (m '(:initialize :initialized :field/open :field/didChange :field/state
                    :field/submit :field/deleteBackward :field/removeTag :field/layout
-                   :field/close :shutdown :exit))
+                   :field/suggest :field/select :field/moveTag :field/undo :field/redo
+                   :field/editTag :field/close :shutdown :exit))
         (should (memq m methods))))
-    (should (cl-some (lambda (m) (plist-get (plist-get m :params) :chipSizes)) sent))
     (should (cl-some (lambda (m) (plist-get (plist-get m :params) :applied)) sent))
     (should (equal (cl-mapcan #'tagd-schema-test--problems sent) nil))))
 

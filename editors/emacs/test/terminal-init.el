@@ -14,9 +14,14 @@
 ;; on the screen under test (their sources are in another directory).
 (when (boundp 'native-comp-deferred-compilation)
   (setq native-comp-deferred-compilation nil))
+;; Its load also warns (in a window of the screen under test) that the
+;; .elc files, compiled into a directory of their own, have no source
+;; beside them.
+(setq warning-suppress-types '((comp)))
 
 (require 'tagd)
 (require 'tagd-org)
+(require 'tagd-front-matter)
 (require 'tagd-field)
 (setq inhibit-startup-screen t
       initial-scratch-message nil
@@ -37,6 +42,16 @@
   (interactive)
   (tagd-term--write (tagd-read-tags "Tags: " '("x"))))
 
+(defun tagd-term-read-vocabulary ()
+  "Read tags with a vocabulary and no initial tags; write them out."
+  (interactive)
+  (tagd-term--write (tagd-read-tags "Tags: " nil '(:suggestions ["urgent" "urban" "work"]))))
+
+(defun tagd-term-field-vocabulary ()
+  "Open a `tagd-field' with a vocabulary."
+  (interactive)
+  (tagd-field nil nil '(:suggestions ["alpha" "beta"])))
+
 (defun tagd-term-kill-ring ()
   "Write the newest kill ring entry out."
   (interactive)
@@ -44,6 +59,8 @@
 
 (global-set-key (kbd "<f5>") #'tagd-term-read)
 (global-set-key (kbd "<f6>") #'tagd-term-kill-ring)
+(global-set-key (kbd "<f7>") #'tagd-term-read-vocabulary)
+(global-set-key (kbd "<f4>") #'tagd-term-field-vocabulary)
 (xterm-mouse-mode 1)
 (menu-bar-mode -1)
 

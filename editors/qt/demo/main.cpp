@@ -5,7 +5,8 @@
 // Options: --tagd PATH (the tagd program), --no-animations (as when the desktop asks for reduced motion),
 // --control (read commands on stdin, one per line, and answer each with one JSON line on
 // stdout: `dump`, `set PROPERTY JSON` and `cloud PROPERTY JSON` (write a property of the
-// entry or the cloud through Qt's meta-object system), `clip JSON-STRING` (own the clipboard with that text), `page N`, `shot FILE`, `quit`). The
+// entry or the cloud through Qt's meta-object system), `clip JSON-STRING` (own the clipboard with that text), `page N`, `shot FILE`, `pixel X Y`
+// (the colour on screen there), `quit`). The
 // real-window tests use --control to read the widgets' properties from outside.
 
 #include <TagdQt/Connection>
@@ -21,6 +22,7 @@
 #include <QtCore/QTextStream>
 #include <QtWidgets/QApplication>
 #include <QtGui/QClipboard>
+#include <QtGui/QPainter>
 #include <QtGui/QScreen>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QHBoxLayout>
@@ -43,10 +45,98 @@ QLabel *heading(const QString &text)
     auto *label = new QLabel(text);
     QFont f = label->font();
     f.setPointSizeF(f.pointSizeF() * 1.6);
-    f.setBold(true);
+    f.setWeight(QFont::DemiBold); // the seed's semibold title (bold where the font has no semibold)
     label->setFont(f);
     return label;
 }
+
+const QColor Teal(48, 176, 199);
+
+// A Suggested button: a teal-tinted capsule (ends fully round, radius = height / 2) with a plus
+// before its label, as in the seed. A style sheet cannot say "half the height", so it paints itself.
+class CapsuleButton : public QPushButton
+{
+public:
+    explicit CapsuleButton(const QString &label)
+        : QPushButton(label)
+    {
+        setCursor(Qt::PointingHandCursor);
+    }
+
+    QSize sizeHint() const override
+    {
+        const QFontMetrics fm(font());
+        const int h = fm.height() + 10;
+        return {h / 2 + plusSize() + 6 + fm.horizontalAdvance(text()) + h / 2, h};
+    }
+    QSize minimumSizeHint() const override { return sizeHint(); }
+
+protected:
+    int plusSize() const { return QFontMetrics(font()).height() / 2 + 2; }
+
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        const QRectF r = QRectF(rect()).adjusted(1, 1, -1, -1);
+        const qreal radius = r.height() / 2;
+        QColor fill = Teal;
+        fill.setAlphaF(isDown() ? 0.4 : underMouse() ? 0.3 : 0.2);
+        QColor edge = Teal;
+        edge.setAlphaF(0.7);
+        p.setBrush(fill);
+        p.setPen(QPen(edge, 1));
+        p.drawRoundedRect(r, radius, radius);
+        if (hasFocus()) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(Teal, 2));
+            p.drawRoundedRect(r.adjusted(0.5, 0.5, -0.5, -0.5), radius - 0.5, radius - 0.5);
+        }
+        const QColor ink = palette().color(QPalette::ButtonText);
+        const qreal s = plusSize(), x = height() / 2.0, cy = height() / 2.0;
+        p.setPen(QPen(Teal.darker(130), 1.6, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(x, cy), QPointF(x + s, cy));
+        p.drawLine(QPointF(x + s / 2, cy - s / 2), QPointF(x + s / 2, cy + s / 2));
+        p.setPen(ink);
+        p.drawText(QRectF(x + s + 6, 0, width(), height()), Qt::AlignLeft | Qt::AlignVCenter, text());
+    }
+};
+
+// "Tight spacing": a switch, as in the seed (a check box underneath, so assistive technology
+// sees a checkable control named by its label). A track with a knob, green when on.
+class Switch : public QCheckBox
+{
+public:
+    using QCheckBox::QCheckBox;
+
+    QSize sizeHint() const override
+    {
+        const QFontMetrics fm(font());
+        return {TrackWidth + 8 + fm.horizontalAdvance(text()) + 2, std::max(TrackHeight + 4, fm.height())};
+    }
+
+protected:
+    static constexpr int TrackWidth = 38, TrackHeight = 22;
+
+    bool hitButton(const QPoint &pos) const override { return rect().contains(pos); }
+
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        const QRectF track(1, (height() - TrackHeight) / 2.0, TrackWidth, TrackHeight);
+        p.setPen(hasFocus() ? QPen(palette().color(QPalette::Highlight), 2) : Qt::NoPen);
+        p.setBrush(isChecked() ? QColor(0x30, 0xd1, 0x58) : QColor(0x78, 0x78, 0x80, 0xa0));
+        p.drawRoundedRect(track, TrackHeight / 2.0, TrackHeight / 2.0);
+        const qreal d = TrackHeight - 4;
+        const qreal x = isChecked() ? track.right() - 2 - d : track.left() + 2;
+        p.setPen(Qt::NoPen);
+        p.setBrush(Qt::white);
+        p.drawEllipse(QRectF(x, track.top() + 2, d, d));
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRectF(TrackWidth + 8, 0, width(), height()), Qt::AlignLeft | Qt::AlignVCenter, text());
+    }
+};
 
 class Demo : public QMainWindow
 {
@@ -73,12 +163,9 @@ public:
         rl->addWidget(suggested);
         auto *row = new QHBoxLayout;
         for (const QString &tag : {u"spicy"_s, u"gluten-free"_s, u"30 minutes"_s, u"one pot"_s}) {
-            auto *b = new QPushButton(u"+ "_s + tag);
+            auto *b = new CapsuleButton(tag);
             b->setAccessibleName(u"Add %1"_s.arg(tag));
             b->setFocusPolicy(Qt::TabFocus);
-            b->setStyleSheet(u"QPushButton { background: rgba(48, 176, 199, 0.22); color: palette(text);"
-                             " border: 1px solid rgba(48, 176, 199, 0.6); border-radius: 13px; padding: 4px 12px; }"
-                             "QPushButton:focus { border: 2px solid rgb(48, 176, 199); }"_s);
             connect(b, &QPushButton::clicked, entry, [this, tag] { entry->addTags({tag}); });
             row->addWidget(b);
             suggestions.append({tag, b});
@@ -131,7 +218,11 @@ public:
         cloud->setSelectedOpacity(0.85);
         cloud->setUnselectedOpacity(0.3);
         il->addWidget(cloud);
-        tight = new QCheckBox(u"Tight spacing"_s);
+        // The width of every layout the cloud applied, and whether it was on screen then (a test reads it).
+        connect(cloud, &Tagd::TagCloud::laidOut, this, [this] {
+            cloudLayouts.append(QJsonArray{cloud->width(), cloud->isVisible()});
+        });
+        tight = new Switch(u"Tight spacing"_s);
         connect(tight, &QCheckBox::toggled, cloud, [this](bool on) { cloud->setSpacing(on ? 3 : 18); });
         il->addWidget(tight);
         il->addStretch();
@@ -179,6 +270,7 @@ public:
                 {u"animating"_s, cloud->isAnimating()},
                 {u"animationFrames"_s, frames},
                 {u"spacing"_s, cloud->spacing()},
+                {u"cloudLayouts"_s, cloudLayouts},
                 {u"pid"_s, c->processId()},
                 {u"restarts"_s, c->restartCount()},
                 {u"language"_s, c->language()},
@@ -215,6 +307,11 @@ public:
                     area = area.united(w->frameGeometry());
             return {{u"ok"_s, screen()->grabWindow(0, area.x(), area.y(), area.width(), area.height()).save(rest)}};
         }
+        if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
+            const QImage one = screen()->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1).toImage();
+            const QColor c = one.pixelColor(0, 0);
+            return {{u"rgb"_s, QJsonArray{c.red(), c.green(), c.blue()}}};
+        }
         if (verb == u"quit"_s) {
             QApplication::quit();
             return {{u"ok"_s, true}};
@@ -229,6 +326,7 @@ public:
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;
     QJsonArray dropped;
+    QJsonArray cloudLayouts;
 };
 
 } // namespace

@@ -104,6 +104,8 @@ public:
     void requestLayout();
     void sendLayout();
     void applyLayout(const QJsonObject &layout);
+    // Room around the tags for the glass (each capsule grows by half the merge distance) and its edge.
+    qreal inset() const { return std::ceil(mergeDistance / 2) + 1; }
 
     TagCloud *const q;
     Rpc *const rpc;
@@ -247,6 +249,10 @@ void TagCloudPrivate::requestLayout()
 {
     if (!opened)
         return;
+    if (!q->isVisible()) {
+        lastWidth = -1; // a hidden widget's width is not the one it will be shown at (showEvent asks)
+        return;
+    }
     if (inFlight) {
         again = true; // one request at a time; the newest wish is sent when it is answered
         return;
@@ -262,14 +268,14 @@ void TagCloudPrivate::sendLayout()
         const QSize s = b->sizeHint();
         sizes.append(QJsonObject{{u"width"_s, s.width()}, {u"height"_s, s.height()}});
     }
-    const double width = q->width();
+    const double width = std::max(1.0, q->width() - 2 * inset());
     QJsonObject params{{u"cloud"_s, cloud}, {u"width"_s, width}, {u"sizes"_s, sizes}, {u"mergeDistance"_s, mergeDistance}};
     const bool moving = animation.state() == QAbstractAnimation::Running;
     if (moving)
         params.insert(u"transition"_s, QJsonObject{{u"from"_s, from}, {u"to"_s, to}, {u"progress"_s, progress}});
     else
         params.insert(u"spacing"_s, spacing);
-    lastWidth = width;
+    lastWidth = q->width();
     inFlight = true;
     const int s = ++serial;
     const QString id = cloud;
@@ -299,9 +305,10 @@ void TagCloudPrivate::sendLayout()
 void TagCloudPrivate::applyLayout(const QJsonObject &layout)
 {
     frames.clear();
+    const qreal m = inset();
     for (const QJsonValue &v : layout.value(u"frames"_s).toArray()) {
         const QJsonObject f = v.toObject();
-        frames << QRectF(f.value(u"x"_s).toDouble(), f.value(u"y"_s).toDouble(), f.value(u"width"_s).toDouble(),
+        frames << QRectF(m + f.value(u"x"_s).toDouble(), m + f.value(u"y"_s).toDouble(), f.value(u"width"_s).toDouble(),
                          f.value(u"height"_s).toDouble());
     }
     groups.clear();
@@ -465,12 +472,13 @@ QList<QList<qreal>> TagCloud::animationFrames() const { return d->animationFrame
 
 QSize TagCloud::sizeHint() const
 {
-    return {std::max(200, int(std::ceil(d->size.width()))), std::max(40, int(std::ceil(d->size.height())) + 2)};
+    const qreal m = 2 * d->inset();
+    return {std::max(200, int(std::ceil(d->size.width() + m))), std::max(40, int(std::ceil(d->size.height() + m)))};
 }
 
 QSize TagCloud::minimumSizeHint() const
 {
-    return {100, std::max(40, int(std::ceil(d->size.height())) + 2)};
+    return {100, std::max(40, int(std::ceil(d->size.height() + 2 * d->inset())))};
 }
 
 // Each merge group is one shape: every member's capsule grown by half the merge distance (so
@@ -521,6 +529,13 @@ void TagCloud::paintEvent(QPaintEvent *)
 void TagCloud::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    if (width() != d->lastWidth)
+        d->requestLayout();
+}
+
+void TagCloud::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
     if (width() != d->lastWidth)
         d->requestLayout();
 }

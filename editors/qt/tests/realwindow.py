@@ -45,8 +45,8 @@ def wait_for(predicate, what, timeout=WAIT):
             last = predicate()
             if last:
                 return last
-        except (Failure, GLib.GError):
-            pass
+        except (Failure, GLib.GError) as e:
+            last = "%s: %s" % (type(e).__name__, e)
         time.sleep(0.05)
     raise Failure("timed out waiting for %s (last: %r)" % (what, last))
 
@@ -363,6 +363,40 @@ def wraps_at_two_widths(ctx):
 
 
 @test
+def suggested_buttons_are_teal_capsules(ctx):
+    """The Suggested row as the seed draws it: capsules (ends fully round: radius = height / 2)
+    tinted teal, read back as pixels on screen."""
+    d = ctx.start()
+    time.sleep(0.3)
+
+    def px(x, y):
+        return tuple(d.command("pixel %d %d" % (x, y))["rgb"])
+    for tag in ("spicy", "gluten-free", "30 minutes", "one pot"):
+        e = d.extents(d.node("push button", "Add " + tag))
+        h, w = e.height, e.width
+        check(h >= 16 and w > 2 * h, "Add %s is %dx%d" % (tag, w, h))
+        page = px(e.x - 4, e.y + h // 2)
+        # 0.1 h in from each corner lies outside a capsule (0.57 h from the end circle's
+        # centre), but inside a rectangle or a box whose corner radius is below ~0.34 h.
+        k = max(2, round(h * 0.1))
+        for cx, cy in ((e.x + k, e.y + k), (e.x + w - 1 - k, e.y + k), (e.x + k, e.y + h - 1 - k),
+                       (e.x + w - 1 - k, e.y + h - 1 - k)):
+            check(px(cx, cy) == page, "Add %s is not round at its corner (%d, %d): %r, the page is %r"
+                  % (tag, cx - e.x, cy - e.y, px(cx, cy), page))
+        end = px(e.x + 1, e.y + h // 2)
+        check(end != page, "Add %s: no edge at the middle of its left end" % tag)
+        r, g, b = px(e.x + w // 2, e.y + 3)  # inside, above the label
+        check(b > r + 15 and g > r + 15, "Add %s is not tinted teal: %r" % (tag, (r, g, b)))
+    d.click(d.node("push button", "Add spicy"))
+    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "the capsule to add spicy")
+    wait_for(lambda: not d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "Add spicy to disappear once spicy is present")
+    d.click(d.node("push button", "Remove spicy"))
+    wait_for(lambda: d.has_state(d.node("push button", "Add spicy"), Atspi.StateType.SHOWING),
+             "Add spicy back once spicy is removed")
+
+
+@test
 def removal_by_click(ctx):
     d = ctx.start()
     d.click(d.node("push button", "Remove dinner"))
@@ -502,18 +536,70 @@ def cloud_selection_and_keyboard(ctx):
     check(len(d.dump()["groups"]) == 10, "at spacing 18 every tag is its own group: %r" % d.dump()["groups"])
 
 
+CLOUD = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation", "Metal", "Widgets"]
+
+
+def cloud_tags_inside(d, margin):
+    """Every cloud tag's AT-SPI extents inside the cloud widget's (its parent's) and the window's,
+    at least `margin` px from the cloud's edges (room for the glass around it)."""
+    tags = [d.node("check box", t) for t in CLOUD]
+    check(all(tags), "ten cloud tags in the tree")
+    cloud = d.extents(tags[0].get_parent())
+    win = d.extents(d.nodes("frame")[0])
+    rows = set()
+    for t, node in zip(CLOUD, tags):
+        e = d.extents(node)
+        check(e.width > 20 and e.height > 10, "%s has no size: %r" % (t, (e.x, e.y, e.width, e.height)))
+        for box, m, what in ((cloud, margin, "the cloud"), (win, 0, "the window")):
+            check(e.x >= box.x + m and e.x + e.width <= box.x + box.width - m
+                  and e.y >= box.y + m and e.y + e.height <= box.y + box.height - m,
+                  "%s at x %d..%d, y %d..%d is not inside %s (x %d..%d, y %d..%d, margin %d)"
+                  % (t, e.x, e.x + e.width, e.y, e.y + e.height, what, box.x, box.x + box.width,
+                     box.y, box.y + box.height, m))
+        rows.add(e.y)
+    return len(rows)
+
+
+@test
+def cloud_fits_its_width_and_wraps(ctx):
+    d = ctx.start()
+    d.command("page 1")
+    wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups at spacing 18")
+    d.settle()
+    margin = 5  # half the merge distance (10): the glass drawn around each tag
+    wide = wait_for(lambda: cloud_tags_inside(d, margin), "every tag inside the cloud at 640 px")
+    d.xdotool("windowsize", "--sync", d.window, "420", "500")
+    narrow = wait_for(lambda: (n := cloud_tags_inside(d, margin)) > wide and n, "the cloud rewrapped at 420 px")
+    d.xdotool("windowsize", "--sync", d.window, "640", "420")
+    wait_for(lambda: cloud_tags_inside(d, margin) < narrow, "the cloud back to fewer rows at 640 px")
+
+
 @test
 def tight_spacing_animates_and_merges_groups(ctx):
     d = ctx.start()
     d.command("page 1")
     wait_for(lambda: len(d.dump()["groups"]) == 10, "ten groups at spacing 18")
+    hidden = [w for w, shown in d.dump()["cloudLayouts"] if not shown]
+    check(not hidden, "the cloud was laid out while hidden, at widths %r it is not shown at" % hidden)
+    cloud_tags_inside(d, 5)  # no waiting: once tagd has answered, every tag is in its place
     ctx.shot(d, "pick-your-interests.png")
-    d.click(d.node("check box", "Tight spacing"))
+    switch = d.node("check box", "Tight spacing")
+    e = d.extents(switch)
+    page = tuple(d.command("pixel %d %d" % (e.x - 6, e.y + e.height // 2))["rgb"])
+
+    def track(on=True):  # a point of the switch's track beside its knob (left when on, right when off)
+        e = d.extents(d.node("check box", "Tight spacing"))  # it moves up as the cloud gets shorter
+        return tuple(d.command("pixel %d %d" % (e.x + (8 if on else 31), e.y + e.height // 2))["rgb"])
+    check(max(track(False)) - max(page) > 40,
+          "the switch's track does not stand out from the dark page: %r on %r" % (track(False), page))
+    d.click(switch)
     wait_for(lambda: d.dump()["spacing"] == 3 and not d.dump()["animating"], "the animation to end")
     d.settle()
     dump = d.dump()
     frames = dump["animationFrames"]
     xs = [f[1] for f in frames if len(f) > 1]
+    r, g, b = track()
+    check(g > r + 60 and g > b + 60, "the switch is not green when on: %r" % ((r, g, b),))
     check(len(set(xs)) >= 3, "fewer than three in-between layouts of the second tag: %r" % xs)
     check(len(dump["groups"]) < 10, "tight spacing merged no tags: %r" % dump["groups"])
     check(all(len(g) > 1 for g in dump["groups"]), "a lone tag at spacing 3: %r" % dump["groups"])

@@ -1,7 +1,7 @@
 vim9script
 # tagd.vim: tag input fields (chips) for Vim 9, driven by the tagd daemon.
-# This file only defines commands, <Plug> mappings and an exit hook; autoload/tagd.vim loads on
-# first use.  See :help tagd.
+# This file only defines commands, <Plug> mappings and an exit hook; autoload/tagd.vim and
+# autoload/tagd/*.vim load on first use.  See :help tagd.
 
 if exists('g:loaded_tagd') || v:version < 900
   finish
@@ -9,19 +9,33 @@ endif
 g:loaded_tagd = 1
 
 import autoload 'tagd.vim'
+import autoload 'tagd/keys.vim'
+import autoload 'tagd/documents.vim'
 
-command -nargs=? -bar TagField tagd.FieldCommand(<q-args>)
-command -nargs=? -bar TagFieldClose tagd.Close(<q-args> == '' ? 'default' : <q-args>)
-command -nargs=? -bar TagFieldTags echo tagd.Tags(<q-args> == '' ? 'default' : <q-args>)
-command -bar TagFieldFrontMatter tagd.FrontMatter()
+command -nargs=? -bar -complete=customlist,tagd#Complete TagField tagd.FieldCommand(<q-args>)
+command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldClose tagd.CloseCommand(<q-args>)
+command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldTags tagd.TagsCommand(<q-args>)
+command -bar TagFieldFrontMatter documents.FrontMatter()
 command -bar TagFieldInfo tagd.InfoCommand()
+command -bar TagdRestart tagd.Restart()
 
-for mode in ['i', 'n']
-  exe mode .. 'noremap <silent> <Plug>(tagd-submit) <ScriptCmd>tagd.Submit()<CR>'
-  exe mode .. 'noremap <silent> <Plug>(tagd-backspace) <ScriptCmd>tagd.Backspace()<CR>'
-  exe mode .. 'noremap <silent> <Plug>(tagd-prev-chip) <ScriptCmd>tagd.PrevChip()<CR>'
-  exe mode .. 'noremap <silent> <Plug>(tagd-next-chip) <ScriptCmd>tagd.NextChip()<CR>'
-  exe mode .. 'noremap <silent> <Plug>(tagd-remove-chip) <ScriptCmd>tagd.RemoveChip()<CR>'
+# One <Plug> mapping per action (the keys of a field buffer map to them; see keys.vim).
+for [name, modes, call] in [
+    ['suggestion', 'i', 'Suggestion()'],
+    ['next-suggestion', 'i', 'StepSuggestion(1)'],
+    ['prev-suggestion', 'i', 'StepSuggestion(-1)'],
+    ['undo', 'n', 'Undo()'],
+    ['redo', 'n', 'Redo()'],
+    ['select-prev', 'in', 'SelectPrev()'],
+    ['select-next', 'in', 'SelectNext()'],
+    ['move-left', 'in', 'Move(-1)'],
+    ['move-right', 'in', 'Move(1)'],
+    ['submit', 'in', 'Submit()'],
+    ['backspace', 'in', 'Backspace()'],
+    ['delete', 'in', 'Delete()']]
+  for mode in split(modes, '\zs')
+    exe mode .. 'noremap <silent> <Plug>(tagd-' .. name .. ') <ScriptCmd>keys.' .. call .. '<CR>'
+  endfor
 endfor
 
 augroup tagd_plugin

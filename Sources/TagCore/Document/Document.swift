@@ -1,0 +1,190 @@
+/// Where a document keeps its tags (SPEC §6b).
+public enum DocumentFormat: String, Hashable, Sendable, CaseIterable {
+  /// YAML front matter between `---` lines (closed by `---` or `...`).
+  case yaml
+  /// TOML front matter between `+++` lines.
+  case toml
+  /// The tags at the end of an Org heading (`* Title   :a:b:`).
+  case orgHeading = "org-heading"
+  /// The Org `#+FILETAGS:` line.
+  case orgFiletags = "org-filetags"
+
+  /// The format of `text` when none is given: `line` given → Org heading; a first line `---` →
+  /// YAML; `+++` → TOML; a `#+FILETAGS:` line → Org file tags; otherwise YAML.
+  public static func detect(in text: String, line: Int?) -> DocumentFormat {
+    detect(in: DocumentText(text), line: line)
+  }
+
+  static func detect(in doc: DocumentText, line: Int?) -> DocumentFormat {
+    if line != nil { return .orgHeading }
+    if doc.fence(at: doc.bodyStart, "-") != nil { return .yaml }
+    if doc.fence(at: doc.bodyStart, "+") != nil { return .toml }
+    if OrgTags.filetagsLine(in: doc) != nil { return .orgFiletags }
+    return .yaml
+  }
+}
+
+/// The tags a document carries and the UTF-8 byte range of their text (nil when it has none).
+public struct DocumentTags: Hashable, Sendable {
+  /// The format read.
+  public var format: DocumentFormat
+  /// The tags, in document order.
+  public var tags: [String]
+  /// The value's text (a whole list, brackets included; a scalar; an Org tag group) as UTF-8
+  /// offsets; nil when the document has no such key, heading tags or line.
+  public var range: Range<Int>?
+
+  /// Creates a reading.
+  public init(format: DocumentFormat, tags: [String], range: Range<Int>?) {
+    self.format = format
+    self.tags = tags
+    self.range = range
+  }
+}
+
+/// One replacement in a document, as UTF-8 byte offsets of the text it was computed on.
+public struct DocumentEdit: Hashable, Sendable {
+  /// The replaced bytes.
+  public var range: Range<Int>
+  /// What replaces them.
+  public var newText: String
+
+  /// Creates an edit.
+  public init(range: Range<Int>, newText: String) {
+    self.range = range
+    self.newText = newText
+  }
+}
+
+/// Why a document's tags could not be read or written.
+///
+/// Lines count from 0, as LSP's do.
+public enum DocumentError: Error, Hashable, Sendable {
+  /// The front matter (or the tags' value in it) is not what its format allows.
+  case malformed(line: Int, problem: String)
+  /// `line` is past the text's last line.
+  case lineOutOfRange(line: Int, lineCount: Int)
+  /// `line` is not an Org heading.
+  case notAHeading(line: Int)
+  /// The tag at `index` cannot be an Org tag (only letters, digits, `_`, `@`, `#`, `%`).
+  case notAnOrgTag(String, index: Int)
+  /// The text starts with front matter of another format than the one asked for.
+  case otherFrontMatter(found: DocumentFormat, asked: DocumentFormat)
+  /// A front-matter `key` was given for a text read as Org.
+  case keyWithoutFrontMatter(DocumentFormat)
+}
+
+/// Reads and writes the tags of a document: front matter (YAML, TOML) and Org tags.
+///
+/// Pure: functions of the text, never I/O.
+public enum Document {
+  /// The tags `text` carries in `format` (detected when nil).
+  ///
+  /// `key` is the front-matter key; `line` the Org heading's 0-based line.
+  public static func tags(
+    in text: String,
+    format: DocumentFormat? = nil,
+    key: String = "tags",
+    line: Int? = nil
+  ) throws(DocumentError) -> DocumentTags {
+    let doc = DocumentText(text)
+    let format = format ?? DocumentFormat.detect(in: doc, line: line)
+    let found = try list(in: doc, format: format, key: key, line: line)
+    return DocumentTags(format: format, tags: found.tags, range: found.valueRange)
+  }
+
+  /// The edits that make `text` carry exactly `tags`, and the format used.
+  ///
+  /// `format` is detected when nil. The edits do not overlap and come last first, so applying
+  /// them one after another in order, or all against the original text, gives the same
+  /// document.
+  public static func setTags(
+    _ tags: [String],
+    in text: String,
+    format: DocumentFormat? = nil,
+    key: String = "tags",
+    line: Int? = nil
+  ) throws(DocumentError) -> (format: DocumentFormat, edits: [DocumentEdit]) {
+    let doc = DocumentText(text)
+    let format = format ?? DocumentFormat.detect(in: doc, line: line)
+    if format == .orgHeading || format == .orgFiletags {
+      for (index, tag) in tags.enumerated() where !OrgTags.canHold(tag) {
+        throw .notAnOrgTag(tag, index: index)
+      }
+    }
+    let found = try list(in: doc, format: format, key: key, line: line)
+    guard found.tags != tags else { return (format, []) }
+    let edits = found.edits(setting: tags, in: doc)
+    return (format, edits.reversed().map { doc.trimmed($0) }.filter { !$0.isNoOp(in: doc) })
+  }
+
+  private static func list(
+    in doc: DocumentText,
+    format: DocumentFormat,
+    key: String,
+    line: Int?
+  ) throws(DocumentError) -> TagList {
+    switch format {
+    case .yaml:
+      if doc.fence(at: doc.bodyStart, "+") != nil {
+        throw .otherFrontMatter(found: .toml, asked: .yaml)
+      }
+      return try YAMLFrontMatter.list(in: doc, key: key)
+    case .toml:
+      if doc.fence(at: doc.bodyStart, "-") != nil {
+        throw .otherFrontMatter(found: .yaml, asked: .toml)
+      }
+      return try TOMLFrontMatter.list(in: doc, key: key)
+    case .orgHeading: return try OrgTags.heading(in: doc, line: line ?? 0)
+    case .orgFiletags: return OrgTags.filetags(in: doc)
+    }
+  }
+
+  /// The LSP positions of UTF-8 `offsets` (in any order) in `text`, counted in `encoding`, in
+  /// one pass up to the largest offset.
+  public static func positions(
+    of offsets: [Int],
+    in text: String,
+    encoding: PositionEncoding
+  ) -> [TextPosition] {
+    let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+    var result = [TextPosition](
+      repeating: TextPosition(line: 0, character: 0),
+      count: offsets.count
+    )
+    var text = text
+    text.withUTF8 { bytes in
+      var at = 0
+      var line = 0
+      var lineStart = 0
+      for index in order {
+        var target = min(offsets[index], bytes.count)
+        // Never between the CR and LF of a CRLF.
+        if target > 0, target < bytes.count, bytes[target - 1] == 0x0D, bytes[target] == 0x0A {
+          target -= 1
+        }
+        while at < target {
+          let byte = bytes[at]
+          at += 1
+          if byte == 0x0A {
+            line += 1
+            lineStart = at
+          } else if byte == 0x0D {
+            if at < bytes.count, bytes[at] == 0x0A { at += 1 }
+            line += 1
+            lineStart = at
+          }
+        }
+        var character = target - lineStart
+        if encoding != .utf8 {
+          character = 0
+          for byte in bytes[lineStart..<target] where byte & 0xC0 != 0x80 {
+            character += encoding == .utf16 && byte >= 0xF0 ? 2 : 1
+          }
+        }
+        result[index] = TextPosition(line: line, character: character)
+      }
+    }
+    return result
+  }
+}
