@@ -46,6 +46,7 @@ extension JSONWriter {
   /// Writes the tags as a JSON array, copying `encoded`'s text when it is theirs.
   public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
     guard let encoded, encoded.isText(of: tags) else { return strings(tags) }
+    FastPath.keptTagsText.taken()
     encoded.json.withUnsafeBufferPointer { raw($0) }
   }
 
@@ -99,6 +100,7 @@ public struct EncodedTags: Hashable, Sendable {
       return false
     }
     for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }
+    FastPath.keptTagsTail.taken()
     json.withUnsafeBufferPointer { text in
       // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
       var at = 1

@@ -13,7 +13,6 @@ public struct Outbox: ~Copyable, Sendable {
   private var buffer = JSONWriter(reservingCapacity: 4096)
   /// The Content-Length digits the next header reserves: the last body's.
   private var guessedDigits = 3
-  private static let digitsPlaceholder: StaticString = "0000000000000000000"
   /// Where each body lies in ``wire`` (the tests read them through ``messages``).
   private var bodyRanges: [Range<Int>] = []
   /// Set when the process should exit with this code after writing ``wire``.
@@ -43,50 +42,19 @@ public struct Outbox: ~Copyable, Sendable {
   /// Writes one message body in place and frames it; `body` writes one JSON value (writing
   /// nothing sends nothing).
   public mutating func write(_ body: (inout JSONWriter) -> Void) {
-    let frameStart = buffer.count
-    switch framing {
-    case .contentLength:
-      // Room for the header with as many digits as the previous body needed (replies to a
-      // stream of keystrokes are alike); the body moves when its length has another number.
-      buffer.appendRaw("Content-Length: ")
-      buffer.appendRaw(Self.digitsPlaceholder, count: guessedDigits)
-      buffer.appendRaw("\r\n\r\n")
-      let bodyStart = buffer.count
-      buffer.beginValue()
-      body(&buffer)
-      let length = buffer.count - bodyStart
-      guard length > 0 else { return buffer.truncate(to: frameStart) }
-      let digits = Self.digitCount(length)
-      guessedDigits = digits
-      let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
-      if headerLength != bodyStart - frameStart {
-        buffer.moveTail(from: bodyStart, to: frameStart + headerLength)
-        buffer.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
-      }
-      buffer.overwrite(at: frameStart + 16, decimal: length, digits: digits)
-      bodyRanges.append((frameStart + headerLength)..<buffer.count)
-    case .newlineDelimited:
-      buffer.beginValue()
-      body(&buffer)
-      guard buffer.count > frameStart else { return }
-      bodyRanges.append(frameStart..<buffer.count)
-      buffer.appendRaw("\n")
+    if let range = FrameEncoder.write(
+      as: framing,
+      into: &buffer,
+      guessedDigits: &guessedDigits,
+      body
+    ) {
+      bodyRanges.append(range)
     }
   }
 
   /// Sends one message body already written elsewhere (copied).
   public mutating func send(_ body: UnsafeBufferPointer<UInt8>) {
     write { $0.raw(body) }
-  }
-
-  private static func digitCount(_ value: Int) -> Int {
-    var digits = 1
-    var rest = value
-    while rest >= 10 {
-      rest /= 10
-      digits += 1
-    }
-    return digits
   }
 
   /// Takes on the logs, process watch and exit of `other` (its messages are not taken).

@@ -87,6 +87,7 @@ public struct Server: Sendable {
     if decodesFromBytes,
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
     {
+      FastPath.envelopeScan.taken()
       let params = ParamsSource.bytes(body, call.params)
       if let id = call.id {
         reply(to: call.method, id: id, params: params, outbox: &outbox)

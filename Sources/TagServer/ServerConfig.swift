@@ -26,12 +26,12 @@ public struct ServerConfig: Hashable, Sendable {
   /// Creates a configuration; the defaults are documented in Protocol/limits.md.
   public init(
     version: String = ServerConfig.currentVersion,
-    maxDepth: Int = 512,
+    maxDepth: Int = JSONReader.defaultMaxDepth,
     maxSessions: Int = 100_000,
     maxTags: Int = 1_000_000,
     maxTagLength: Int = 1_024,
-    maxMessageBytes: Int = 64 << 20,
-    maxHeaderBytes: Int = 64 << 10,
+    maxMessageBytes: Int = FrameLimits.defaultMaxMessageBytes,
+    maxHeaderBytes: Int = FrameLimits.defaultMaxHeaderBytes,
     maxFieldBytes: Int = 64 << 20
   ) {
     self.version = version

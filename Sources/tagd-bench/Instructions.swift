@@ -1,3 +1,5 @@
+import JSONRPC
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +14,8 @@ import Glibc
 enum Instructions {
   /// One measured stream pair.
   struct Workload {
+    /// The workload's key in the budgets file (`bench/budgets.json`).
+    var id: String
     /// What is measured, as the report names it.
     var name: String
     /// What one item is ("keystroke", "tag", "chip").
@@ -36,98 +40,159 @@ enum Instructions {
     var perItem: Double { Double(full - base) / Double(workload.items) }
   }
 
+  /// A goal on the ratio of two workloads' figures (the numerator's ÷ the denominator's).
+  struct Ratio {
+    var name: String
+    var numerator: String
+    var denominator: String
+    var goal: Double
+  }
+
   /// The keystroke count of the typing workloads.
   static let keystrokes = 20_000
   /// The size of the bulk workloads.
   static let bulk = 100_000
 
-  /// The workloads of issue 15, in report order.
+  /// The ratio goals of issue 25, over the workloads' ids.
+  static let ratios = [
+    Ratio(
+      name: "sync keystroke ÷ request keystroke",
+      numerator: "sync-keystroke",
+      denominator: "keystroke",
+      goal: 1
+    ),
+    Ratio(
+      name: "keystroke on a 1,000-character draft ÷ on a 10-character one",
+      numerator: "long-draft-1000",
+      denominator: "long-draft-10",
+      goal: 1.2
+    ),
+    Ratio(
+      name: "typing with a `cells` layout, 200 tags ÷ none",
+      numerator: "cells-200",
+      denominator: "cells-0",
+      goal: 2
+    ),
+  ]
+
+  /// `initialize`, then `field/open` of `field` with `params` (the members after `field`).
+  private static func opened(_ field: String, _ members: String = "") -> FrameWriter {
+    var base = FrameWriter()
+    base.append(Workloads.initialize(id: 0))
+    base.request(id: 1, method: "field/open", params: #"{"field":"\#(field)"\#(members)}"#)
+    return base
+  }
+
+  /// The workloads of issues 15 and 25, in report order.
   static func workloads(quick: Bool) -> [Workload] {
     let keystrokes = quick ? 2_000 : Self.keystrokes
     let bulk = quick ? 10_000 : Self.bulk
     var result: [Workload] = []
+    func add(
+      _ id: String,
+      _ name: String,
+      _ unit: String,
+      goal: Int? = nil,
+      base: FrameWriter,
+      measured: FrameWriter,
+      items: Int
+    ) {
+      result.append(
+        Workload(
+          id: id,
+          name: name,
+          unit: unit,
+          goal: goal,
+          base: base.bytes,
+          full: base.bytes + measured.bytes,
+          items: items
+        )
+      )
+    }
 
-    var base = FrameWriter()
-    base.append(Workloads.initialize(id: 0))
-    base.request(
-      id: 1,
-      method: "field/open",
-      params: #"{"field":"f","tags":\#(Workloads.stringArray(Workloads.openTags))}"#
+    let openTags = #","tags":\#(Workloads.stringArray(Workloads.openTags))"#
+    add(
+      "keystroke",
+      "`field/change`, typing stream",
+      "keystroke",
+      goal: 7_400,
+      base: opened("f", openTags),
+      measured: Workloads.typing(count: keystrokes, firstID: 100, field: "f").frames,
+      items: keystrokes
     )
-    let typing = Workloads.typing(count: keystrokes, firstID: 100, field: "f").frames
-    result.append(
-      Workload(
-        name: "`field/change`, typing stream",
-        unit: "keystroke",
-        goal: 7_500,
-        base: base.bytes,
-        full: base.bytes + typing.bytes,
+    add(
+      "sync-keystroke",
+      "`field/didChange` → `field/didUpdate`, same typing",
+      "keystroke",
+      base: opened("f", openTags + #","sync":{"version":0}"#),
+      measured: Workloads.syncTyping(count: keystrokes, field: "f"),
+      items: keystrokes
+    )
+    // A keystroke that commits nothing: a letter typed at the end of a long draft, then
+    // deleted again, so the draft keeps its length.
+    for length in [10, 1_000] {
+      var sync = Workloads.SyncWriter(field: "f")
+      sync.type(String(repeating: "x", count: length))
+      var base = opened("f", #","sync":{"version":0}"#)
+      base.bytes += sync.frames.bytes
+      sync.frames = FrameWriter()
+      for _ in 0..<keystrokes / 2 {
+        sync.type("y")
+        sync.delete(from: length)
+      }
+      add(
+        "long-draft-\(length)",
+        "`field/didChange` on a draft of \(Format.count(length)) characters",
+        "keystroke",
+        base: base,
+        measured: sync.frames,
         items: keystrokes
       )
-    )
-
-    var syncBase = FrameWriter()
-    syncBase.append(Workloads.initialize(id: 0))
-    syncBase.request(
-      id: 1,
-      method: "field/open",
-      params:
-        #"{"field":"f","tags":\#(Workloads.stringArray(Workloads.openTags)),"sync":{"version":0}}"#
-    )
-    result.append(
-      Workload(
-        name: "`field/didChange` → `field/didUpdate`, same typing",
-        unit: "keystroke",
-        goal: nil,
-        base: syncBase.bytes,
-        full: syncBase.bytes + Workloads.syncTyping(count: keystrokes, field: "f").bytes,
+    }
+    for count in [0, 200] {
+      let tags = #","tags":\#(Workloads.stringArray(Workloads.tagNames(count)))"#
+      let layout = #","sync":{"version":0,"layout":{"width":80,"cells":{}}}"#
+      add(
+        "cells-\(count)",
+        "sync typing with a `cells` layout, \(count) tags",
+        "keystroke",
+        base: opened("f", tags + layout),
+        measured: Workloads.syncTyping(count: keystrokes, field: "f"),
         items: keystrokes
       )
-    )
+    }
 
     let names = Workloads.tagNames(bulk)
-    var pasteBase = FrameWriter()
-    pasteBase.append(Workloads.initialize(id: 0))
-    pasteBase.request(id: 1, method: "field/open", params: #"{"field":"p"}"#)
     var paste = FrameWriter()
     paste.request(
       id: 2,
       method: "field/change",
       params: #"{"field":"p","text":"\#(names.joined(separator: ",")),"}"#
     )
-    result.append(
-      Workload(
-        name: "paste of \(Format.count(bulk)) tags into `field/change`",
-        unit: "tag",
-        goal: 1_100,
-        base: pasteBase.bytes,
-        full: pasteBase.bytes + paste.bytes,
-        items: bulk
-      )
+    add(
+      "paste",
+      "paste of \(Format.count(bulk)) tags into `field/change`",
+      "tag",
+      goal: 1_040,
+      base: opened("p"),
+      measured: paste,
+      items: bulk
     )
 
-    var layoutBase = FrameWriter()
-    layoutBase.append(Workloads.initialize(id: 0))
-    layoutBase.request(
-      id: 1,
-      method: "field/open",
-      params: #"{"field":"p","tags":\#(Workloads.stringArray(names))}"#
-    )
     var layout = FrameWriter()
     layout.request(
       id: 2,
       method: "field/layout",
       params: #"{"field":"p","width":800,"fieldHeight":20,"chipSizes":\#(Workloads.sizes(bulk))}"#
     )
-    result.append(
-      Workload(
-        name: "`field/layout` of \(Format.count(bulk)) chips",
-        unit: "chip",
-        goal: 2_500,
-        base: layoutBase.bytes,
-        full: layoutBase.bytes + layout.bytes,
-        items: bulk
-      )
+    add(
+      "field-layout",
+      "`field/layout` of \(Format.count(bulk)) chips",
+      "chip",
+      goal: 2_500,
+      base: opened("p", #","tags":\#(Workloads.stringArray(names))"#),
+      measured: layout,
+      items: bulk
     )
 
     var cloudBase = FrameWriter()
@@ -144,17 +209,75 @@ enum Instructions {
       params:
         #"{"cloud":"c","width":800,"sizes":\#(Workloads.sizes(bulk)),"transition":{"from":3,"to":18,"progress":0.5}}"#
     )
-    result.append(
-      Workload(
-        name: "`cloud/layout` of \(Format.count(bulk)) tags with merge groups",
-        unit: "tag",
-        goal: 4_800,
-        base: cloudBase.bytes,
-        full: cloudBase.bytes + cloud.bytes,
-        items: bulk
-      )
+    add(
+      "cloud-layout",
+      "`cloud/layout` of \(Format.count(bulk)) tags with merge groups",
+      "tag",
+      goal: 4_800,
+      base: cloudBase,
+      measured: cloud,
+      items: bulk
     )
     return result
+  }
+
+  // MARK: Budgets
+
+  /// How far over its budget a workload may go before `--check` fails: 3 %.
+  static let tolerance = 0.03
+
+  /// The committed budgets, instructions per item by workload id, for full and quick runs.
+  ///
+  /// The file is `{"full": {"keystroke": 11800, …}, "quick": {…}}`; every measured workload
+  /// must have a budget in the run's set.
+  static func budgets(at path: String, quick: Bool) throws(BenchError) -> [String: Double] {
+    guard let text = Procfs.read(path) else { throw BenchError("no budgets file at \(path)") }
+    let value: JSONValue
+    do throws(JSONParseError) {
+      value = try JSONReader.parse(Array(text.utf8))
+    } catch {
+      throw BenchError("\(path) is not JSON: \(error)")
+    }
+    let set = quick ? "quick" : "full"
+    guard case .object(let root) = value, case .object(let budgets)? = root[set] else {
+      throw BenchError("\(path) has no \"\(set)\" object of budgets")
+    }
+    var result: [String: Double] = [:]
+    for member in budgets.members {
+      switch member.value {
+      case .integer(let n): result[member.key] = Double(n)
+      case .double(let d): result[member.key] = d
+      default: throw BenchError("\(path): the budget of \(member.key) is not a number")
+      }
+    }
+    return result
+  }
+
+  /// Each workload against its budget: the lines to print and whether every one is within it.
+  static func check(_ rows: [Row], budgets: [String: Double]) -> (lines: [String], pass: Bool) {
+    var lines: [String] = []
+    var pass = true
+    for row in rows {
+      let figure = Format.count(Int(row.perItem.rounded()))
+      guard let budget = budgets[row.workload.id] else {
+        lines.append("FAIL \(row.workload.id): \(figure) per \(row.workload.unit), no budget")
+        pass = false
+        continue
+      }
+      let over = row.perItem / budget - 1
+      let percent = Format.fixed(over * 100, 1)
+      if over > tolerance {
+        lines.append(
+          "FAIL \(row.workload.id): \(figure) per \(row.workload.unit), budget \(Format.count(Int(budget))) (+\(percent) %, more than \(Int(tolerance * 100)) % over)"
+        )
+        pass = false
+      } else {
+        lines.append(
+          "ok   \(row.workload.id): \(figure) per \(row.workload.unit), budget \(Format.count(Int(budget))) (\(over >= 0 ? "+" : "")\(percent) %)"
+        )
+      }
+    }
+    return (lines, pass)
   }
 
   /// The first `valgrind` on `PATH`, if any.

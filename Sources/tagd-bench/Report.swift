@@ -155,6 +155,18 @@ extension Report {
       out +=
         "| \(row.workload.name) | \(Format.count(Int(row.perItem.rounded()))) per \(row.workload.unit) | \(goal) | \(pass) | \(Format.count(row.base)) | \(Format.count(row.full)) |\n"
     }
+    let perItem = Dictionary(rows.map { ($0.workload.id, $0.perItem) }) { first, _ in first }
+    var ratios = ""
+    for ratio in Instructions.ratios {
+      guard let numerator = perItem[ratio.numerator], let denominator = perItem[ratio.denominator]
+      else { continue }
+      let value = numerator / denominator
+      ratios +=
+        "| \(ratio.name) | ×\(Format.fixed(value, 2)) | ≤ ×\(Format.fixed(ratio.goal, 1)) | \(value <= ratio.goal ? "yes" : "**no**") |\n"
+    }
+    if !ratios.isEmpty {
+      out += "\n| ratio | value | goal | pass |\n|---|---|---|---|\n" + ratios
+    }
     return out
   }
 }

@@ -59,18 +59,7 @@ enum Workloads {
   /// the client applies the server's deletion of the committed text and reports it (`applied`),
   /// as an editor that keeps up does; those reports are part of the keystroke's cost.
   static func syncTyping(count: Int, field: String) -> FrameWriter {
-    var writer = FrameWriter()
-    var buffer = ""
-    var version = 0
-    func change(at start: Int, to end: Int, _ text: String, applied: Int? = nil) {
-      version += 1
-      let range =
-        #"{"start":{"line":0,"character":\#(start)},"end":{"line":0,"character":\#(end)}}"#
-      let appliedMember = applied.map { #","applied":\#($0)"# } ?? ""
-      writer.append(
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"\#(field)","version":\#(version),"contentChanges":[{"range":\#(range),"text":"\#(text)"}]\#(appliedMember)}}"#
-      )
-    }
+    var sync = SyncWriter(field: field)
     var phrase = 0
     var step = 0
     for _ in 0..<count {
@@ -84,15 +73,46 @@ enum Workloads {
         step = 0
         phrase += 1
       }
-      change(at: buffer.count, to: buffer.count, String(text.dropFirst(buffer.count)))
-      buffer = text
+      sync.type(String(text.dropFirst(sync.buffer.count)))
       if step == 0 {
         // The server consumed the whole buffer ("phrase,"): delete it as its update asks.
-        change(at: 0, to: buffer.count, "", applied: version)
-        buffer = ""
+        sync.delete(from: 0, applied: sync.version)
       }
     }
-    return writer
+    return sync.frames
+  }
+
+  /// `field/didChange` notifications on one line of plain ASCII text, as an editor sends them.
+  struct SyncWriter {
+    /// The field's id.
+    var field: String
+    /// The client's buffer version after the last change.
+    var version = 0
+    /// The client's buffer.
+    var buffer = ""
+    /// The framed notifications.
+    var frames = FrameWriter()
+
+    /// Replaces the buffer's characters `start..<end` with `text` (ASCII, nothing to escape).
+    mutating func change(at start: Int, to end: Int, _ text: String, applied: Int? = nil) {
+      version += 1
+      let range =
+        #"{"start":{"line":0,"character":\#(start)},"end":{"line":0,"character":\#(end)}}"#
+      let appliedMember = applied.map { #","applied":\#($0)"# } ?? ""
+      frames.append(
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"\#(field)","version":\#(version),"contentChanges":[{"range":\#(range),"text":"\#(text)"}]\#(appliedMember)}}"#
+      )
+      let scalars = Array(buffer)
+      buffer = String(scalars[..<start]) + text + String(scalars[end...])
+    }
+
+    /// Types `text` at the end of the buffer.
+    mutating func type(_ text: String) { change(at: buffer.count, to: buffer.count, text) }
+
+    /// Deletes the buffer from character `start` to its end.
+    mutating func delete(from start: Int, applied: Int? = nil) {
+      change(at: start, to: buffer.count, "", applied: applied)
+    }
   }
 
   /// `count` distinct tag names.

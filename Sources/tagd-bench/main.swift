@@ -12,6 +12,9 @@ import Glibc
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
+//   .build/release/tagd-bench --instructions --check [--quick] [--budgets PATH]
+//                         the same, then fails (exit 1) when a workload is more than 3 % over
+//                         its budget in bench/budgets.json (CI runs it with --quick)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--responder" { Responder.run() }
@@ -65,21 +68,29 @@ var instructionsOnly = false
 var documentsOnly = false
 var tagdPath: String?
 var callgrindDirectory: String?
+var check = false
+var budgetsPath: String?
 while let argument = arguments.first {
   arguments.removeFirst()
   switch argument {
   case "--quick": quick = true
   case "--instructions": instructionsOnly = true
+  case "--check": check = true
   case "--documents": documentsOnly = true
-  case "--tagd", "--callgrind-dir":
+  case "--tagd", "--callgrind-dir", "--budgets":
     guard let path = arguments.first else { fail("\(argument) needs a path") }
-    if argument == "--tagd" { tagdPath = path } else { callgrindDirectory = path }
+    switch argument {
+    case "--tagd": tagdPath = path
+    case "--budgets": budgetsPath = path
+    default: callgrindDirectory = path
+    }
     arguments.removeFirst()
   case "--output":
     guard let path = arguments.first else { fail("--output needs a path") }
     output = path
     arguments.removeFirst()
-  default: fail("unknown argument \(argument); try --quick, --output PATH, --instructions")
+  default:
+    fail("unknown argument \(argument); try --quick, --output PATH, --instructions [--check]")
   }
 }
 
@@ -88,11 +99,19 @@ guard access(tagd, X_OK) == 0 else {
   fail("no tagd at \(tagd); run `swift build -c release` first")
 }
 
+if check && !instructionsOnly { fail("--check goes with --instructions") }
 if instructionsOnly {
   guard let valgrind = Instructions.valgrind() else {
     fail("--instructions needs valgrind on PATH")
   }
   do throws(BenchError) {
+    // Read the budgets first: a missing or broken file fails before minutes of callgrind.
+    let budgets =
+      try check
+      ? Instructions.budgets(
+        at: budgetsPath ?? (Procfs.packageRoot(from: directory) ?? ".") + "/bench/budgets.json",
+        quick: quick
+      ) : [:]
     let rows = try Instructions.measure(
       tagd: tagd,
       valgrind: valgrind,
@@ -100,6 +119,11 @@ if instructionsOnly {
       keep: callgrindDirectory
     ) { writeText($0 + "\n", to: STDERR_FILENO) }
     writeText(Report.instructionTable(rows), to: STDOUT_FILENO)
+    if check {
+      let (lines, pass) = Instructions.check(rows, budgets: budgets)
+      writeText(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
+      if !pass { fail("instruction budgets exceeded (bench/budgets.json; see above)") }
+    }
     exit(0)
   } catch {
     fail(error.description)

@@ -20,9 +20,8 @@ func tagdPath() -> String {
   return packageRoot() + "/.build/debug/tagd"
 }
 
-/// Whether the soak sizes were asked for (`TAGD_SLOW_TESTS=1`); the default suite keeps to sizes
-/// that still prove each property and stays well under 90 s on two cores.
-let slowTests = getenv("TAGD_SLOW_TESTS") != nil
+/// Whether the soak sizes were asked for (`TAGD_SLOW_TESTS=1`).
+let slowTests = slowTestsRequested
 
 /// Spawns tagd with `arguments`.
 func spawnTagd(_ arguments: [String] = []) throws -> ChildProcess {

@@ -245,7 +245,7 @@ import Testing
 
   @Test func randomRunsMatchSlowTyping() {
     var failures: [String] = []
-    for seed in 1...UInt64(10_000) {
+    for seed in 1...UInt64(simulationRuns) {
       if let failure = Self.simulate(seed: seed) {
         failures.append(failure)
         if failures.count >= 3 { break }

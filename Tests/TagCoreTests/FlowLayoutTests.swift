@@ -2,6 +2,34 @@ import TagCore
 import TagTestSupport
 import Testing
 
+extension FlowLayout {
+  /// The lines of a flow layout made with `spacing`, as ranges of consecutive frame indices.
+  ///
+  /// A frame continues the line of the frame before it iff it has the same `y` and its `x` is
+  /// exactly `previous.x + (previous.width + spacing)` — which is how the engine places every
+  /// item that is not first on its line; any other frame starts a new line. For frames produced by `field` or
+  /// `cloud` with the same spacing this recovers the engine's lines, except in the degenerate
+  /// case where a wrapped item lands exactly where it would have been placed without wrapping
+  /// (zero line height, spacing and widths), which is then reported as one line. O(n).
+  ///
+  /// - Returns: non-empty, adjacent ranges covering `frames.indices`; empty for no frames.
+  fileprivate static func lines(of frames: [Frame], spacing: Double) -> [Range<Int>] {
+    var lines: [Range<Int>] = []
+    guard var previous = frames.first else { return lines }
+    var start = 0
+    for index in frames.indices.dropFirst() {
+      let frame = frames[index]
+      if frame.y != previous.y || frame.x != previous.x + (previous.width + spacing) {
+        lines.append(start..<index)
+        start = index
+      }
+      previous = frame
+    }
+    lines.append(start..<frames.count)
+    return lines
+  }
+}
+
 // MARK: - Helpers
 
 private func size(_ width: Double, _ height: Double) -> Size {

@@ -5,6 +5,26 @@ import Testing
 
 // MARK: - Helpers
 
+extension MergeGroups {
+  /// The groups as arrays (the server reads the flat partition).
+  fileprivate static func groups(of frames: [Frame], mergeDistance: Double = 10) -> [[Int]] {
+    partition(of: frames, mergeDistance: mergeDistance).groups
+  }
+
+  /// The groups `method` finds as arrays; nil when the line sweep alone declines.
+  fileprivate static func groups(
+    of frames: [Frame],
+    mergeDistance: Double,
+    method: Method
+  ) -> [[Int]]? {
+    partition(of: frames, mergeDistance: mergeDistance, method: method)?.groups
+  }
+}
+
+extension MergeGroups.Partition {
+  fileprivate var groups: [[Int]] { (0..<count).map { Array(self[$0]) } }
+}
+
 private func frame(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Frame {
   Frame(x: x, y: y, width: width, height: height)
 }
@@ -374,15 +394,13 @@ extension MergeGroupsTests {
   /// TagCore's libm-free square root must be bit-identical to the hardware one.
 }
 
-// MARK: - Grid and sweep
+// MARK: - Sweep
 
-/// The grid (tried first) and the sweep (its fallback) must each agree with the definition, and
-/// the grid must really take flow layouts, transitions between them and a single long line.
+/// The sweep (the line sweep's fallback) must agree with the definition on its own.
 extension MergeGroupsTests {
   @Test(arguments: Array(UInt64(1)...UInt64(6)))
-  func gridAndSweepEachMatchBruteForce(seed: UInt64) {
+  func sweepMatchesBruteForce(seed: UInt64) {
     var random = SplitMix64(seed: seed &* 7919)
-    var gridTaken = 0
     for round in 0..<60 {
       let count = Int.random(in: 0...200, using: &random)
       let frames: [Frame]
@@ -411,35 +429,15 @@ extension MergeGroupsTests {
         let slow = bruteForceGroups(frames, mergeDistance: mergeDistance)
         let sweep = MergeGroups.groups(of: frames, mergeDistance: mergeDistance, method: .sweep)
         #expect(sweep == slow, "sweep: seed \(seed) round \(round) distance \(mergeDistance)")
-        if let grid = MergeGroups.groups(of: frames, mergeDistance: mergeDistance, method: .grid) {
-          gridTaken += round % 3 == 0 ? 0 : 1
-          #expect(grid == slow, "grid: seed \(seed) round \(round) distance \(mergeDistance)")
-        } else {
-          #expect(round % 3 == 0 || count < 2, "grid declined a flow layout: round \(round)")
-        }
       }
     }
-    #expect(gridTaken > 100)
   }
 
-  @Test func gridTakesLargeFlowLayouts() {
-    let sizes = (0..<100_000).map { Size(width: Double(40 + ($0 * 37) % 90), height: 20) }
-    let mid = SpacingTransition(from: 3, to: 18).frames(of: sizes, width: 800, progress: 0.5)
-    let line = FlowLayout.cloud(sizes, width: nil, spacing: 3)
-    for frames in [mid.frames, line.frames] {
-      let grid = MergeGroups.groups(of: frames, mergeDistance: 10, method: .grid)
-      #expect(grid != nil)
-      #expect(grid == MergeGroups.groups(of: frames, mergeDistance: 10, method: .sweep))
-    }
-  }
-
-  @Test func gridDeclinesCrowdsAndHugeCoordinates() {
+  @Test func crowdsAndHugeCoordinates() {
     // Everything within the merge distance of everything: quadratic pairs, the sweep decides.
     let crowd = (0..<2_000).map { frame(Double($0 % 7), Double($0 % 5), 2, 2) }
-    #expect(MergeGroups.groups(of: crowd, mergeDistance: 10, method: .grid) == nil)
     #expect(MergeGroups.groups(of: crowd) == [Array(0..<2_000)])
     let far = [frame(0, 0, 10, 10), frame(0x1p41, 0, 10, 10), frame(15, 0, 10, 10)]
-    #expect(MergeGroups.groups(of: far, mergeDistance: 10, method: .grid) == nil)
     #expect(MergeGroups.groups(of: far) == [[0, 2], [1]])
   }
 }

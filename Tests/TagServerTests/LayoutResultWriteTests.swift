@@ -34,9 +34,9 @@ private func reference(_ result: LayoutResult) -> [UInt8] {
   if let groups = result.groups {
     w.key("groups")
     w.beginArray()
-    for group in groups.groups {
+    for group in 0..<groups.count {
       w.beginArray()
-      for index in group { w.integer(index) }
+      for index in groups[group] { w.integer(index) }
       w.endArray()
     }
     w.endArray()

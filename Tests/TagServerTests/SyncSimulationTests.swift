@@ -12,10 +12,11 @@ import Glibc
 /// keystrokes while messages in both directions are delayed and delivered at random points;
 /// the end state must equal the same keystrokes typed slowly.
 ///
-/// `TAGD_SIM_RUNS` sets the number of runs (default 10,000); `TAGD_SIM_SEED=N` replays one run.
+/// `TAGD_SIM_RUNS` sets the number of runs (default 2,000, or 10,000 with `TAGD_SLOW_TESTS=1`:
+/// ``simulationRuns``); `TAGD_SIM_SEED=N` replays one run.
 @Suite struct SyncSimulationTests {
   static var runs: Int {
-    getenv("TAGD_SIM_RUNS").flatMap { Int(String(cString: $0)) } ?? 10_000
+    getenv("TAGD_SIM_RUNS").flatMap { Int(String(cString: $0)) } ?? simulationRuns
   }
 
   /// The runs are split into `chunks` slices of consecutive seeds so that the test runner

@@ -99,6 +99,8 @@ function state(name, field, outcome) {
     text: field.draft,
     outcome,
   };
+  // Protocol 1.2: present when true (every change to tags or draft is an undo step).
+  if (field.canUndo) result.canUndo = true;
   const spoken = announcement(outcome, field.tags);
   if (spoken !== undefined) result.announcement = spoken;
   return result;
@@ -139,7 +141,10 @@ function handle(method, params) {
       const draft = field.draft;
       change(field, params.text, outcome);
       // The version counts changes of the state: the same text again leaves it.
-      if (outcome.added.length > 0 || field.draft !== draft) field.version++;
+      if (outcome.added.length > 0 || field.draft !== draft) {
+        field.version++;
+        field.canUndo = true;
+      }
       return state(params.field, field, outcome);
     }
     case 'field/state':

@@ -135,6 +135,7 @@ public struct FrameDecoder: Sendable {
         state = Self.initialState(for: framing)
       case .headers(let length, let consumed):
         if length == nil, consumed == 0, let (headerBytes, bodyLength) = plainHeader() {
+          FastPath.plainHeader.taken()
           readIndex += headerBytes
           state = .body(length: bodyLength)
           continue

@@ -1,46 +1,83 @@
-/// Writes message bodies in a framing.
+/// Writes message bodies in a framing: the one place a frame's shape is written.
+///
+/// Content-Length frames are exactly `Content-Length: N\r\n\r\n` + body (N in bytes, no
+/// `Content-Type`); newline-delimited frames are body + `\n` (the body must not contain a raw
+/// newline, which ``JSONWriter`` output never does).
 public enum FrameEncoder {
-  private static let contentLengthPrefix = Array("Content-Length: ".utf8)
-  private static let headerEnd: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+  private static let digitsPlaceholder: StaticString = "0000000000000000000"
+
+  /// Writes one frame at the end of `w`, its body written in place by `body`.
+  ///
+  /// `body` writes one JSON value; writing nothing leaves `w` as it was and returns nil, unless
+  /// `keepEmpty`. Returns where the body lies in `w`.
+  ///
+  /// A Content-Length header is reserved with `guessedDigits` digits before the body and filled
+  /// in once its length is known; the body moves only when its length has another number of
+  /// digits. `guessedDigits` becomes this body's count, the guess for the next (replies to a
+  /// stream of keystrokes are alike).
+  public static func write(
+    as framing: Framing,
+    into w: inout JSONWriter,
+    guessedDigits: inout Int,
+    keepEmpty: Bool = false,
+    _ body: (inout JSONWriter) -> Void
+  ) -> Range<Int>? {
+    let frameStart = w.count
+    switch framing {
+    case .contentLength:
+      w.appendRaw("Content-Length: ")
+      w.appendRaw(digitsPlaceholder, count: guessedDigits)
+      w.appendRaw("\r\n\r\n")
+      let bodyStart = w.count
+      w.beginValue()
+      body(&w)
+      let length = w.count - bodyStart
+      guard length > 0 || keepEmpty else {
+        w.truncate(to: frameStart)
+        return nil
+      }
+      let digits = digitCount(length)
+      guessedDigits = digits
+      let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
+      if headerLength != bodyStart - frameStart {
+        w.moveTail(from: bodyStart, to: frameStart + headerLength)
+        w.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
+      } else {
+        FastPath.headerDigitsGuessed.taken()
+      }
+      w.overwrite(at: frameStart + 16, decimal: length, digits: digits)
+      return (frameStart + headerLength)..<w.count
+    case .newlineDelimited:
+      w.beginValue()
+      body(&w)
+      guard w.count > frameStart || keepEmpty else { return nil }
+      defer { w.appendRaw("\n") }
+      return frameStart..<w.count
+    }
+  }
 
   /// Appends `body` framed as `framing` to `output`.
-  ///
-  /// Content-Length frames are exactly `Content-Length: N\r\n\r\n` + body (N in bytes, no
-  /// `Content-Type`); newline-delimited frames are body + `\n` (the body must not contain a raw
-  /// newline, which ``JSONWriter`` output never does).
   public static func append(
     _ body: some Collection<UInt8>,
     as framing: Framing,
     to output: inout [UInt8]
   ) {
-    switch framing {
-    case .contentLength:
-      // The header is built on the stack and appended in one run: no String per message.
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { header in
-        var length = 0
-        for byte in contentLengthPrefix {
-          header[length] = byte
-          length += 1
-        }
-        var divisor = 1
-        while divisor <= body.count / 10 { divisor *= 10 }
-        while divisor > 0 {
-          header[length] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: body.count / divisor % 10)
-          length += 1
-          divisor /= 10
-        }
-        for byte in headerEnd {
-          header[length] = byte
-          length += 1
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: header[0..<length]))
-      }
-      if body.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
-        output.append(contentsOf: body)
-      }
-    case .newlineDelimited:
-      output.append(contentsOf: body)
-      output.append(UInt8(ascii: "\n"))
+    var w = JSONWriter(reservingCapacity: body.count + 32)
+    var digits = digitCount(body.count)
+    let bytes = Array(body)
+    _ = write(as: framing, into: &w, guessedDigits: &digits, keepEmpty: true) { w in
+      bytes.withUnsafeBufferPointer { w.raw($0) }
     }
+    w.withBytes { output.append(contentsOf: $0) }
+  }
+
+  private static func digitCount(_ value: Int) -> Int {
+    var digits = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    return digits
   }
 }

@@ -8,13 +8,23 @@ public enum Framing: String, Hashable, Sendable, CaseIterable {
 
 /// Size limits the framer enforces before any JSON is parsed.
 public struct FrameLimits: Hashable, Sendable {
-  /// The largest message body accepted, in bytes (default 64 MiB).
+  /// The largest message body accepted, in bytes (default ``defaultMaxMessageBytes``).
   public var maxMessageBytes: Int
-  /// The largest header block (all header lines of one message) in bytes (default 64 KiB).
+  /// The largest header block (all header lines of one message) in bytes (default
+  /// ``defaultMaxHeaderBytes``).
   public var maxHeaderBytes: Int
 
+  /// The default ``maxMessageBytes``: 64 MiB (the one place it is written; the server's
+  /// configuration and the flags read it here).
+  public static let defaultMaxMessageBytes = 64 << 20
+  /// The default ``maxHeaderBytes``: 64 KiB.
+  public static let defaultMaxHeaderBytes = 64 << 10
+
   /// Creates limits.
-  public init(maxMessageBytes: Int = 64 << 20, maxHeaderBytes: Int = 64 << 10) {
+  public init(
+    maxMessageBytes: Int = defaultMaxMessageBytes,
+    maxHeaderBytes: Int = defaultMaxHeaderBytes
+  ) {
     self.maxMessageBytes = maxMessageBytes
     self.maxHeaderBytes = maxHeaderBytes
   }

@@ -78,16 +78,6 @@ extension JSONWriter {
     }
   }
 
-  /// Writes a finite, non-integral `value` with `0.0001 <= |value| < 2^53` in its shortest
-  /// round-tripping decimal form, exactly as `Double.description` would, without building a
-  /// String; false (nothing written) outside that range.
-  mutating func appendShortestDecimal(_ value: Double) -> Bool {
-    let out = reserve(Self.maxNumberLength)
-    guard let length = Self.writeShortestDecimal(value, to: out) else { return false }
-    count += length
-    return true
-  }
-
   /// Writes `value` as JSON at `out` (room for ``maxNumberLength`` bytes); returns the length.
   ///
   /// Non-finite values are `null`; integral values below 2^53 are integers (`-0` for negative
@@ -99,6 +89,7 @@ extension JSONWriter {
     // Most coordinates are integers, written here at the call site. Int64(_:) truncates without
     // libm (which this module does not link); equality proves the value integral (NaN fails).
     if value.magnitude < 0x1p53, Double(Int64(value)) == value, value != 0 || value.sign == .plus {
+      FastPath.integerDigits.taken()
       return writeDecimal(Int64(value), to: out)
     }
     return writeOtherNumber(value, to: out)
@@ -109,8 +100,14 @@ extension JSONWriter {
   static func writeOtherNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     guard value.isFinite else { return copy("null", to: out) }
     if value == 0 { return copy("-0", to: out) }
-    if let length = writeSixteenths(value, to: out) { return length }
-    if let length = writeShortestDecimal(value, to: out) { return length }
+    if let length = writeSixteenths(value, to: out) {
+      FastPath.sixteenths.taken()
+      return length
+    }
+    if let length = writeShortestDecimal(value, to: out) {
+      FastPath.shortestDigits.taken()
+      return length
+    }
     // `1e-07`, `5e+20`, `9007199254740992.0`: valid JSON for finite values. Layout coordinates
     // never get here.
     var text = value.description

@@ -123,6 +123,7 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     out[index + length] = UInt8(ascii: "\"")
     count += index + length + 1
     needsComma = true
+    FastPath.shortString.taken()
     return true
   }
 

@@ -70,6 +70,12 @@ public struct FieldOutcome: Hashable, Sendable {
 
   /// Appends what `other` did after this outcome (for a batch of events reported as one).
   public mutating func merge(_ other: FieldOutcome) {
+    // Most keystrokes merge outcomes that did nothing.
+    guard !other.isEmpty else { return }
+    guard !isEmpty else {
+      self = other
+      return
+    }
     added += other.added
     removed += other.removed
     dropped += other.dropped

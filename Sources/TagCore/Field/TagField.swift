@@ -84,6 +84,9 @@ public struct TagField: Hashable, Sendable {
   /// Where the run of tags the event being applied has appended so far starts, or -1: that
   /// run, not yet in `log`, becomes one logged insertion (a paste does not touch `log` per tag).
   private var appendStart = -1
+  /// Whether ``draft`` is known to hold no separator (the rule left it so): typing that only
+  /// adds text after it then needs only the added text scanned.
+  private var draftIsPlain = true
 
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
@@ -235,18 +238,21 @@ public struct TagField: Hashable, Sendable {
   ) -> FieldAction {
     switch event {
     case .draftChanged(let text):
-      guard let rest = admitPieces(of: text, into: &outcome) else {
+      guard !extendsPlainDraft(text), let rest = admitPieces(of: text, into: &outcome) else {
         if selected != nil, !text.hasSameUTF8(as: draft) { selected = nil }
         draft = text
+        draftIsPlain = true
         return .typing
       }
       draft = rest
+      draftIsPlain = true
       selected = nil
       // A separator that committed nothing (a dropped candidate) only edited the draft.
       return log.isEmpty && appendStart < 0 ? .typing : .add
     case .draftComposing(let text):
       if selected != nil, !text.hasSameUTF8(as: draft) { selected = nil }
       draft = text
+      draftIsPlain = false
       return .typing
     case .submitted:
       commitDraft(into: &outcome)
@@ -326,6 +332,7 @@ public struct TagField: Hashable, Sendable {
   private mutating func commitDraft(into outcome: inout FieldOutcome) {
     let candidate = draft
     draft = ""
+    draftIsPlain = true
     selected = nil
     admit(candidate, into: &outcome)
   }
@@ -337,6 +344,7 @@ public struct TagField: Hashable, Sendable {
     outcome.removed.append(removed)
     outcome.edited = removed
     draft = removed.tag
+    draftIsPlain = false
     selected = nil
   }
 
@@ -373,6 +381,7 @@ public struct TagField: Hashable, Sendable {
       applyRaw(change.inverse, into: &outcome)
     }
     draft = step.draftBefore
+    draftIsPlain = false
     selected = step.selectedBefore
     history.pushRedo(step)
     return outcome
@@ -387,6 +396,7 @@ public struct TagField: Hashable, Sendable {
       applyRaw(change, into: &outcome)
     }
     draft = step.draftAfter
+    draftIsPlain = false
     selected = step.selectedAfter
     history.pushUndo(step)
     return outcome
@@ -484,6 +494,27 @@ public struct TagField: Hashable, Sendable {
     guard appendStart >= 0 else { return }
     log.append(TagChange(kind: .insert, index: appendStart, tags: Array(tags[appendStart...])))
     appendStart = -1
+  }
+
+  /// Whether `text` is the current draft, known to hold no separator, followed by text without
+  /// one, or a prefix of that draft: then `text` holds no separator, found by scanning only what
+  /// was added (typing or deleting at the end of a long draft costs what changed, not the
+  /// draft's length).
+  ///
+  /// The added text starts at a scalar boundary (the draft is a UTF-8 prefix), and a CR that a
+  /// LF could join would be a separator in the draft, so no separator spans the boundary.
+  private func extendsPlainDraft(_ text: String) -> Bool {
+    guard draftIsPlain, !draft.isEmpty else { return false }
+    // Deleting at the end: every prefix of text without a separator has none.
+    if draft.hasUTF8Prefix(text) { return true }
+    guard text.hasUTF8Prefix(draft) else { return false }
+    var text = text
+    let skipped = draft.utf8.count
+    let separators = separators
+    return text.withUTF8 { utf8 in
+      var added = FieldText.Pieces(UnsafeBufferPointer(rebasing: utf8[skipped...]))
+      return added.next(separators) == nil
+    }
   }
 
   /// Runs each piece of `text` before its last separator through the candidate checks, as

@@ -15,14 +15,7 @@
 /// runs plus the pairs compared: O(n + k) for flow layouts, where a frame meets a few runs on
 /// its own line and the line above. The sweep gives up (keeping what it joined) when top edges
 /// descend or when it would take more than `24n + 1024` steps (many runs within `m` of each
-/// other); then a uniform grid is tried:
-/// cells at least as wide as the widest frame plus `m` and as tall as the tallest plus `m` (with slack for rounding), each frame in the cell of its top-left
-/// corner, filled by a counting sort. Two frames closer than `m` on both axes are then in the
-/// same or neighbouring cells, so each frame is compared with the frames of its own cell and of
-/// four neighbours only: O(n + k) time for the pairs `k` compared, no allocation per frame. The
-/// grid is declined (before any pair is compared) when coordinates are not finite or beyond 2⁴⁰,
-/// when it would have more than `4n + 64` cells, or when it would compare more than `24n + 1024`
-/// pairs (frames of very different sizes, or crowded within `m`); then the sweep below decides.
+/// other); then the sweep below decides.
 ///
 /// The sweep over the frames in order of their top edge keeps the *active* frames: those whose
 /// bottom edge plus a margin `m = max(mergeDistance, 1e-150)` (capped to the largest finite
@@ -42,10 +35,6 @@
 /// below the other frame's opposite edge (for a whole run, its lowest bottom edge); the argument
 /// for the sweep below applies to it as it is.
 ///
-/// The grid skips a pair only when the corners' cells differ by two or more on an axis: with the
-/// slack in the cell size (2⁻⁸ of it, far above the rounding of coordinates below 2⁴⁰), the
-/// exact gap on that axis then exceeds `m`, and the argument below applies.
-///
 /// The sweep skips a pair only when one frame's edge plus `m`, rounded, is below the other frame's
 /// opposite edge. Rounding is monotonic and the edges are doubles, so the exact gap then exceeds
 /// `m`, its rounded difference (what ``distance(_:_:)`` computes) is `>= m`, and
@@ -53,19 +42,12 @@
 /// floor) nor overflows (then it is `+infinity`). Adding the other axis' non-negative square can
 /// only increase the sum, so the pair's distance is `>= mergeDistance`: it would not touch anyway.
 public enum MergeGroups {
-  /// The connected components of the "closer than `mergeDistance`" relation.
+  /// The connected components of the "closer than `mergeDistance`" relation, in one flat
+  /// ``Partition`` (no array per group).
   ///
   /// Frames containing NaN (or whose edges compute to NaN) touch nothing. A `mergeDistance` that
-  /// is not positive (or NaN) merges nothing.
-  ///
-  /// - Returns: groups of ascending indices, ordered by their first index; lone frames are groups
-  ///   of one.
-  public static func groups(of frames: [Frame], mergeDistance: Double = 10) -> [[Int]] {
-    partition(of: frames, mergeDistance: mergeDistance).groups
-  }
-
-  /// The same groups as ``groups(of:mergeDistance:)`` in one flat ``Partition`` (no array per
-  /// group).
+  /// is not positive (or NaN) merges nothing. Groups hold ascending indices, ordered by their
+  /// first index; lone frames are groups of one.
   public static func partition(of frames: [Frame], mergeDistance: Double = 10) -> Partition {
     partition(of: frames, mergeDistance: mergeDistance, method: .automatic) ?? Partition()
   }
@@ -96,29 +78,20 @@ public enum MergeGroups {
     public subscript(group: Int) -> ArraySlice<Int> {
       members[starts[group]..<starts[group + 1]]
     }
-
-    /// The groups as arrays.
-    public var groups: [[Int]] { (0..<count).map { Array(self[$0]) } }
   }
 
-  /// How candidate pairs are found; `automatic` is the line sweep, then the grid, then the
-  /// sweep, each taking over when the one before declines.
+  /// How candidate pairs are found.
+  ///
+  /// `automatic` is the line sweep, then the sweep when it declines. The tests name the other
+  /// two to see that the line sweep serves flow layouts.
   enum Method {
     case automatic
-    /// The line sweep only; ``groups(of:mergeDistance:method:)`` returns nil when it declines.
+    /// The line sweep only; ``partition(of:mergeDistance:method:)`` returns nil when it declines.
     case lines
-    /// The grid only; ``groups(of:mergeDistance:method:)`` returns nil when it declines.
-    case grid
     case sweep
   }
 
-  /// The groups found by `method`; nil only when `method` is `lines` or `grid` and it declined.
-  static func groups(of frames: [Frame], mergeDistance: Double, method: Method) -> [[Int]]? {
-    partition(of: frames, mergeDistance: mergeDistance, method: method)?.groups
-  }
-
-  /// The partition found by `method`; nil only when `method` is `lines` or `grid` and it
-  /// declined.
+  /// The partition found by `method`; nil only when `method` is `lines` and it declined.
   static func partition(of frames: [Frame], mergeDistance: Double, method: Method) -> Partition? {
     var components = UnionFind(count: frames.count)
     if mergeDistance > 0 {
@@ -140,10 +113,6 @@ public enum MergeGroups {
         if method == .automatic || method == .lines {
           done = lines(boxes, ids, mergeDistance: mergeDistance, margin: margin, into: &components)
           if !done && method == .lines { return nil }
-        }
-        if !done && (method == .automatic || method == .grid) {
-          done = grid(boxes, ids, mergeDistance: mergeDistance, margin: margin, into: &components)
-          if !done && method == .grid { return nil }
         }
         if !done {
           sweep(boxes, ids, mergeDistance: mergeDistance, margin: margin, into: &components)
@@ -233,117 +202,6 @@ public enum MergeGroups {
       }
       return true
     }
-  }
-
-  /// Joins the touching pairs found through the grid described on the type; false (nothing
-  /// joined) when the grid declines.
-  private static func grid(
-    _ boxes: [Box],
-    _ ids: [Int],
-    mergeDistance: Double,
-    margin: Double,
-    into components: inout UnionFind
-  ) -> Bool {
-    let count = boxes.count
-    let bound = 0x1p40
-    var originX = Double.infinity
-    var originY = Double.infinity
-    var cornerX = -Double.infinity
-    var cornerY = -Double.infinity
-    var widest = 0.0
-    var tallest = 0.0
-    for box in boxes {
-      // Also false for infinities: every comparison below then declines.
-      guard box.minX >= -bound, box.maxX <= bound, box.minY >= -bound, box.maxY <= bound else {
-        return false
-      }
-      originX = min(originX, box.minX)
-      originY = min(originY, box.minY)
-      cornerX = max(cornerX, box.minX)
-      cornerY = max(cornerY, box.minY)
-      widest = max(widest, box.maxX - box.minX)
-      tallest = max(tallest, box.maxY - box.minY)
-    }
-    guard margin <= bound else { return false }
-    let slack = 1 + 0x1p-8
-    let cellWidth = max(widest + margin, 1) * slack
-    let cellHeight = max(tallest + margin, 1) * slack
-    let cellLimit = 4 * count + 64
-    let columnsSpan = ((cornerX - originX) / cellWidth).rounded(.down)
-    let rowsSpan = ((cornerY - originY) / cellHeight).rounded(.down)
-    guard columnsSpan < Double(cellLimit), rowsSpan < Double(cellLimit) else { return false }
-    let columns = Int(columnsSpan) + 1
-    let rows = Int(rowsSpan) + 1
-    guard columns * rows <= cellLimit else { return false }
-
-    // Counting sort of the boxes by cell: `order[start[c]..<start[c + 1]]` are cell c's boxes.
-    var cellOf = [Int](repeating: 0, count: count)
-    var start = [Int](repeating: 0, count: columns * rows + 1)
-    for (index, box) in boxes.enumerated() {
-      let column = Int(((box.minX - originX) / cellWidth).rounded(.down))
-      let row = Int(((box.minY - originY) / cellHeight).rounded(.down))
-      let cell = min(row, rows - 1) * columns + min(column, columns - 1)
-      cellOf[index] = cell
-      start[cell + 1] += 1
-    }
-    for cell in 0..<(columns * rows) { start[cell + 1] += start[cell] }
-    var order = [Int](repeating: 0, count: count)
-    var fill = start
-    for index in 0..<count {
-      order[fill[cellOf[index]]] = index
-      fill[cellOf[index]] += 1
-    }
-
-    // Each cell meets itself and its neighbours east, south-west, south and south-east.
-    func size(_ column: Int, _ row: Int) -> Int {
-      guard column >= 0, column < columns, row < rows else { return 0 }
-      let cell = row * columns + column
-      return start[cell + 1] - start[cell]
-    }
-    var pairs = 0
-    for row in 0..<rows {
-      for column in 0..<columns {
-        let own = size(column, row)
-        guard own > 0 else { continue }
-        let near =
-          size(column + 1, row) + size(column - 1, row + 1) + size(column, row + 1)
-          + size(column + 1, row + 1)
-        pairs += own * (own - 1) / 2 + own * near
-      }
-      guard pairs <= 24 * count + 1024 else { return false }
-    }
-
-    func join(_ a: Int, _ b: Int) {
-      if boxes[a].distance(to: boxes[b]) < mergeDistance {
-        components.union(ids[a], ids[b])
-      }
-    }
-    func meet(_ members: Range<Int>, _ column: Int, _ row: Int) {
-      guard column >= 0, column < columns, row < rows else { return }
-      let other = row * columns + column
-      for slot in members {
-        for neighbour in start[other]..<start[other + 1] {
-          join(order[slot], order[neighbour])
-        }
-      }
-    }
-    for row in 0..<rows {
-      for column in 0..<columns {
-        let cell = row * columns + column
-        let members = start[cell]..<start[cell + 1]
-        guard !members.isEmpty else { continue }
-        for slot in members {
-          for later in (slot + 1)..<members.upperBound {
-            join(order[slot], order[later])
-          }
-        }
-        meet(members, column + 1, row)
-        meet(members, column - 1, row + 1)
-        meet(members, column, row + 1)
-        meet(members, column + 1, row + 1)
-      }
-    }
-    return true
   }
 
   /// Reports candidate pairs by the sweep described on the type, joining those that touch.

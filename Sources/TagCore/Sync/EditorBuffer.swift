@@ -1,6 +1,7 @@
 /// The server's mirror of an editor buffer that holds a field's draft, for asynchronous sync.
 ///
-/// The mirror is a sequence of cells, one per Unicode scalar, each in one of three states:
+/// The mirror is the UTF-8 bytes of a sequence of cells (Unicode scalars), kept as runs of
+/// cells in one state, each state one of:
 ///
 /// - **normal**: in the client's buffer and in the draft;
 /// - **consumed**: in the client's buffer, but the commit rule has already turned it into tags
@@ -13,6 +14,12 @@
 /// the draft. See `Protocol/sync.md` for the protocol and the argument for why no keystroke is
 /// lost.
 ///
+/// A keystroke costs the size of the change, not of the buffer: typing at the end of a line of
+/// ASCII text (what the mirror counts as ``specials``, none) maps positions to bytes directly,
+/// appends to the last run, and the rule scans only what was typed
+/// (``TagField/apply(_:)`` on a draft that extends a plain one). Text on several lines or
+/// outside ASCII converts positions through ``TextOffsets``, linear in the buffer, as before.
+///
 /// ```swift
 /// var field = TagField()
 /// var buffer = EditorBuffer(text: "", version: 0)
@@ -21,12 +28,6 @@
 /// // field.tags == ["red"], field.draft == "g"; buffer.pendingEdits(.utf16) deletes "red,"
 /// ```
 public struct EditorBuffer: Hashable, Sendable {
-  /// One scalar of the mirror and its state.
-  struct Cell: Hashable, Sendable {
-    var scalar: Unicode.Scalar
-    var state: State
-  }
-
   /// Where a cell stands between the client's buffer and the draft.
   enum State: UInt8, Hashable, Sendable {
     case normal
@@ -34,8 +35,21 @@ public struct EditorBuffer: Hashable, Sendable {
     case inserted
   }
 
-  /// The cells, in order.
-  private(set) var cells: [Cell]
+  /// A stretch of cells in one state: `count` bytes of ``bytes``.
+  struct Run: Hashable, Sendable {
+    var state: State
+    var count: Int
+  }
+
+  /// The cells' UTF-8, in order.
+  private var bytes: [UInt8]
+  /// The cells' states: runs covering ``bytes`` in order, none empty, no two neighbours alike.
+  private var runs: [Run]
+  /// The bytes of the client's text (the cells not inserted).
+  private var visibleCount: Int
+  /// How many bytes of the client's text are outside ASCII or line breaks: none means the text
+  /// is one line where every position's character is its byte offset, in every encoding.
+  private var specials: Int
   /// The client's buffer version these cells mirror.
   public private(set) var version: Int
   /// Whether an input-method composition is open (nothing is committed meanwhile).
@@ -43,7 +57,10 @@ public struct EditorBuffer: Hashable, Sendable {
 
   /// Mirrors a buffer whose whole text is `text` at `version`.
   public init(text: String, version: Int) {
-    cells = text.unicodeScalars.map { Cell(scalar: $0, state: .normal) }
+    bytes = Array(text.utf8)
+    runs = bytes.isEmpty ? [] : [Run(state: .normal, count: bytes.count)]
+    visibleCount = bytes.count
+    specials = Self.specials(in: bytes[...])
     self.version = version
   }
 
@@ -54,25 +71,44 @@ public struct EditorBuffer: Hashable, Sendable {
   public var draft: String { string { $0 != .consumed } }
 
   /// Whether edits wait for the client: consumed text to delete or server text to insert.
-  public var hasPendingEdits: Bool { cells.contains { $0.state != .normal } }
+  public var hasPendingEdits: Bool { runs.contains { $0.state != .normal } }
 
   /// Same as ``hasPendingEdits`` (the name from before the server could insert text).
   public var hasConsumedText: Bool { hasPendingEdits }
 
-  /// The included cells' text as UTF-8 built in one buffer (appending scalars to a String one
-  /// by one was most of the sync path's cost).
+  /// The text of the runs whose state `include` accepts, copied run by run.
   private func string(where include: (State) -> Bool) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(cells.count)
-    for cell in cells where include(cell.state) {
-      let value = cell.scalar.value
-      if value < 0x80 {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-      } else {
-        UTF8.encode(cell.scalar) { bytes.append($0) }
+    var length = 0
+    for run in runs where include(run.state) { length += run.count }
+    guard length > 0 else { return "" }
+    return String(unsafeUninitializedCapacity: length) { out in
+      bytes.withUnsafeBufferPointer { source in
+        var from = 0
+        var to = 0
+        guard let base = source.baseAddress, let target = out.baseAddress else { return }
+        for run in runs {
+          if include(run.state) {
+            (target + to).initialize(from: base + from, count: run.count)
+            to += run.count
+          }
+          from += run.count
+        }
       }
+      return length
     }
-    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The bytes of `text` that are outside ASCII or line breaks.
+  private static func specials(in text: ArraySlice<UInt8>) -> Int {
+    var count = 0
+    for byte in text where byte >= 0x80 || byte == 0x0A || byte == 0x0D { count += 1 }
+    return count
+  }
+
+  private static func specials(in text: String) -> Int {
+    var count = 0
+    for byte in text.utf8 where byte >= 0x80 || byte == 0x0A || byte == 0x0D { count += 1 }
+    return count
   }
 
   /// Applies one `field/didChange` to the mirror and runs the commit rule on `field` after each
@@ -99,39 +135,69 @@ public struct EditorBuffer: Hashable, Sendable {
     guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
     // Every edit must fit before anything changes. The rule never changes the client's text,
     // only cell states, so edits that fit the client's text one after another fit the mirror.
-    do throws(TextEditError) {
-      _ = try TextOffsets.apply(edits, to: text, encoding: encoding)
-    } catch {
-      throw .invalidEdit(error)
+    if !plainEditsFit(edits) {
+      do throws(TextEditError) {
+        _ = try TextOffsets.apply(edits, to: text, encoding: encoding)
+      } catch {
+        throw .invalidEdit(error)
+      }
     }
     var outcome = FieldOutcome()
+    // Whether the rule ran on the draft as the last edit left it (running it again on its own
+    // result changes nothing: that draft holds no separator).
+    var committed = false
     for edit in edits {
       // These cannot fail: the same edits fitted above.
       guard let (start, end) = try? visibleOffsets(of: edit.range, encoding: encoding) else {
         continue
       }
+      committed = false
       if applied {
         realize(start, end, edit.newText)
       } else if isBackspaceOverConsumedText(edit, start: start, end: end) {
-        replace(start, end, with: "")
+        replace(start, end, with: "", as: .normal)
         outcome.merge(backspaceOnDraft(&field, composing: composing))
         continue
       } else {
-        replace(start, end, with: edit.newText)
+        replace(start, end, with: edit.newText, as: .normal)
       }
       // The server's own edits leave the draft as it was: no rule runs on them (a tag edited
       // back into the draft may hold a separator, and only the next keystroke splits it).
-      if !composing && !applied { outcome.merge(commit(&field)) }
+      if !composing && !applied {
+        outcome.merge(commit(&field))
+        committed = true
+      }
     }
     self.version = version
     self.composing = composing
     if composing {
       outcome.merge(field.apply(.draftComposing(draft)))
-    } else if !applied {
+    } else if !applied && !committed {
       // A composition that just ended (possibly with no edits) commits what it held.
       outcome.merge(commit(&field))
     }
     return outcome
+  }
+
+  /// Whether `edits` fit the client's text one after another, decided without converting
+  /// positions: true only while the text is one line of ASCII (``specials`` none) and every
+  /// range is on line 0 within it; false means "ask ``TextOffsets``", not "does not fit".
+  private func plainEditsFit(_ edits: [TextEdit]) -> Bool {
+    guard specials == 0 else { return false }
+    var length = visibleCount
+    for (index, edit) in edits.enumerated() {
+      var removed = length
+      if let range = edit.range {
+        guard range.start.line == 0, range.end.line == 0, range.start.character >= 0,
+          range.start.character <= range.end.character, range.end.character <= length
+        else { return false }
+        removed = range.end.character - range.start.character
+      }
+      length += edit.newText.utf8.count - removed
+      // Text that brings a line break or non-ASCII: the rest is checked the general way.
+      if index < edits.count - 1, Self.specials(in: edit.newText) > 0 { return false }
+    }
+    return true
   }
 
   /// Whether an edit is a Backspace aimed at text the user can still see but the server has
@@ -142,17 +208,23 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Backspace would have deleted the draft's last character, or, on an empty draft, acted on
   /// the tags. Larger deletions (a word, a line) of consumed text only tidy the buffer.
   private func isBackspaceOverConsumedText(_ edit: TextEdit, start: Int, end: Int) -> Bool {
-    guard edit.range != nil, edit.newText.isEmpty, start < end else { return false }
-    var removed = String.UnicodeScalarView()
-    var visible = 0
-    for cell in cells where cell.state != .inserted {
-      if visible >= start && visible < end {
-        guard cell.state == .consumed else { return false }
-        removed.append(cell.scalar)
-      }
-      visible += 1
+    guard edit.range != nil, edit.newText.isEmpty, start < end, end == visibleCount else {
+      return false
     }
-    return end == visible && String(removed).count == 1
+    var removed: [UInt8] = []
+    var visible = 0
+    var at = 0
+    for run in runs {
+      defer { at += run.count }
+      guard run.state != .inserted else { continue }
+      let lower = max(start, visible)
+      let upper = min(end, visible + run.count)
+      visible += run.count
+      guard lower < upper else { continue }
+      guard run.state == .consumed else { return false }
+      removed += bytes[(at + lower - (visible - run.count))..<(at + upper - (visible - run.count))]
+    }
+    return String(decoding: removed, as: UTF8.self).count == 1
   }
 
   /// Backspace as a slow typist would have pressed it, on the draft with the caret at its end
@@ -181,7 +253,7 @@ public struct EditorBuffer: Hashable, Sendable {
   public mutating func apply(_ event: FieldEvent, to field: inout TagField) -> FieldOutcome {
     // The client sends Backspace as a request only when its buffer is empty (no normal cells);
     // a draft then holds only text the server inserted, which a slow typist would have seen.
-    if event == .deletedBackward, !cells.contains(where: { $0.state == .normal }) {
+    if event == .deletedBackward, !runs.contains(where: { $0.state == .normal }) {
       return backspaceOnDraft(&field)
     }
     let outcome = field.apply(event)
@@ -194,38 +266,47 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Each maximal run of consumed and inserted cells becomes one edit replacing the run's consumed text with its
   /// inserted text. Listed from last to first, so applying them one by one in order is correct.
   public func pendingEdits(encoding: PositionEncoding) -> [TextEdit] {
-    var runs: [(start: Int, consumed: Int, text: String.UnicodeScalarView)] = []
+    var stretches: [(start: Int, consumed: Int, text: [UInt8])] = []
     var visible = 0
-    var i = 0
-    while i < cells.count {
-      guard cells[i].state != .normal else {
-        visible += 1
-        i += 1
+    var at = 0
+    var index = 0
+    while index < runs.count {
+      guard runs[index].state != .normal else {
+        visible += runs[index].count
+        at += runs[index].count
+        index += 1
         continue
       }
-      var run = (start: visible, consumed: 0, text: String.UnicodeScalarView())
-      while i < cells.count && cells[i].state != .normal {
-        if cells[i].state == .consumed {
-          run.consumed += 1
-          visible += 1
+      var stretch = (start: visible, consumed: 0, text: [UInt8]())
+      while index < runs.count, runs[index].state != .normal {
+        let run = runs[index]
+        if run.state == .consumed {
+          stretch.consumed += run.count
+          visible += run.count
         } else {
-          run.text.append(cells[i].scalar)
+          stretch.text += bytes[at..<(at + run.count)]
         }
-        i += 1
+        at += run.count
+        index += 1
       }
-      runs.append(run)
+      stretches.append(stretch)
     }
-    guard !runs.isEmpty else { return [] }
-    let text = self.text
-    let scalars = text.unicodeScalars
-    return runs.reversed().map { run in
-      let start = scalars.index(scalars.startIndex, offsetBy: run.start)
-      let end = scalars.index(start, offsetBy: run.consumed)
-      let range = TextRange(
-        start: TextOffsets.position(of: start, in: text, encoding: encoding),
-        end: TextOffsets.position(of: end, in: text, encoding: encoding)
+    guard !stretches.isEmpty else { return [] }
+    // One line of ASCII: a byte offset is the character in every encoding.
+    let text = specials == 0 ? "" : self.text
+    func position(_ offset: Int) -> TextPosition {
+      guard specials > 0 else { return TextPosition(line: 0, character: offset) }
+      let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+      return TextOffsets.position(of: index, in: text, encoding: encoding)
+    }
+    return stretches.reversed().map { stretch in
+      TextEdit(
+        range: TextRange(
+          start: position(stretch.start),
+          end: position(stretch.start + stretch.consumed)
+        ),
+        newText: String(decoding: stretch.text, as: UTF8.self)
       )
-      return TextEdit(range: range, newText: String(run.text))
     }
   }
 
@@ -247,49 +328,109 @@ public struct EditorBuffer: Hashable, Sendable {
   /// client never had simply go) and the new draft is inserted at the end of the buffer, where
   /// a slow typist's caret would be. Reusing common text instead would tie the user's later
   /// Backspaces to characters that now mean something else.
+  ///
+  /// Compared as bytes: a UTF-8 suffix of whole scalars starts at a scalar boundary.
   private mutating func retarget(to newDraft: String) {
-    let draftCells = cells.indices.filter { cells[$0].state != .consumed }
-    let new = Array(newDraft.unicodeScalars)
-    if draftCells.count == new.count,
-      zip(draftCells, new).allSatisfy({ cells[$0.0].scalar == $0.1 })
-    {
-      return
+    var new = newDraft
+    let draftCount = runs.reduce(0) { $0 + ($1.state != .consumed ? $1.count : 0) }
+    let newCount = new.utf8.count
+    guard newCount <= draftCount, draftEnds(with: &new) else {
+      return replaceDraft(keeping: 0, inserting: newDraft)
     }
-    var keep = 0
-    if new.count <= draftCells.count,
-      zip(draftCells.suffix(new.count), new).allSatisfy({ cells[$0.0].scalar == $0.1 })
-    {
-      keep = new.count
-    }
-    for index in draftCells.dropLast(keep) where cells[index].state == .normal {
-      cells[index].state = .consumed
-    }
-    var dropped = Set(draftCells.dropLast(keep).filter { cells[$0].state == .inserted })
-    // Appending first keeps the indices in `dropped` valid.
-    if keep == 0 {
-      cells.append(contentsOf: new.map { Cell(scalar: $0, state: .inserted) })
-    }
-    if !dropped.isEmpty {
-      var index = 0
-      cells.removeAll { _ in
-        defer { index += 1 }
-        return dropped.remove(index) != nil
+    if newCount == draftCount { return }
+    replaceDraft(keeping: newCount, inserting: nil)
+  }
+
+  /// Whether the draft cells end with the bytes of `suffix`, compared run by run from the end.
+  private func draftEnds(with suffix: inout String) -> Bool {
+    suffix.withUTF8 { wanted in
+      bytes.withUnsafeBufferPointer { source in
+        var left = wanted.count
+        var end = source.count
+        var index = runs.count
+        while left > 0, index > 0 {
+          index -= 1
+          let run = runs[index]
+          defer { end -= run.count }
+          guard run.state != .consumed else { continue }
+          let length = min(left, run.count)
+          let mine = UnsafeBufferPointer(rebasing: source[(end - length)..<end])
+          let theirs = UnsafeBufferPointer(rebasing: wanted[(left - length)..<left])
+          guard String.sameBytes(mine, theirs) else { return false }
+          left -= length
+        }
+        return left == 0
       }
     }
   }
 
-  /// The index of the cell that is visible (client) scalar `offset`, or `cells.count` past the
-  /// last one.
-  private func indexOfVisible(_ offset: Int) -> Int {
-    var visible = 0
-    for (index, cell) in cells.enumerated() where cell.state != .inserted {
-      if visible == offset { return index }
-      visible += 1
+  /// Consumes every draft cell but the last `keep` bytes of them (normal cells become
+  /// consumed, inserted ones go) and, when `inserting` is given, inserts it at the end.
+  private mutating func replaceDraft(keeping keep: Int, inserting: String?) {
+    let draftCount = runs.reduce(0) { $0 + ($1.state != .consumed ? $1.count : 0) }
+    var affected = draftCount - keep
+    var newRuns: [Run] = []
+    newRuns.reserveCapacity(runs.count + 1)
+    var newBytes: [UInt8]? = nil
+    var at = 0
+    for run in runs {
+      defer { at += run.count }
+      var rest = run
+      if affected > 0, run.state != .consumed {
+        let length = min(affected, run.count)
+        affected -= length
+        if run.state == .normal {
+          Self.append(Run(state: .consumed, count: length), to: &newRuns)
+        } else if newBytes == nil {
+          newBytes = Array(bytes[..<at])
+        }
+        rest.count -= length
+        if newBytes != nil, run.state == .normal {
+          newBytes?.append(contentsOf: bytes[at..<(at + length)])
+        }
+        if rest.count > 0 {
+          newBytes?.append(contentsOf: bytes[(at + length)..<(at + run.count)])
+          Self.append(rest, to: &newRuns)
+        }
+        continue
+      }
+      newBytes?.append(contentsOf: bytes[at..<(at + run.count)])
+      Self.append(rest, to: &newRuns)
     }
-    return cells.count
+    if let newBytes { bytes = newBytes }
+    runs = newRuns
+    if let inserting, !inserting.isEmpty {
+      bytes.append(contentsOf: inserting.utf8)
+      Self.append(Run(state: .inserted, count: inserting.utf8.count), to: &runs)
+    }
   }
 
-  /// The cells that the client's range between visible offsets `start` and `end` covers.
+  /// Appends `run` to `runs`, joining it to the last run when their states agree.
+  private static func append(_ run: Run, to runs: inout [Run]) {
+    guard run.count > 0 else { return }
+    if let last = runs.last, last.state == run.state {
+      runs[runs.count - 1].count += run.count
+    } else {
+      runs.append(run)
+    }
+  }
+
+  /// The byte index of the cell that starts visible (client) byte `offset`, or ``bytes``'s
+  /// count past the last one.
+  private func indexOfVisible(_ offset: Int) -> Int {
+    var visible = 0
+    var at = 0
+    for run in runs {
+      if run.state != .inserted {
+        if offset < visible + run.count { return at + offset - visible }
+        visible += run.count
+      }
+      at += run.count
+    }
+    return bytes.count
+  }
+
+  /// The cells that the client's range between visible byte offsets `start` and `end` covers.
   ///
   /// A non-empty range runs from its first to its last visible cell, so inserted cells strictly
   /// inside go with it and those at either boundary stay. An empty range (typing) sits after the
@@ -300,16 +441,73 @@ public struct EditorBuffer: Hashable, Sendable {
     return start == end ? lower..<lower : lower..<(indexOfVisible(end - 1) + 1)
   }
 
-  /// Replaces the client's text between visible offsets `start` and `end` with typed `text`.
-  private mutating func replace(_ start: Int, _ end: Int, with text: String) {
-    cells.replaceSubrange(
-      cellRange(start, end),
-      with: text.unicodeScalars.map { Cell(scalar: $0, state: .normal) }
-    )
+  /// Replaces the client's text between visible byte offsets `start` and `end` with `text`
+  /// in cells of `state`.
+  private mutating func replace(_ start: Int, _ end: Int, with text: String, as state: State) {
+    let range = cellRange(start, end)
+    if range.isEmpty, range.lowerBound == bytes.count {
+      // Typing at the end: the text joins the last run or starts one.
+      bytes.append(contentsOf: text.utf8)
+      Self.append(Run(state: state, count: text.utf8.count), to: &runs)
+      if state != .inserted {
+        visibleCount += text.utf8.count
+        specials += Self.specials(in: text)
+      }
+    } else if text.isEmpty, range.upperBound == bytes.count, let last = runs.last,
+      last.count >= range.count, last.state != .inserted
+    {
+      // Deleting at the end, within the last run.
+      visibleCount -= range.count
+      specials -= Self.specials(in: bytes[range])
+      bytes.removeLast(range.count)
+      if last.count == range.count {
+        runs.removeLast()
+      } else {
+        runs[runs.count - 1].count -= range.count
+      }
+    } else {
+      splice(range, with: Array(text.utf8), as: state)
+    }
+  }
+
+  /// Replaces the cells at byte `range` with `text` in cells of `state`, keeping the runs and
+  /// the client text's counts.
+  private mutating func splice(_ range: Range<Int>, with text: [UInt8], as state: State) {
+    var newRuns: [Run] = []
+    newRuns.reserveCapacity(runs.count + 2)
+    // The runs' parts before the range, the new run, the runs' parts after it.
+    var at = 0
+    for run in runs {
+      let before = min(max(range.lowerBound - at, 0), run.count)
+      let inside = min(max(range.upperBound - at, 0), run.count) - before
+      if inside > 0, run.state != .inserted {
+        visibleCount -= inside
+        specials -= Self.specials(in: bytes[(at + before)..<(at + before + inside)])
+      }
+      Self.append(Run(state: run.state, count: before), to: &newRuns)
+      at += run.count
+    }
+    Self.append(Run(state: state, count: text.count), to: &newRuns)
+    at = 0
+    for run in runs {
+      let after = run.count - min(max(range.upperBound - at, 0), run.count)
+      Self.append(Run(state: run.state, count: after), to: &newRuns)
+      at += run.count
+    }
+    runs = newRuns
+    if state != .inserted {
+      visibleCount += text.count
+      specials += Self.specials(in: text[...])
+    }
+    if range.isEmpty, range.lowerBound == bytes.count {
+      bytes.append(contentsOf: text)
+    } else {
+      bytes.replaceSubrange(range, with: text)
+    }
   }
 
   /// The client applied one of the server's edits: `text` replaced its consumed text between
-  /// `start` and `end`.
+  /// visible byte offsets `start` and `end`.
   ///
   /// The consumed cells go; if the inserted cells at that place (up to the nearest normal cells
   /// on either side) still spell `text`, they become normal. Otherwise the server no longer
@@ -318,35 +516,46 @@ public struct EditorBuffer: Hashable, Sendable {
   private mutating func realize(_ start: Int, _ end: Int, _ text: String) {
     let lower = start == 0 ? 0 : indexOfVisible(start - 1) + 1
     let upper = indexOfVisible(end)
-    let span = cells[lower..<upper]
-    let wanted = span.lazy.filter { $0.state == .inserted }.map(\.scalar)
-    if !span.contains(where: { $0.state == .normal }), wanted.elementsEqual(text.unicodeScalars) {
-      let kept = span.filter { $0.state == .inserted }.map {
-        Cell(scalar: $0.scalar, state: .normal)
+    var wanted: [UInt8] = []
+    var sawNormal = false
+    var at = 0
+    for run in runs {
+      let lo = max(at, lower)
+      let hi = min(at + run.count, upper)
+      at += run.count
+      guard lo < hi else { continue }
+      switch run.state {
+      case .normal: sawNormal = true
+      case .inserted: wanted += bytes[lo..<hi]
+      case .consumed: break
       }
-      cells.replaceSubrange(lower..<upper, with: kept)
+    }
+    if !sawNormal, wanted.elementsEqual(text.utf8) {
+      splice(lower..<upper, with: wanted, as: .normal)
     } else {
-      cells.replaceSubrange(
-        cellRange(start, end),
-        with: text.unicodeScalars.map { Cell(scalar: $0, state: .consumed) }
-      )
+      splice(cellRange(start, end), with: Array(text.utf8), as: .consumed)
     }
   }
 
-  /// The visible (client) scalar offsets of a range in the current client text (nil range: all).
+  /// The visible (client) byte offsets of a range in the current client text (nil range: all).
   private func visibleOffsets(
     of range: TextRange?,
     encoding: PositionEncoding
   ) throws(TextEditError) -> (Int, Int) {
+    guard let range else { return (0, visibleCount) }
+    if specials == 0, range.start.line == 0, range.end.line == 0, range.start.character >= 0,
+      range.start.character <= range.end.character, range.end.character <= visibleCount
+    {
+      return (range.start.character, range.end.character)
+    }
     let text = self.text
-    let scalars = text.unicodeScalars
-    guard let range else { return (0, scalars.count) }
-    let start = scalars.distance(
-      from: scalars.startIndex,
+    let utf8 = text.utf8
+    let start = utf8.distance(
+      from: utf8.startIndex,
       to: try TextOffsets.index(of: range.start, in: text, encoding: encoding)
     )
-    let end = scalars.distance(
-      from: scalars.startIndex,
+    let end = utf8.distance(
+      from: utf8.startIndex,
       to: try TextOffsets.index(of: range.end, in: text, encoding: encoding)
     )
     guard start <= end else { throw .reversedRange(range) }

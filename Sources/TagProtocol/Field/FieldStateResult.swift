@@ -128,6 +128,7 @@ extension FieldOutcome: JSONWritable {
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
     if isEmpty {
       // What most keystrokes do: nothing to report.
+      FastPath.emptyOutcome.taken()
       w.fragment(#"{"added":[],"removed":[],"dropped":[]"#)
       w.endObject()
       return

@@ -70,19 +70,26 @@ struct ParamsBytes: @unchecked Sendable {
     let member = ranges.members[index]
     if member.isPlainString {
       let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
+      FastPath.plainStringMember.taken()
       return String(decoding: UnsafeBufferPointer(rebasing: body[text]), as: UTF8.self)
     }
-    return scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
+    let text = scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
+    if text != nil { FastPath.scannedStringMember.taken() }
+    return text
   }
 
   /// The value of member `index` if it is a number (``JSONReader``'s meaning).
   func number(at index: Int) -> JSONValue? {
-    scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
+    let number = scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
+    if number != nil { FastPath.numberMember.taken() }
+    return number
   }
 
   /// The value of member `index` if it is a Boolean.
   func bool(at index: Int) -> Bool? {
-    scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
+    let flag = scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
+    if flag != nil { FastPath.boolMember.taken() }
+    return flag
   }
 
   /// The value of member `index` if it is an object, as ranges of the same body.
@@ -92,6 +99,7 @@ struct ParamsBytes: @unchecked Sendable {
       let nested = scan(index, { scanner throws(JSONParseError) in try scanner.readObjectRanges() })
         ?? nil
     else { return nil }
+    FastPath.objectMember.taken()
     return ParamsBytes(body: body, ranges: nested.offset(by: start))
   }
 
@@ -109,31 +117,37 @@ struct ParamsBytes: @unchecked Sendable {
       return number.isFinite && number >= 0 ? number : nil
     }
     let estimate = ranges.members[index].value.count / 28
-    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) { return sizes }
-    return scan(index) { scanner throws(JSONParseError) -> [Size]? in
-      guard try scanner.beginArray() else { return nil }
-      var sizes: [Size] = []
-      sizes.reserveCapacity(estimate)
-      while try scanner.nextElement() {
-        guard try scanner.beginObject() else { return nil }
-        var width: Double?
-        var height: Double?
-        while let key = try scanner.nextKey() {
-          if key == "width", width == nil {
-            guard let value = try length(&scanner) else { return nil }
-            width = value
-          } else if key == "height", height == nil {
-            guard let value = try length(&scanner) else { return nil }
-            height = value
-          } else {
-            return nil
-          }
-        }
-        guard let width, let height else { return nil }
-        sizes.append(Size(width: width, height: height))
-      }
+    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) {
+      FastPath.compactSizes.taken()
       return sizes
-    } ?? nil
+    }
+    let sizes =
+      scan(index) { scanner throws(JSONParseError) -> [Size]? in
+        guard try scanner.beginArray() else { return nil }
+        var sizes: [Size] = []
+        sizes.reserveCapacity(estimate)
+        while try scanner.nextElement() {
+          guard try scanner.beginObject() else { return nil }
+          var width: Double?
+          var height: Double?
+          while let key = try scanner.nextKey() {
+            if key == "width", width == nil {
+              guard let value = try length(&scanner) else { return nil }
+              width = value
+            } else if key == "height", height == nil {
+              guard let value = try length(&scanner) else { return nil }
+              height = value
+            } else {
+              return nil
+            }
+          }
+          guard let width, let height else { return nil }
+          sizes.append(Size(width: width, height: height))
+        }
+        return sizes
+      } ?? nil
+    if sizes != nil { FastPath.scannedSizes.taken() }
+    return sizes
   }
 
   /// The sizes in `range` when they are written the way JSON writers write them.
@@ -211,6 +225,10 @@ struct ParamsBytes: @unchecked Sendable {
   /// `{text}`, each member once, positions non-negative integers); nil for anything else (the
   /// caller then reads the array as ``JSONValue``s, which reports the exact error).
   func textEdits(at index: Int) -> [TextEdit]? {
+    if let edits = compactTextEdits(ranges.members[index].value) {
+      FastPath.compactContentChanges.taken()
+      return edits
+    }
     func count(_ scanner: inout JSONScanner) throws(JSONParseError) -> Int? {
       guard case .integer(let value)? = try scanner.readNumber(), value >= 0,
         value <= Int64(Int.max)
@@ -235,50 +253,133 @@ struct ParamsBytes: @unchecked Sendable {
       guard let line, let character else { return nil }
       return TextPosition(line: line, character: character)
     }
-    return scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
-      guard try scanner.beginArray() else { return nil }
-      var edits: [TextEdit] = []
-      while try scanner.nextElement() {
-        guard try scanner.beginObject() else { return nil }
-        var range: TextRange?
-        var sawRange = false
-        var sawLength = false
-        var text: String?
-        while let key = try scanner.nextKey() {
-          if key == "text", text == nil {
-            guard let value = try scanner.readString() else { return nil }
-            text = value
-          } else if key == "range", !sawRange {
-            sawRange = true
-            guard try scanner.beginObject() else { return nil }
-            var start: TextPosition?
-            var end: TextPosition?
-            while let key = try scanner.nextKey() {
-              if key == "start", start == nil {
-                guard let value = try position(&scanner) else { return nil }
-                start = value
-              } else if key == "end", end == nil {
-                guard let value = try position(&scanner) else { return nil }
-                end = value
-              } else {
-                return nil
+    let edits =
+      scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
+        guard try scanner.beginArray() else { return nil }
+        var edits: [TextEdit] = []
+        while try scanner.nextElement() {
+          guard try scanner.beginObject() else { return nil }
+          var range: TextRange?
+          var sawRange = false
+          var sawLength = false
+          var text: String?
+          while let key = try scanner.nextKey() {
+            if key == "text", text == nil {
+              guard let value = try scanner.readString() else { return nil }
+              text = value
+            } else if key == "range", !sawRange {
+              sawRange = true
+              guard try scanner.beginObject() else { return nil }
+              var start: TextPosition?
+              var end: TextPosition?
+              while let key = try scanner.nextKey() {
+                if key == "start", start == nil {
+                  guard let value = try position(&scanner) else { return nil }
+                  start = value
+                } else if key == "end", end == nil {
+                  guard let value = try position(&scanner) else { return nil }
+                  end = value
+                } else {
+                  return nil
+                }
               }
+              guard let start, let end else { return nil }
+              range = TextRange(start: start, end: end)
+            } else if key == "rangeLength", !sawLength {
+              // Deprecated in LSP and not used (the range says what is replaced), but checked.
+              sawLength = true
+              guard try count(&scanner) != nil else { return nil }
+            } else {
+              return nil
             }
-            guard let start, let end else { return nil }
-            range = TextRange(start: start, end: end)
-          } else if key == "rangeLength", !sawLength {
-            // Deprecated in LSP and not used (the range says what is replaced), but checked.
-            sawLength = true
-            guard try count(&scanner) != nil else { return nil }
-          } else {
-            return nil
           }
+          guard let text else { return nil }
+          edits.append(TextEdit(range: range, newText: text))
         }
-        guard let text else { return nil }
-        edits.append(TextEdit(range: range, newText: text))
+        return edits
+      } ?? nil
+    if edits != nil { FastPath.contentChanges.taken() }
+    return edits
+  }
+
+  /// The content changes in `range` when they are written the way editors write them.
+  ///
+  /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
+  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}`,
+  /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
+  /// reading) on anything else. The body is valid JSON, so only the shape is checked.
+  private func compactTextEdits(_ range: Range<Int>) -> [TextEdit]? {
+    guard let base = body.baseAddress else { return nil }
+    var at = range.lowerBound
+    let end = range.upperBound
+    func expect(_ text: StaticString) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard end - at >= length else { return false }
+      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
+      at += length
+      return true
+    }
+    func count() -> Int? {
+      var value = 0
+      let start = at
+      while at < end, base[at] &- UInt8(ascii: "0") < 10, at - start < 18 {
+        value = value * 10 + Int(base[at] &- UInt8(ascii: "0"))
+        at += 1
       }
+      return at > start ? value : nil
+    }
+    func position() -> TextPosition? {
+      guard expect(#"{"line":"#), let line = count(), expect(#","character":"#),
+        let character = count(), expect("}")
+      else { return nil }
+      return TextPosition(line: line, character: character)
+    }
+    func textRange() -> TextRange? {
+      guard let start = position(), expect(#","end":"#), let end = position(), expect("}") else {
+        return nil
+      }
+      return TextRange(start: start, end: end)
+    }
+    func text() -> String? {
+      let start = at
+      while at < end, base[at] != UInt8(ascii: "\"") {
+        guard base[at] != UInt8(ascii: "\\") else { return nil }
+        at += 1
+      }
+      guard at < end else { return nil }
+      defer { at += 1 }
+      return String(
+        decoding: UnsafeBufferPointer(start: base + start, count: at - start),
+        as: UTF8.self
+      )
+    }
+    guard expect("[") else { return nil }
+    var edits: [TextEdit] = []
+    if expect("]") { return at == end ? edits : nil }
+    while true {
+      var range: TextRange?
+      let newText: String?
+      if expect(#"{"range":{"start":"#) {
+        guard let found = textRange() else { return nil }
+        range = found
+        if expect(#","rangeLength":"#) { guard count() != nil else { return nil } }
+        guard expect(#","text":""#) else { return nil }
+        newText = text()
+      } else if expect(#"{"text":""#) {
+        newText = text()
+        if expect(#","range":{"start":"#) {
+          guard let found = textRange() else { return nil }
+          range = found
+        }
+      } else {
+        return nil
+      }
+      guard let newText, expect("}") else { return nil }
+      edits.append(TextEdit(range: range, newText: newText))
+      if expect(",") { continue }
+      guard expect("]"), at == end else { return nil }
       return edits
-    } ?? nil
+    }
   }
 
   /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
