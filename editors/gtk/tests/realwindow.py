@@ -1032,6 +1032,10 @@ def backspace_modes_and_validation_properties(ctx):
     settle(demo, ["vegan", "dinner"], "")
     # backspace-mode edit: the last tag comes back into the draft.
     demo.set_entry("backspace-mode", "int32 2")
+    # Changing an option re-opens tagd's session. A Backspace pressed within moments of that
+    # once lost the draft tagd put back (CI, 1 run in 4; README "Known limits"): this test is
+    # about the modes, so it lets the re-open finish first.
+    time.sleep(0.5)
     demo.key("BackSpace")
     settle(demo, ["vegan"], "dinner")
     demo.key("ctrl+a", "BackSpace")
