@@ -32,6 +32,9 @@ import Testing
   func labelsFitTheirFrames(tag: String, width: Int, label: String) {
     let made = chips.label(for: tag, width: width)
     #expect(made == label)
+    // The layout's path, which measures each tag once, gives the same label.
+    let frame = Frame(x: 0, y: 0, width: Double(width), height: 1)
+    #expect(chips.labels(for: [tag], widths: [chips.width(of: tag)], frames: [frame]) == [label])
     if chips.width(of: tag) > width, width >= 4 {
       #expect(DisplayWidth.cells(made) <= width)
     }

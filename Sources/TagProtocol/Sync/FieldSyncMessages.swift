@@ -103,14 +103,15 @@ public struct CellLayout: Hashable, Sendable {
 
   /// Lays out `tags` measured in cells: the frames and each chip's label.
   public func layout(for tags: [String]) -> (flow: FlowResult, labels: [String]) {
+    let widths = tags.map(chips.width(of:))
     let flow = FlowLayout.field(
-      chips: tags.map { Size(width: Double(chips.width(of: $0)), height: 1) },
+      chips: widths.map { Size(width: Double($0), height: 1) },
       fieldHeight: fieldHeight,
       width: width,
       spacing: spacing,
       fieldMinWidth: fieldMinWidth
     )
-    return (flow, chips.labels(for: tags, frames: flow.frames))
+    return (flow, chips.labels(for: tags, widths: widths, frames: flow.frames))
   }
 }
 
