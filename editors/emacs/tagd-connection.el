@@ -82,6 +82,11 @@ minute has passed; then the next keystroke in a field starts it."
 (defvar tagd--restart-timer nil
   "Timer of a pending restart after tagd died.")
 
+(defvar tagd--starting nil
+  "Non-nil while `tagd--start' runs.
+Timers and sentinels run while it waits for tagd; a restart they
+asked for then would start a second process.")
+
 (defvar tagd--deaths nil
   "Times tagd died, newest first: one entry per process that died.")
 
@@ -121,7 +126,8 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
 
 (defun tagd--start ()
   "Start tagd, initialize it and re-open every known field."
-  (let* ((program (tagd--program))
+  (let* ((tagd--starting t)
+         (program (tagd--program))
          (file (if (file-name-absolute-p program) program (executable-find program)))
          (name "tagd"))
     (unless (and file (file-executable-p file) (not (file-directory-p file)))
@@ -180,7 +186,8 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
 
 (defun tagd--connection ()
   "Return the live tagd connection, starting tagd if needed."
-  (unless (tagd--live-p)
+  (tagd--note-death)
+  (unless (or (tagd--live-p) tagd--starting)
     (when tagd--restart-timer
       (cancel-timer tagd--restart-timer)
       (setq tagd--restart-timer nil))
@@ -204,10 +211,18 @@ Each process that ends counts as one death."
       (unless (zerop (hash-table-count tagd--fields))
         (tagd--schedule-restart)))))
 
+(defun tagd--note-death ()
+  "Count the death of a connection whose process is gone.
+A key typed just after tagd died can find the process gone before
+its sentinel has run; the death is counted then, once."
+  (when (and tagd--connection (not (jsonrpc-running-p tagd--connection)))
+    (tagd--on-shutdown tagd--connection)))
+
 (defun tagd--schedule-restart ()
   "Restart tagd from a timer, unless it died too often lately."
+  (tagd--note-death)
   (cond
-   ((or tagd--restart-timer (tagd--live-p)))
+   ((or tagd--restart-timer tagd--starting (tagd--live-p)))
    ((> (tagd--recent-deaths) tagd-max-deaths)
     (unless (get 'tagd--deaths 'reported)
       (put 'tagd--deaths 'reported t)
@@ -220,7 +235,7 @@ Each process that ends counts as one death."
 (defun tagd--restart-after-death ()
   "Restart tagd after it died, re-opening its fields."
   (setq tagd--restart-timer nil)
-  (unless (tagd--live-p)
+  (unless (or (tagd--live-p) tagd--starting)
     (condition-case err
         (tagd--connection)
       (error (message "%s" (error-message-string err))))))
@@ -288,8 +303,12 @@ tagd's next output; they are handled here, before returning."
   "Send the notification METHOD with PARAMS, if tagd is running.
 When it is not, schedule a restart: re-opening the field sends
 the whole buffer, which covers this change."
-  (if (tagd--live-p)
-      (jsonrpc-notify tagd--connection method params)
+  (unless (and (tagd--live-p)
+               ;; The process can die between the check and the write: the
+               ;; write then fails ("no longer connected to pipe").
+               (condition-case nil
+                   (progn (jsonrpc-notify tagd--connection method params) t)
+                 (error nil)))
     (tagd--schedule-restart)))
 
 (provide 'tagd-connection)

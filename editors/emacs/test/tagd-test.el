@@ -468,5 +468,25 @@ The preedit is simulated by the overlay Quail shows it with."
                  '("x" "a" "bc" "RED")))
   (should-not (string-match-p "a is already a tag" (tagd-test--messages))))
 
+(ert-deftest tagd-test-typed-as-tagd-dies ()
+  "A key typed after tagd died, before its sentinel ran, counts that death first.
+With `tagd-max-deaths' deaths already this minute, tagd is not
+started again, and the text typed stays in the buffer."
+  (tagd-restart)
+  (tagd-test--with-buffer '("a")
+    (let ((old (jsonrpc--process tagd--connection)))
+      (setq tagd--deaths (make-list tagd-max-deaths (float-time)))
+      (signal-process old 'kill)
+      ;; Wait for the process to end without running its sentinel
+      ;; (`call-process' reads no other process's output).
+      (with-timeout (10 (error "Timed out waiting for tagd to die"))
+        (while (process-live-p old) (call-process "true")))
+      (insert "b,c")
+      (accept-process-output nil 0.3)
+      (should-not (tagd--live-p))
+      (should (= (length tagd--deaths) (1+ tagd-max-deaths)))
+      (should (equal (buffer-string) "b,c"))))
+  (setq tagd--deaths nil))
+
 (provide 'tagd-test)
 ;;; tagd-test.el ends here
