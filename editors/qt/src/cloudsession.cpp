@@ -9,6 +9,7 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QTimer>
+#include <QtGui/QFontMetricsF>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
 
@@ -52,6 +53,15 @@ CloudSession::~CloudSession()
     m_rpc->removeSession(m_cloud);
     if (m_opened)
         m_rpc->call(u"cloud/close"_s, {{u"cloud"_s, m_cloud}}, m_rpc, [](const QJsonValue &, const RpcError &) {});
+}
+
+QSizeF CloudSession::tagSize(const QFont &font, const QString &title)
+{
+    QFont bold = font;
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    const double pad = std::round(fm.height() * 0.75);
+    return {std::ceil(fm.horizontalAdvance(title) + 2 * pad), std::ceil(fm.height() + pad)};
 }
 
 qreal CloudSession::inset() const { return std::ceil(mergeDistance / 2) + 1; }

@@ -12,6 +12,7 @@
 #include <QtCore/QRectF>
 #include <QtCore/QVariantAnimation>
 #include <QtGui/QColor>
+#include <QtGui/QFont>
 
 class QPainter;
 
@@ -61,6 +62,10 @@ public:
     void requestLayout();
     //! The width the last layout was asked for (-1: none yet).
     double lastWidth() const { return m_lastWidth; }
+
+    //! A tag's capsule, measured bold (so selecting a tag never moves the others): the title
+    //! with three quarters of the font's height of padding on each side.
+    static QSizeF tagSize(const QFont &font, const QString &title);
 
     //! Paints each merge group as one shape: every member's capsule grown by half the merge
     //! distance (so members closer than it overlap), united, filled with a gradient through

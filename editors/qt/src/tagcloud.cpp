@@ -34,14 +34,7 @@ public:
         setCursor(Qt::PointingHandCursor);
     }
 
-    QSize sizeHint() const override
-    {
-        QFont bold = font();
-        bold.setBold(true); // measured bold, so selecting a tag never moves the others
-        const QFontMetricsF fm(bold);
-        const double pad = std::round(fm.height() * 0.75);
-        return {int(std::ceil(fm.horizontalAdvance(text()) + 2 * pad)), int(std::ceil(fm.height() + pad))};
-    }
+    QSize sizeHint() const override { return CloudSession::tagSize(font(), text()).toSize(); }
 
     QColor tint;
     qreal selectedOpacity = 0.85, unselectedOpacity = 0.3;
