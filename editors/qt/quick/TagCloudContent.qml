@@ -77,7 +77,10 @@ Item {
             MouseArea {
                 anchors.fill: parent
                 cursorShape: Qt.PointingHandCursor
-                onClicked: tag.toggle()
+                onClicked: {
+                    tag.forceActiveFocus(Qt.MouseFocusReason) // as a button takes focus on a click
+                    tag.toggle()
+                }
             }
         }
     }

@@ -893,8 +893,8 @@ def qml_cloud_selection_checked_and_merged(ctx):
     d.click(buttons[6])
     wait_for(lambda: d.dump()["selection"] == ["SwiftUI", "Charts"], "Charts selected by a click")
     wait_for(lambda: d.has_state(d.node("check box", "Charts"), Atspi.StateType.CHECKED), "Charts checked in AT-SPI")
-    d.click(d.node("check box", "Charts"))
-    wait_for(lambda: d.dump()["selection"] == ["SwiftUI"], "a second click to deselect Charts")
+    d.key("space")  # the clicked tag has focus: Space toggles it back
+    wait_for(lambda: d.dump()["selection"] == ["SwiftUI"], "Space to deselect Charts")
     wait_for(lambda: not d.has_state(d.node("check box", "Charts"), Atspi.StateType.CHECKED), "Charts unchecked")
     wait_for(lambda: len(d.dump()["groups"]) == 10, "at spacing 18 every tag its own group")
     d.click(d.node("check box", "Tight spacing"))
