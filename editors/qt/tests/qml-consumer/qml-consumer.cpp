@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Built by tests/install-check against nothing but Qt: loads a scene that imports Tagd 1.0 with
+// Built by tests/install-check and debian/tests/qml against nothing but Qt: loads a scene that imports Tagd 1.0 with
 // QQmlApplicationEngine (so from Qt's QML import path, or QML_IMPORT_PATH) and prints what the
 // TagEdit and the TagCloud say once tagd has opened them. Exits 1 if the module does not load.
 #include <QtCore/QTimer>
