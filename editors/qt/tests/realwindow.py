@@ -883,6 +883,29 @@ def qml_restart_when_tagd_dies(ctx):
 
 
 @test
+def qml_wraps_at_two_widths(ctx):
+    d = ctx.start(qml=True)
+    d.type("spicy,gluten-free,30 minutes,one pot,")
+    wait_for(lambda: len(d.chips()) == 7, "seven chips")
+
+    def rows():
+        return sorted({d.extents(d.node("push button", "Remove " + t)).y for t in d.chips()})
+
+    d.xdotool("windowsize", "--sync", d.window, "1100", "500")
+    wait_for(lambda: len(rows()) == 1, "one line of chips at 1100 px")
+    one = d.extents(d.field())
+    d.xdotool("windowsize", "--sync", d.window, "360", "500")
+    wait_for(lambda: len(rows()) >= 3, "three or more lines of chips at 360 px")
+    narrow = d.extents(d.field())
+    check(narrow.y > one.y, "the text did not move down when the chips wrapped")
+    for t in d.chips():
+        e = d.extents(d.node("push button", "Remove " + t))
+        check(e.x + e.width <= narrow.x + 360, "chip %s sticks out of the narrow window" % t)
+    d.type("zz")
+    wait_for(lambda: d.text_of(d.field()) == "zz", "typing into the wrapped entry")
+
+
+@test
 def qml_cloud_selection_checked_and_merged(ctx):
     d = ctx.start(qml=True)
     d.command("page 1")
