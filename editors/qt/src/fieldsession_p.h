@@ -114,7 +114,7 @@ public:
     static double chipButtonSize(const QFont &font);
     static QSizeF chipSize(const QFont &font, const QString &tag);
 
-    //! Says \a sentence to the screen reader as coming from \a focused (see rpc.cpp for why so).
+    //! Says \a sentence to the screen reader as coming from \a focused (fieldsession.cpp says why so).
     static void announceToScreenReader(QObject *focused, const QString &sentence);
 
 Q_SIGNALS:

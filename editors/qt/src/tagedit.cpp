@@ -523,29 +523,34 @@ void TagEdit::setPrompt(const QString &prompt)
     d->session->optionChanged();
     Q_EMIT promptChanged();
 }
-#define TAGD_OPTION(type, get, set, field)                                                                            \
-    type TagEdit::get() const { return d->session->options.field; }                                                  \
-    void TagEdit::set(std::conditional_t<std::is_class_v<type>, const type &, type> value)                                                                                   \
-    {                                                                                                                 \
-        d->session->options.field = value;                                                                            \
-        d->session->optionChanged();                                                                                  \
-    }
-TAGD_OPTION(QStringList, separators, setSeparators, separators)
-TAGD_OPTION(int, maxTags, setMaxTags, maxTags)
-TAGD_OPTION(int, maxTagLength, setMaxTagLength, maxTagLength)
-TAGD_OPTION(bool, caseSensitive, setCaseSensitive, caseSensitive)
-TAGD_OPTION(QString, pattern, setPattern, pattern)
-TAGD_OPTION(bool, allowListEnabled, setAllowListEnabled, allowList)
-TAGD_OPTION(QStringList, denied, setDenied, denied)
-TAGD_OPTION(bool, commitOnBlur, setCommitOnBlur, commitOnBlur)
-TAGD_OPTION(int, history, setHistory, history)
-#undef TAGD_OPTION
-TagEdit::Transform TagEdit::transform() const { return Transform(d->session->options.transform); }
-void TagEdit::setTransform(Transform t)
+// Every option goes to field/open: a change re-opens the session with what is shown.
+template<typename T>
+static void setOption(FieldSession *session, T FieldSession::Options::*option, const T &value)
 {
-    d->session->options.transform = int(t);
-    d->session->optionChanged();
+    session->options.*option = value;
+    session->optionChanged();
 }
+
+QStringList TagEdit::separators() const { return d->session->options.separators; }
+void TagEdit::setSeparators(const QStringList &s) { setOption(d->session, &FieldSession::Options::separators, s); }
+int TagEdit::maxTags() const { return d->session->options.maxTags; }
+void TagEdit::setMaxTags(int n) { setOption(d->session, &FieldSession::Options::maxTags, n); }
+int TagEdit::maxTagLength() const { return d->session->options.maxTagLength; }
+void TagEdit::setMaxTagLength(int n) { setOption(d->session, &FieldSession::Options::maxTagLength, n); }
+bool TagEdit::caseSensitive() const { return d->session->options.caseSensitive; }
+void TagEdit::setCaseSensitive(bool on) { setOption(d->session, &FieldSession::Options::caseSensitive, on); }
+QString TagEdit::pattern() const { return d->session->options.pattern; }
+void TagEdit::setPattern(const QString &p) { setOption(d->session, &FieldSession::Options::pattern, p); }
+bool TagEdit::allowListEnabled() const { return d->session->options.allowList; }
+void TagEdit::setAllowListEnabled(bool on) { setOption(d->session, &FieldSession::Options::allowList, on); }
+QStringList TagEdit::denied() const { return d->session->options.denied; }
+void TagEdit::setDenied(const QStringList &list) { setOption(d->session, &FieldSession::Options::denied, list); }
+bool TagEdit::commitOnBlur() const { return d->session->options.commitOnBlur; }
+void TagEdit::setCommitOnBlur(bool on) { setOption(d->session, &FieldSession::Options::commitOnBlur, on); }
+int TagEdit::history() const { return d->session->options.history; }
+void TagEdit::setHistory(int steps) { setOption(d->session, &FieldSession::Options::history, steps); }
+TagEdit::Transform TagEdit::transform() const { return Transform(d->session->options.transform); }
+void TagEdit::setTransform(Transform t) { setOption(d->session, &FieldSession::Options::transform, int(t)); }
 QStringList TagEdit::allowed() const { return d->session->options.allowed; }
 void TagEdit::setAllowed(const QStringList &a)
 {
@@ -556,11 +561,7 @@ void TagEdit::setAllowed(const QStringList &a)
 QStringList TagEdit::suggestions() const { return d->session->options.suggestions; }
 void TagEdit::setSuggestions(const QStringList &s) { d->session->setSuggestions(s); }
 TagEdit::BackspaceMode TagEdit::backspaceMode() const { return BackspaceMode(d->session->options.backspace); }
-void TagEdit::setBackspaceMode(BackspaceMode m)
-{
-    d->session->options.backspace = int(m);
-    d->session->optionChanged();
-}
+void TagEdit::setBackspaceMode(BackspaceMode m) { setOption(d->session, &FieldSession::Options::backspace, int(m)); }
 int TagEdit::selectedIndex() const { return d->session->selected; }
 bool TagEdit::canUndo() const { return d->session->canUndo; }
 bool TagEdit::canRedo() const { return d->session->canRedo; }
