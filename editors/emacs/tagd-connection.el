@@ -164,7 +164,7 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
   "Send initialize and initialized on CONN; note the position encoding."
   (let* ((locale (tagd--locale))
          (result
-          (jsonrpc-request
+          (tagd--request-on
            conn :initialize
            (append
             (list :processId (emacs-pid)
@@ -172,8 +172,7 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
                   ;; Emacs positions count characters: utf-32.
                   :capabilities
                   (list :general (list :positionEncodings ["utf-32" "utf-16"])))
-            (and locale (list :locale locale)))
-           :timeout tagd-request-timeout))
+            (and locale (list :locale locale)))))
          (caps (plist-get result :capabilities)))
     (setq tagd--methods (append (plist-get caps :methods) nil))
     (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
@@ -262,7 +261,19 @@ Each process that ends counts as one death."
 
 (defun tagd--request (method params)
   "Send the request METHOD with PARAMS to tagd and return its result."
-  (jsonrpc-request (tagd--connection) method params :timeout tagd-request-timeout))
+  (tagd--request-on (tagd--connection) method params))
+
+(defun tagd--request-on (conn method params)
+  "Send the request METHOD with PARAMS on CONN; wait for its result.
+`jsonrpc-request' returns by a throw from inside the process
+filter as soon as it has read the reply, so messages read in the
+same chunk after it (an update tagd sent next) would wait for
+tagd's next output; they are handled here, before returning."
+  (unwind-protect
+      (jsonrpc-request conn method params :timeout tagd-request-timeout)
+    (let ((process (jsonrpc--process conn)))
+      (when (process-live-p process)
+        (funcall (process-filter process) process "")))))
 
 (defun tagd--async (method params &optional then)
   "Send the request METHOD with PARAMS; call THEN with its result."
