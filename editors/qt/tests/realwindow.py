@@ -921,7 +921,10 @@ def qml_cloud_selection_checked_and_merged(ctx):
     wait_for(lambda: not d.has_state(d.node("check box", "Charts"), Atspi.StateType.CHECKED), "Charts unchecked")
     wait_for(lambda: len(d.dump()["groups"]) == 10, "at spacing 18 every tag its own group")
     d.click(d.node("check box", "Tight spacing"))
-    wait_for(lambda: d.dump()["spacing"] == 3 and len(d.dump()["groups"]) < 10, "tight spacing to merge groups")
+    wait_for(lambda: d.dump()["spacing"] == 3 and not d.dump()["animating"], "the spacing animation to 3 to end")
+    groups = d.dump()["groups"]
+    check(len(groups) < 10 and sorted(i for g in groups for i in g) == list(range(10)),
+          "at spacing 3 close tags share a merge group: %r" % groups)
     ctx.shot(d, "qml-interests-tight.png")
 
 

@@ -58,6 +58,7 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"selection"_s, QJsonArray::fromStringList(cloud->property("selection").toStringList())},
                 {u"groups"_s, QJsonArray::fromVariantList(cloud->property("groups").toList())},
                 {u"spacing"_s, cloud->property("spacing").toDouble()},
+                {u"animating"_s, cloud->property("animating").toBool()},
                 {u"pid"_s, c->processId()},
                 {u"restarts"_s, c->restartCount()},
                 {u"page"_s, window->property("page").toInt()}};
