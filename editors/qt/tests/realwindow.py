@@ -708,14 +708,24 @@ class Orca:
 
 @test
 def orca_speaks_every_announcement(ctx):
+    orca_speaks(ctx, qml=False)
+
+
+@test
+def qml_orca_speaks_every_announcement(ctx):
+    orca_speaks(ctx, qml=True)
+
+
+def orca_speaks(ctx, qml):
     if shutil.which("orca") is None:
         raise Skip("orca is not installed")
     ctx.env_only()
     orca = ctx.orca = Orca(ctx)
-    d = ctx.start()
+    d = ctx.start(qml=qml)
     # Orca drops the focus events of an application it does not know yet (no window manager):
     # move focus away and back, as a user switching windows would.
-    wait_for(lambda: "tagd-qt-demo" in subprocess.run(["orca", "-l"], env=ctx.env, capture_output=True,
+    name = "tagd-qml-demo" if qml else "tagd-qt-demo"
+    wait_for(lambda: name in subprocess.run(["orca", "-l"], env=ctx.env, capture_output=True,
                                                       text=True).stdout or True, "Orca to see the demo")
     time.sleep(1.0)
     d.key("shift+Tab")
