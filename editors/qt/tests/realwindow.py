@@ -96,8 +96,8 @@ class Demo:
         self.stderr_path = os.path.join(self.dir, "stderr.txt")
         self.stderr = open(self.stderr_path, "w")
         demo = ctx.qml_demo if qml else ctx.demo
-        if not demo:
-            raise Skip("no QML demo (built with -DTAGDQT_BUILD_QML=OFF?)")
+        if not demo or not os.path.exists(demo):
+            raise Skip("no QML demo %s (built with -DTAGDQT_BUILD_QML=OFF?)" % (demo or ""))
         argv = [demo, "--control"] + (["--tagd", program] if program else []) + list(extra)
         self.proc = subprocess.Popen(argv, env=self.env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
