@@ -108,6 +108,7 @@ G_GNUC_INTERNAL void               _tagd_entry_apply_outcome (TagdEntry *self, G
 G_GNUC_INTERNAL void               _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce);
 G_GNUC_INTERNAL void               _tagd_entry_clear_refusal (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_focus_text (TagdEntry *self, int position);
+G_GNUC_INTERNAL void               _tagd_entry_send_selection (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_request_layout (TagdEntry *self);
 G_GNUC_INTERNAL GtkSizeRequestMode _tagd_entry_get_request_mode (GtkWidget *widget);
 G_GNUC_INTERNAL void               _tagd_entry_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline);

@@ -401,6 +401,7 @@ _tagd_entry_send_open (TagdEntry *self)
       prev = g_strdup (next_text);
     }
 
+  _tagd_entry_send_selection (self);
   /* The new session knows nothing of earlier layouts. */
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));

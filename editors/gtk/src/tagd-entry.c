@@ -410,6 +410,17 @@ select_chip (TagdEntry *self, int index, gboolean tell_tagd)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
+/* Tells a new session (re-opened for an option change or after a restart) which chip the user
+ * has selected, so that the selection survives it. */
+void
+_tagd_entry_send_selection (TagdEntry *self)
+{
+  if (self->selected >= 0)
+    _tagd_entry_request (self, "field/select",
+                         g_variant_new_parsed ("{'index': <%x>}", (gint64) tagd_index (self, self->selected)),
+                         OP_SELECT | OP_LOCAL, NULL);
+}
+
 static void
 chip_remove_clicked (GtkButton *button, gpointer data)
 {
