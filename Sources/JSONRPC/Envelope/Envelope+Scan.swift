@@ -17,6 +17,11 @@ public struct JSONObjectRanges: Sendable {
   /// The members in document order.
   public var members: [Member]
 
+  /// An object with `members`.
+  public init(members: [Member] = []) {
+    self.members = members
+  }
+
   /// The same members with every range moved `distance` bytes on (ranges found in a slice
   /// made relative to the whole).
   public func offset(by distance: Int) -> JSONObjectRanges {

@@ -12,16 +12,59 @@ public enum ParamsSource: @unchecked Sendable {
 }
 
 extension TagMessage {
-  /// Checks params from either source against ``members`` and decodes them.
+  /// Decodes params from either source, refusing every member ``init(params:)`` does not read.
   public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
-    try Self(params: Params(source, members: members))
+    try Params.decode(source) { params throws(ParamsError) in try Self(params: params) }
+  }
+
+  /// Decodes parsed params (nil when absent).
+  public static func decode(_ params: JSONValue?) throws(ParamsError) -> Self {
+    try decode(.tree(params))
   }
 }
 
 /// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes: @unchecked Sendable {
+struct ParamsBytes {
   let body: UnsafeBufferPointer<UInt8>
   let ranges: JSONObjectRanges
+  /// Keeps `body` alive when it was written for params that came as a tree.
+  private let owner: OwnedBytes?
+
+  init(body: UnsafeBufferPointer<UInt8>, ranges: JSONObjectRanges, owner: OwnedBytes? = nil) {
+    self.body = body
+    self.ranges = ranges
+    self.owner = owner
+  }
+
+  /// An object without members.
+  static var empty: ParamsBytes {
+    ParamsBytes(body: UnsafeBufferPointer(start: nil, count: 0), ranges: JSONObjectRanges())
+  }
+
+  /// `object` written as JSON text and read back as ranges: the one path for tree params.
+  init(writing object: JSONObject) {
+    let owner = OwnedBytes(text(of: .object(object)))
+    var scanner = JSONScanner(owner.bytes, maxDepth: JSONReader.maxSupportedDepth)
+    // Written by us from a tree, so valid.
+    let ranges = (try? scanner.readObjectRanges()) ?? nil
+    self.init(body: owner.bytes, ranges: ranges ?? JSONObjectRanges(), owner: owner)
+  }
+
+  /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
+  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsBytes {
+    switch source {
+    case .bytes(_, .absent): return .empty
+    case .bytes(let body, .object(let ranges)): return ParamsBytes(body: body, ranges: ranges)
+    case .bytes(let body, .other(let range)): return try root(.tree(parse(body, range)))
+    case .tree(nil), .tree(.null): return .empty
+    case .tree(.object(let object)): return ParamsBytes(writing: object)
+    case .tree(.array(let items)) where items.isEmpty: return .empty
+    case .tree(.array):
+      throw ParamsError(path: "", problem: "must be an object with named members, not an array")
+    case .tree(let other?):
+      throw ParamsError(path: "", problem: "must be an object, got \(other.kindName)")
+    }
+  }
 
   /// The whole value at `range` of `body` as a ``JSONValue``.
   static func parse(_ body: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
@@ -382,31 +425,7 @@ struct ParamsBytes: @unchecked Sendable {
     }
   }
 
-  /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
-  func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
-    guard let names = members.names else { return }
-    for member in ranges.members {
-      let known: Bool
-      if member.keyHasEscapes {
-        known = names.contains(keyString(member))
-      } else {
-        // Compared as bytes: no String per key.
-        let key = UnsafeBufferPointer(rebasing: body[member.key])
-        known = names.contains { name in
-          name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(key) }
-            ?? (name == keyString(member))
-        }
-      }
-      if !known { throw members.unknown(keyString(member), at: path()) }
-    }
-  }
-
-  /// The members as a ``JSONObject``.
-  func object() -> JSONObject {
-    JSONObject(ranges.members.map { JSONMember(keyString($0), Self.parse(body, $0.value)) })
-  }
-
-  private func keyString(_ member: JSONObjectRanges.Member) -> String {
+  func keyString(_ member: JSONObjectRanges.Member) -> String {
     guard member.keyHasEscapes else {
       return String(decoding: UnsafeBufferPointer(rebasing: body[member.key]), as: UTF8.self)
     }
@@ -428,4 +447,46 @@ struct ParamsBytes: @unchecked Sendable {
     )
     return try? read(&scanner)
   }
+}
+
+/// Bytes written for params that came as a tree, alive as long as a ``ParamsBytes`` uses them.
+final class OwnedBytes {
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  init(_ text: [UInt8]) {
+    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
+    _ = storage.initialize(from: text)
+    bytes = UnsafeBufferPointer(storage)
+  }
+
+  deinit { bytes.deallocate() }
+}
+
+/// `value` as JSON text that reads back as the same value: doubles keep their fraction (`3.0`
+/// stays a double, so messages name it as sent) and out-of-range numbers stay out of range.
+func text(of value: JSONValue) -> [UInt8] {
+  var writer = JSONWriter()
+  func write(_ value: JSONValue) {
+    switch value {
+    case .double(let d) where !d.isFinite:
+      writer.raw(Array((d < 0 ? "-1e999" : "1e999").utf8))
+    case .double(let d):
+      writer.raw(Array("\(d)".utf8))
+    case .array(let items):
+      writer.beginArray()
+      for item in items { write(item) }
+      writer.endArray()
+    case .object(let object):
+      writer.beginObject()
+      for member in object.members {
+        writer.key(named: member.key)
+        write(member.value)
+      }
+      writer.endObject()
+    default:
+      writer.value(value)
+    }
+  }
+  write(value)
+  return writer.bytes
 }
