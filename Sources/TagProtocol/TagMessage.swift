@@ -40,7 +40,7 @@ extension JSONWriter {
   public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
     guard let encoded, encoded.isText(of: tags) else { return strings(tags) }
     FastPath.keptTagsText.taken()
-    encoded.json.withUnsafeBufferPointer { raw($0) }
+    raw(encoded.json)
   }
 
   /// Writes an array of strings.
@@ -74,9 +74,7 @@ public struct EncodedTags: Hashable, Sendable {
   /// Whether this is the text of `tags`: the same array storage (checked in O(1)).
   public func isText(of tags: [String]) -> Bool {
     guard tags.count == self.tags.count else { return false }
-    guard !tags.isEmpty else { return true }
-    let mine = self.tags.withUnsafeBufferPointer { $0.baseAddress }
-    return tags.withUnsafeBufferPointer { $0.baseAddress == mine }
+    return tags.isEmpty || tags.span.isIdentical(to: self.tags.span)
   }
 
   /// Writes the last `suffix.count` tags as a JSON array, copied from this text, when `suffix`
@@ -94,18 +92,16 @@ public struct EncodedTags: Hashable, Sendable {
     }
     for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }
     FastPath.keptTagsTail.taken()
-    json.withUnsafeBufferPointer { text in
-      // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
-      var at = 1
-      for _ in 0..<skipped {
-        at += 1
-        while text[at] != UInt8(ascii: "\"") { at += text[at] == UInt8(ascii: "\\") ? 2 : 1 }
-        at += 2  // the closing quote and the comma
-      }
-      // `[`, then the rest of the text: the tail's strings and the closing `]`.
-      w.beginArray()
-      w.raw(UnsafeBufferPointer(rebasing: text[at...]))
+    // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
+    var at = 1
+    for _ in 0..<skipped {
+      at += 1
+      while json[at] != UInt8(ascii: "\"") { at += json[at] == UInt8(ascii: "\\") ? 2 : 1 }
+      at += 2  // the closing quote and the comma
     }
+    // `[`, then the rest of the text: the tail's strings and the closing `]`.
+    w.beginArray()
+    w.raw(json[at...])
     return true
   }
 

@@ -5,10 +5,10 @@ import TagCore
 /// message body with the ranges ``Envelope/scanCall(_:maxDepth:reusing:)`` found in it.
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
-/// decoded from it may keep the pointer.
-public enum ParamsSource: @unchecked Sendable {
+/// decoded from it keeps it.
+public enum ParamsSource: Sendable {
   case tree(JSONValue?)
-  case bytes(UnsafeBufferPointer<UInt8>, ScannedParams)
+  case bytes(MessageBytes, ScannedParams)
 }
 
 extension TagMessage {
@@ -25,29 +25,24 @@ extension TagMessage {
 
 /// A params object as the byte ranges of its members in the (already validated) body.
 struct ParamsBytes {
-  let body: UnsafeBufferPointer<UInt8>
+  let body: MessageBytes
   let ranges: JSONObjectRanges
-  /// Keeps `body` alive when it was written for params that came as a tree.
-  private let owner: OwnedBytes?
 
-  init(body: UnsafeBufferPointer<UInt8>, ranges: JSONObjectRanges, owner: OwnedBytes? = nil) {
+  init(body: MessageBytes, ranges: JSONObjectRanges) {
     self.body = body
     self.ranges = ranges
-    self.owner = owner
   }
 
   /// An object without members.
-  static var empty: ParamsBytes {
-    ParamsBytes(body: UnsafeBufferPointer(start: nil, count: 0), ranges: JSONObjectRanges())
-  }
+  static var empty: ParamsBytes { ParamsBytes(body: MessageBytes(), ranges: JSONObjectRanges()) }
 
   /// `object` written as JSON text and read back as ranges: the one path for tree params.
   init(writing object: JSONObject) {
-    let owner = OwnedBytes(text(of: .object(object)))
-    var scanner = JSONScanner(owner.bytes, maxDepth: JSONReader.maxSupportedDepth)
+    let body = MessageBytes(copying: text(of: .object(object)))
+    var scanner = body.scanner(0..<body.count, maxDepth: JSONReader.maxSupportedDepth)
     // Written by us from a tree, so valid.
     let ranges = (try? scanner.readObjectRanges()) ?? nil
-    self.init(body: owner.bytes, ranges: ranges ?? JSONObjectRanges(), owner: owner)
+    self.init(body: body, ranges: ranges ?? JSONObjectRanges())
   }
 
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
@@ -67,40 +62,14 @@ struct ParamsBytes {
   }
 
   /// The whole value at `range` of `body` as a ``JSONValue``.
-  static func parse(_ body: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
+  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
     // The body was validated with the configured depth, so this cannot fail.
-    (try? JSONReader.parse(
-      UnsafeBufferPointer(rebasing: body[range]),
-      maxDepth: JSONReader.maxSupportedDepth
-    )) ?? .null
+    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: String) -> Int? {
-    let found = key.utf8.withContiguousStorageIfAvailable { name in
-      ranges.members.withUnsafeBufferPointer { members -> Int? in
-        var index = members.count
-        while index > 0 {
-          index -= 1
-          let member = members[index]
-          if member.keyHasEscapes {
-            if keyString(member) == key { return index }
-            continue
-          }
-          guard member.key.count == name.count else { continue }
-          var same = true
-          for offset in 0..<name.count where body[member.key.lowerBound + offset] != name[offset] {
-            same = false
-            break
-          }
-          if same { return index }
-        }
-        return nil
-      }
-    }
-    if let found { return found }
-    // A string without contiguous UTF-8 (bridged): compare as Strings.
-    return ranges.members.lastIndex { keyString($0) == key }
+    body.lastIndex(of: key, in: ranges)
   }
 
   /// The value of member `index` as a ``JSONValue``.
@@ -114,7 +83,7 @@ struct ParamsBytes {
     if member.isPlainString {
       let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
       FastPath.plainStringMember.taken()
-      return String(decoding: UnsafeBufferPointer(rebasing: body[text]), as: UTF8.self)
+      return body.string(text)
     }
     let text = scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
     if text != nil { FastPath.scannedStringMember.taken() }
@@ -203,22 +172,13 @@ struct ParamsBytes {
   /// A number `m / 10^k` with `m < 2^53` and `k ≤ 22` is one correctly rounded division of two
   /// exact doubles, the value any correct reader gives.
   private func compactSizes(_ range: Range<Int>, estimate: Int) -> [Size]? {
-    guard let base = body.baseAddress else { return nil }
-    var at = range.lowerBound
-    let end = range.upperBound
-    func expect(_ text: StaticString) -> Bool {
-      let length = text.utf8CodeUnitCount
-      guard end - at >= length else { return false }
-      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
-      at += length
-      return true
-    }
+    var cursor = body.cursor(range)
+    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func number() -> Double? {
       var mantissa: UInt64 = 0
       var digits = 0
       var fraction = -1
-      while at < end {
-        let byte = base[at]
+      while let byte = cursor.current {
         if byte &- UInt8(ascii: "0") < 10 {
           mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
           digits += 1
@@ -228,7 +188,7 @@ struct ParamsBytes {
         } else {
           break
         }
-        at += 1
+        cursor.advance()
       }
       // Too many digits, a sign or an exponent: left to the general reader.
       guard digits > 0, digits <= 15, fraction != 0, fraction <= 22 else { return nil }
@@ -237,7 +197,7 @@ struct ParamsBytes {
     guard expect("[") else { return nil }
     var sizes: [Size] = []
     sizes.reserveCapacity(estimate)
-    if expect("]") { return at == end ? sizes : nil }
+    if expect("]") { return cursor.at == cursor.end ? sizes : nil }
     while true {
       var width: Double?
       var height: Double?
@@ -253,7 +213,7 @@ struct ParamsBytes {
       guard let width, let height, expect("}") else { return nil }
       sizes.append(Size(width: width, height: height))
       if expect(",") { continue }
-      guard expect("]"), at == end else { return nil }
+      guard expect("]"), cursor.at == cursor.end else { return nil }
       return sizes
     }
   }
@@ -352,24 +312,16 @@ struct ParamsBytes {
   /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
   /// reading) on anything else. The body is valid JSON, so only the shape is checked.
   private func compactTextEdits(_ range: Range<Int>) -> [TextEdit]? {
-    guard let base = body.baseAddress else { return nil }
-    var at = range.lowerBound
-    let end = range.upperBound
-    func expect(_ text: StaticString) -> Bool {
-      let length = text.utf8CodeUnitCount
-      guard end - at >= length else { return false }
-      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
-      at += length
-      return true
-    }
+    var cursor = body.cursor(range)
+    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func count() -> Int? {
       var value = 0
-      let start = at
-      while at < end, base[at] &- UInt8(ascii: "0") < 10, at - start < 18 {
-        value = value * 10 + Int(base[at] &- UInt8(ascii: "0"))
-        at += 1
+      let start = cursor.at
+      while let byte = cursor.current, byte &- UInt8(ascii: "0") < 10, cursor.at - start < 18 {
+        value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+        cursor.advance()
       }
-      return at > start ? value : nil
+      return cursor.at > start ? value : nil
     }
     func position() -> TextPosition? {
       guard expect(#"{"line":"#), let line = count(), expect(#","character":"#),
@@ -384,21 +336,18 @@ struct ParamsBytes {
       return TextRange(start: start, end: end)
     }
     func text() -> String? {
-      let start = at
-      while at < end, base[at] != UInt8(ascii: "\"") {
-        guard base[at] != UInt8(ascii: "\\") else { return nil }
-        at += 1
+      let start = cursor.at
+      while let byte = cursor.current, byte != UInt8(ascii: "\"") {
+        guard byte != UInt8(ascii: "\\") else { return nil }
+        cursor.advance()
       }
-      guard at < end else { return nil }
-      defer { at += 1 }
-      return String(
-        decoding: UnsafeBufferPointer(start: base + start, count: at - start),
-        as: UTF8.self
-      )
+      guard cursor.current != nil else { return nil }
+      defer { cursor.advance() }
+      return cursor.string(from: start)
     }
     guard expect("[") else { return nil }
     var edits: [TextEdit] = []
-    if expect("]") { return at == end ? edits : nil }
+    if expect("]") { return cursor.at == cursor.end ? edits : nil }
     while true {
       var range: TextRange?
       let newText: String?
@@ -420,18 +369,13 @@ struct ParamsBytes {
       guard let newText, expect("}") else { return nil }
       edits.append(TextEdit(range: range, newText: newText))
       if expect(",") { continue }
-      guard expect("]"), at == end else { return nil }
+      guard expect("]"), cursor.at == cursor.end else { return nil }
       return edits
     }
   }
 
   func keyString(_ member: JSONObjectRanges.Member) -> String {
-    guard member.keyHasEscapes else {
-      return String(decoding: UnsafeBufferPointer(rebasing: body[member.key]), as: UTF8.self)
-    }
-    // The key with its quotes is a JSON string: read it as one.
-    let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
-    return Self.parse(body, quoted).stringValue ?? ""
+    body.key(of: member)
   }
 
   /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
@@ -441,25 +385,9 @@ struct ParamsBytes {
     _ read: (inout JSONScanner) throws(JSONParseError) -> T
   ) -> T? {
     let range = ranges.members[index].value
-    var scanner = JSONScanner(
-      UnsafeBufferPointer(rebasing: body[range]),
-      maxDepth: JSONReader.maxSupportedDepth
-    )
+    var scanner = body.scanner(range, maxDepth: JSONReader.maxSupportedDepth)
     return try? read(&scanner)
   }
-}
-
-/// Bytes written for params that came as a tree, alive as long as a ``ParamsBytes`` uses them.
-final class OwnedBytes {
-  let bytes: UnsafeBufferPointer<UInt8>
-
-  init(_ text: [UInt8]) {
-    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-    _ = storage.initialize(from: text)
-    bytes = UnsafeBufferPointer(storage)
-  }
-
-  deinit { bytes.deallocate() }
 }
 
 /// `value` as JSON text that reads back as the same value: doubles keep their fraction (`3.0`
