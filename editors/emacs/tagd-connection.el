@@ -82,6 +82,11 @@ minute has passed; then the next keystroke in a field starts it."
 (defvar tagd--restart-timer nil
   "Timer of a pending restart after tagd died.")
 
+(defvar tagd--starting nil
+  "Non-nil while `tagd--start' runs.
+Timers and sentinels run while it waits for tagd; a restart they
+asked for then would start a second process.")
+
 (defvar tagd--deaths nil
   "Times tagd died, newest first: one entry per process that died.")
 
@@ -121,7 +126,8 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
 
 (defun tagd--start ()
   "Start tagd, initialize it and re-open every known field."
-  (let* ((program (tagd--program))
+  (let* ((tagd--starting t)
+         (program (tagd--program))
          (file (if (file-name-absolute-p program) program (executable-find program)))
          (name "tagd"))
     (unless (and file (file-executable-p file) (not (file-directory-p file)))
@@ -164,7 +170,7 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
   "Send initialize and initialized on CONN; note the position encoding."
   (let* ((locale (tagd--locale))
          (result
-          (jsonrpc-request
+          (tagd--request-on
            conn :initialize
            (append
             (list :processId (emacs-pid)
@@ -172,8 +178,7 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
                   ;; Emacs positions count characters: utf-32.
                   :capabilities
                   (list :general (list :positionEncodings ["utf-32" "utf-16"])))
-            (and locale (list :locale locale)))
-           :timeout tagd-request-timeout))
+            (and locale (list :locale locale)))))
          (caps (plist-get result :capabilities)))
     (setq tagd--methods (append (plist-get caps :methods) nil))
     (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
@@ -181,7 +186,8 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
 
 (defun tagd--connection ()
   "Return the live tagd connection, starting tagd if needed."
-  (unless (tagd--live-p)
+  (tagd--note-death)
+  (unless (or (tagd--live-p) tagd--starting)
     (when tagd--restart-timer
       (cancel-timer tagd--restart-timer)
       (setq tagd--restart-timer nil))
@@ -205,10 +211,18 @@ Each process that ends counts as one death."
       (unless (zerop (hash-table-count tagd--fields))
         (tagd--schedule-restart)))))
 
+(defun tagd--note-death ()
+  "Count the death of a connection whose process is gone.
+A key typed just after tagd died can find the process gone before
+its sentinel has run; the death is counted then, once."
+  (when (and tagd--connection (not (jsonrpc-running-p tagd--connection)))
+    (tagd--on-shutdown tagd--connection)))
+
 (defun tagd--schedule-restart ()
   "Restart tagd from a timer, unless it died too often lately."
+  (tagd--note-death)
   (cond
-   ((or tagd--restart-timer (tagd--live-p)))
+   ((or tagd--restart-timer tagd--starting (tagd--live-p)))
    ((> (tagd--recent-deaths) tagd-max-deaths)
     (unless (get 'tagd--deaths 'reported)
       (put 'tagd--deaths 'reported t)
@@ -221,7 +235,7 @@ Each process that ends counts as one death."
 (defun tagd--restart-after-death ()
   "Restart tagd after it died, re-opening its fields."
   (setq tagd--restart-timer nil)
-  (unless (tagd--live-p)
+  (unless (or (tagd--live-p) tagd--starting)
     (condition-case err
         (tagd--connection)
       (error (message "%s" (error-message-string err))))))
@@ -262,7 +276,19 @@ Each process that ends counts as one death."
 
 (defun tagd--request (method params)
   "Send the request METHOD with PARAMS to tagd and return its result."
-  (jsonrpc-request (tagd--connection) method params :timeout tagd-request-timeout))
+  (tagd--request-on (tagd--connection) method params))
+
+(defun tagd--request-on (conn method params)
+  "Send the request METHOD with PARAMS on CONN; wait for its result.
+`jsonrpc-request' returns by a throw from inside the process
+filter as soon as it has read the reply, so messages read in the
+same chunk after it (an update tagd sent next) would wait for
+tagd's next output; they are handled here, before returning."
+  (unwind-protect
+      (jsonrpc-request conn method params :timeout tagd-request-timeout)
+    (let ((process (jsonrpc--process conn)))
+      (when (process-live-p process)
+        (funcall (process-filter process) process "")))))
 
 (defun tagd--async (method params &optional then)
   "Send the request METHOD with PARAMS; call THEN with its result."
@@ -277,8 +303,12 @@ Each process that ends counts as one death."
   "Send the notification METHOD with PARAMS, if tagd is running.
 When it is not, schedule a restart: re-opening the field sends
 the whole buffer, which covers this change."
-  (if (tagd--live-p)
-      (jsonrpc-notify tagd--connection method params)
+  (unless (and (tagd--live-p)
+               ;; The process can die between the check and the write: the
+               ;; write then fails ("no longer connected to pipe").
+               (condition-case nil
+                   (progn (jsonrpc-notify tagd--connection method params) t)
+                 (error nil)))
     (tagd--schedule-restart)))
 
 (provide 'tagd-connection)

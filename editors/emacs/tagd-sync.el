@@ -179,9 +179,8 @@ the field after every change.  Return the field."
     ;; back as duplicates: rebuilding the field announces nothing.
     (let ((tagd--quiet t))
       (tagd--take-state
-       field (jsonrpc-request tagd--connection :field/open
-                              (tagd--open-params field (tagd--field-tags field))
-                              :timeout tagd-request-timeout)
+       field (tagd--request-on tagd--connection :field/open
+                               (tagd--open-params field (tagd--field-tags field)))
        t))
     (tagd--render field)))
 

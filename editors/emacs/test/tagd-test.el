@@ -18,6 +18,9 @@
 
 (defvar quail-overlay)
 
+(defconst tagd-test--dir (file-name-directory (or load-file-name buffer-file-name))
+  "The directory of the tests.")
+
 (defvar tagd-test--args nil
   "Arguments of `tagd-read-tags' for the <f12> test command.")
 
@@ -139,6 +142,27 @@ The field is bound to `field'."
   (should (tagd--live-p)))
 
 ;;;; Positions
+
+;; jsonrpc.el's `jsonrpc-request' returns by a throw from inside the
+;; process filter as soon as it has read its reply, so what followed
+;; the reply in the same read waited for tagd's next output: in a
+;; terminal, a refused tag stayed in the minibuffer until the next key.
+(ert-deftest tagd-test-update-read-with-a-reply ()
+  "An update that came in the same read as a reply, after it, is taken at once."
+  (tagd-stop)
+  (let* ((tagd (tagd--program))
+         (tagd-program (expand-file-name "hold-replies" tagd-test--dir))
+         (tagd-program-args (cons tagd tagd-program-args)))
+    (unwind-protect
+        (tagd-test--with-buffer '("a")
+          ;; Typed while the request is in flight: tagd's update for it
+          ;; follows the reply, and the pipe delivers both at once.
+          (run-at-time 0.05 nil (lambda (buffer) (with-current-buffer buffer (insert "x,")))
+                       (current-buffer))
+          (tagd--call field :field/state)
+          (should (equal (buffer-string) ""))
+          (should (equal (tagd--field-tags field) '("a" "x"))))
+      (tagd-stop))))
 
 (ert-deftest tagd-test-positions ()
   "LSP positions in utf-32, utf-16 and utf-8, with CRLF and astral characters."
@@ -443,6 +467,26 @@ The preedit is simulated by the overlay Quail shows it with."
   (should (equal (tagd-test--read '("Tags: " ("x")) "a,b" [f9] "c,RED,red," [return])
                  '("x" "a" "bc" "RED")))
   (should-not (string-match-p "a is already a tag" (tagd-test--messages))))
+
+(ert-deftest tagd-test-typed-as-tagd-dies ()
+  "A key typed after tagd died, before its sentinel ran, counts that death first.
+With `tagd-max-deaths' deaths already this minute, tagd is not
+started again, and the text typed stays in the buffer."
+  (tagd-restart)
+  (tagd-test--with-buffer '("a")
+    (let ((old (jsonrpc--process tagd--connection)))
+      (setq tagd--deaths (make-list tagd-max-deaths (float-time)))
+      (signal-process old 'kill)
+      ;; Wait for the process to end without running its sentinel
+      ;; (`call-process' reads no other process's output).
+      (with-timeout (10 (error "Timed out waiting for tagd to die"))
+        (while (process-live-p old) (call-process "true")))
+      (insert "b,c")
+      (accept-process-output nil 0.3)
+      (should-not (tagd--live-p))
+      (should (= (length tagd--deaths) (1+ tagd-max-deaths)))
+      (should (equal (buffer-string) "b,c"))))
+  (setq tagd--deaths nil))
 
 (provide 'tagd-test)
 ;;; tagd-test.el ends here

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+//
+// tagd-qml-demo: both seed screens in one Qt Quick window (Main.qml), with the Tagd 1.0 QML
+// module's TagEdit and TagCloud.
+//
+// Options: --tagd PATH (the tagd program), --no-animations (as when the desktop asks for reduced
+// motion), --control (read commands on stdin, one per line, and answer each with one JSON line
+// on stdout: `dump`, `set PROPERTY JSON` / `cloud PROPERTY JSON` (write a property of the entry
+// or the cloud), `page N`, `shot FILE`, `quit`). The real-window tests use --control to read the
+// items' properties from outside. The module is found beside the program (qml/, as the build
+// tree has it) or on the QML import path (an installed module).
+
+#include <TagdQt/Connection>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QMetaEnum>
+#include <QtCore/QSocketNotifier>
+#include <QtGui/QGuiApplication>
+#include <QtQml/QQmlApplicationEngine>
+#include <QtQuick/QQuickItem>
+#include <QtQuick/QQuickWindow>
+
+#include <cstdio>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject command(QQuickWindow *window, const QString &line)
+{
+    QObject *entry = window->findChild<QObject *>(u"entry"_s);
+    QObject *cloud = window->findChild<QObject *>(u"cloud"_s);
+    const QString verb = line.section(u' ', 0, 0);
+    const QString rest = line.section(u' ', 1);
+    if (verb == u"dump"_s) {
+        auto *c = Tagd::Connection::instance();
+        // tagDropped's reason by its enum key, as the widget demo reports it
+        const QMetaObject *meta = entry->metaObject();
+        const QMetaEnum reasons = meta->enumerator(meta->indexOfEnumerator("DropReason"));
+        QJsonArray dropped;
+        for (const QVariant &v : window->property("dropped").toList()) {
+            QVariantMap drop = v.toMap();
+            drop[u"reason"_s] = QString::fromLatin1(reasons.valueToKey(drop.value(u"reason"_s).toInt()));
+            dropped.append(QJsonObject::fromVariantMap(drop));
+        }
+        return {{u"tags"_s, QJsonArray::fromStringList(entry->property("tags").toStringList())},
+                {u"draft"_s, entry->property("draft").toString()},
+                {u"selected"_s, entry->property("selectedIndex").toInt()},
+                {u"canUndo"_s, entry->property("canUndo").toBool()},
+                {u"canRedo"_s, entry->property("canRedo").toBool()},
+                {u"announcement"_s, entry->property("announcement").toString()},
+                {u"announcements"_s, QJsonArray::fromVariantList(window->property("announcements").toList())},
+                {u"dropped"_s, dropped},
+                {u"selection"_s, QJsonArray::fromStringList(cloud->property("selection").toStringList())},
+                {u"groups"_s, QJsonArray::fromVariantList(cloud->property("groups").toList())},
+                {u"spacing"_s, cloud->property("spacing").toDouble()},
+                {u"animating"_s, cloud->property("animating").toBool()},
+                {u"pid"_s, c->processId()},
+                {u"restarts"_s, c->restartCount()},
+                {u"page"_s, window->property("page").toInt()}};
+    }
+    if (verb == u"set"_s || verb == u"cloud"_s) {
+        QObject *target = verb == u"set"_s ? entry : cloud;
+        const QString name = rest.section(u' ', 0, 0);
+        const QJsonDocument doc = QJsonDocument::fromJson("[" + rest.section(u' ', 1).toUtf8() + "]");
+        return {{u"ok"_s, target->setProperty(name.toUtf8().constData(), doc.array().first().toVariant())}};
+    }
+    if (verb == u"page"_s)
+        return {{u"ok"_s, window->setProperty("page", rest.toInt())}};
+    if (verb == u"shot"_s)
+        return {{u"ok"_s, window->grabWindow().save(rest)}};
+    if (verb == u"quit"_s) {
+        QGuiApplication::quit();
+        return {{u"ok"_s, true}};
+    }
+    return {{u"error"_s, u"unknown command: "_s + line}};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QGuiApplication app(argc, argv);
+    app.setApplicationName(u"tagd-qml-demo"_s);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"The Tagd 1.0 QML items on the two seed screens."_s);
+    parser.addHelpOption();
+    parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
+    parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
+    parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
+    parser.process(app);
+    if (parser.isSet(u"tagd"_s))
+        Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
+    if (parser.isSet(u"no-animations"_s))
+        Tagd::Connection::instance()->setReducedMotion(true);
+
+    QQmlApplicationEngine engine;
+    // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
+    // module is on Qt's own import path already.
+    engine.addImportPath(QCoreApplication::applicationDirPath() + u"/qml"_s);
+    engine.load(QUrl(u"qrc:/qt/qml/TagdDemo/Main.qml"_s));
+    if (engine.rootObjects().isEmpty())
+        return 1;
+    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+    if (!window)
+        return 1;
+
+    if (parser.isSet(u"control"_s)) {
+        auto *control = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, &app);
+        auto *buffer = new QByteArray;
+        QObject::connect(control, &QSocketNotifier::activated, &app, [window, buffer, control] {
+            char chunk[4096];
+            const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+            if (n <= 0) {
+                control->setEnabled(false);
+                QGuiApplication::quit();
+                return;
+            }
+            buffer->append(chunk, n);
+            int newline;
+            while ((newline = buffer->indexOf('\n')) >= 0) {
+                const QString line = QString::fromUtf8(buffer->left(newline)).trimmed();
+                buffer->remove(0, newline + 1);
+                if (line.isEmpty())
+                    continue;
+                const QByteArray out = QJsonDocument(command(window, line)).toJson(QJsonDocument::Compact) + '\n';
+                fwrite(out.constData(), 1, size_t(out.size()), stdout);
+                fflush(stdout);
+            }
+        });
+    }
+    return app.exec();
+}
