@@ -1,25 +1,18 @@
 public import JSONRPC
 
-/// A message a client sends to tagd: its method name, its params' members and its typed params,
-/// all declared once, on the one type.
+/// A message a client sends to tagd: its method name and its typed params (whose members
+/// are the ones its `init(params:)` reads), all declared once, on the one type.
 ///
 /// The server's list of served types (TagServer's `Server.requestTypes`) is the only map from
 /// method strings to types.
 public protocol TagMessage: Sendable {
   /// The JSON-RPC method name.
   static var method: String { get }
-  /// The members the params object may have; any other is refused with -32602.
-  static var members: Members { get }
-  /// Decodes the params (already normalised and checked against ``members``: missing, `null`,
-  /// `[]` and `{}` read as empty).
+  /// Decodes the params (missing, `null`, `[]` and `{}` read as empty).
+  ///
+  /// The names it asks of `params` are the members the method takes: any other member is
+  /// refused with -32602 naming it (``Params``).
   init(params: Params) throws(ParamsError)
-}
-
-extension TagMessage {
-  /// Checks raw params against ``members`` and decodes them.
-  public static func decode(_ params: JSONValue?) throws(ParamsError) -> Self {
-    try Self(params: Params(params, members: members))
-  }
 }
 
 /// A request: a message that is answered with a typed ``Result``.
@@ -47,7 +40,7 @@ extension JSONWriter {
   public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
     guard let encoded, encoded.isText(of: tags) else { return strings(tags) }
     FastPath.keptTagsText.taken()
-    encoded.json.withUnsafeBufferPointer { raw($0) }
+    raw(encoded.json)
   }
 
   /// Writes an array of strings.
@@ -81,9 +74,7 @@ public struct EncodedTags: Hashable, Sendable {
   /// Whether this is the text of `tags`: the same array storage (checked in O(1)).
   public func isText(of tags: [String]) -> Bool {
     guard tags.count == self.tags.count else { return false }
-    guard !tags.isEmpty else { return true }
-    let mine = self.tags.withUnsafeBufferPointer { $0.baseAddress }
-    return tags.withUnsafeBufferPointer { $0.baseAddress == mine }
+    return tags.isEmpty || tags.span.isIdentical(to: self.tags.span)
   }
 
   /// Writes the last `suffix.count` tags as a JSON array, copied from this text, when `suffix`
@@ -101,18 +92,16 @@ public struct EncodedTags: Hashable, Sendable {
     }
     for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }
     FastPath.keptTagsTail.taken()
-    json.withUnsafeBufferPointer { text in
-      // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
-      var at = 1
-      for _ in 0..<skipped {
-        at += 1
-        while text[at] != UInt8(ascii: "\"") { at += text[at] == UInt8(ascii: "\\") ? 2 : 1 }
-        at += 2  // the closing quote and the comma
-      }
-      // `[`, then the rest of the text: the tail's strings and the closing `]`.
-      w.beginArray()
-      w.raw(UnsafeBufferPointer(rebasing: text[at...]))
+    // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
+    var at = 1
+    for _ in 0..<skipped {
+      at += 1
+      while json[at] != UInt8(ascii: "\"") { at += json[at] == UInt8(ascii: "\\") ? 2 : 1 }
+      at += 2  // the closing quote and the comma
     }
+    // `[`, then the rest of the text: the tail's strings and the closing `]`.
+    w.beginArray()
+    w.raw(json[at...])
     return true
   }
 

@@ -23,6 +23,8 @@ struct FieldSession: Sendable {
   var suggestions: SuggestionIndex?
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
+  /// Whether the last change must be pushed as `field/didUpdate` (decided by ``noteChange``).
+  private(set) var updateDue = false
 
   init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
     var rules = options.rules
@@ -54,25 +56,25 @@ struct FieldSession: Sendable {
     (field.tags.count, field.draft, field.selected)
   }
 
-  /// The one place the version moves: when a change added, removed, moved or replaced tags, or
-  /// changed the draft or the selection.
+  /// The one place that decides what a change did, once per event or keystroke.
+  ///
+  /// The version moves when it added, removed, moved or replaced tags, or changed the draft or
+  /// the selection. For a synced field it is due as `field/didUpdate` (``updateDue``) when the
+  /// rule did something, when the selection changed (typing clears a selected chip, which the
+  /// client draws until told) or when the buffer still holds committed text to delete; a draft
+  /// the client typed itself is not told back.
   mutating func noteChange(
     _ outcome: FieldOutcome,
     since before: (tagCount: Int, draft: String, selected: Int?)
   ) {
+    let selectionChanged = before.selected != field.selected
     if !outcome.added.isEmpty || !outcome.removed.isEmpty || !outcome.inserted.isEmpty
       || !outcome.moved.isEmpty || !outcome.replaced.isEmpty || before.tagCount != field.tags.count
-      || before.selected != field.selected || !before.draft.hasSameUTF8(as: field.draft)
+      || selectionChanged || !before.draft.hasSameUTF8(as: field.draft)
     {
       version += 1
     }
-  }
-
-  /// The one place that decides whether a change is pushed as `field/didUpdate`: for a synced
-  /// field, when something happened or the buffer still holds committed text to delete.
-  func needsUpdate(after outcome: FieldOutcome) -> Bool {
-    guard let buffer else { return false }
-    return !outcome.isEmpty || buffer.hasConsumedText
+    updateDue = buffer.map { !outcome.isEmpty || selectionChanged || $0.hasConsumedText } ?? false
   }
 
   /// The tags' JSON text, written again only when they changed since it was last asked for.

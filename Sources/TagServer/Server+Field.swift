@@ -96,7 +96,7 @@ extension Server {
     let encoding = positionEncoding
     return try withField(id) { session throws(RequestError) in
       let state = try session.apply(event, limit: limit)
-      if session.needsUpdate(after: state.outcome) {
+      if session.updateDue {
         Server.sendUpdate(&session, state.outcome, encoding: encoding, outbox: &outbox)
       }
       return state

@@ -37,7 +37,7 @@ extension Server {
       )
       session.buffer = buffer
       session.noteChange(outcome, since: before)
-      if session.needsUpdate(after: outcome) {
+      if session.updateDue {
         sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox)
       }
     } catch {

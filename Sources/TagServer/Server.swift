@@ -88,7 +88,7 @@ public struct Server: Sendable {
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
     {
       FastPath.envelopeScan.taken()
-      let params = ParamsSource.bytes(body, call.params)
+      let params = ParamsSource.bytes(call.body, call.params)
       if let id = call.id {
         reply(to: call.method, id: id, params: params, outbox: &outbox)
       } else {

@@ -65,4 +65,33 @@ import Testing
     #expect(editor.problems.isEmpty, "\(editor.problems)")
     #expect(child.finish() == 1)
   }
+
+  /// Typing into a synced field clears a selected chip (SPEC §6); the client draws the chip as
+  /// selected until tagd says otherwise, so that keystroke is answered with a `field/didUpdate`
+  /// carrying no `selected`.
+  @Test func typingThatClearsTheSelectionIsPushed() throws {
+    let edit =
+      #"{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"x"}"#
+    let (replies, _, _, _) = try session([
+      initialize,
+      #"{"jsonrpc":"2.0","id":1,"method":"field/open","params":{"field":"s","tags":["a","b"],"sync":{"version":1}}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/select","params":{"field":"s","index":1}}"#,
+      #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"contentChanges":[\#(edit)]}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"field/state","params":{"field":"s"}}"#,
+    ])
+    let selectedFirst = try #require(reply(replies, id: 2)?["result"])
+    guard case .object(let selectedState) = selectedFirst else { throw Unexpected() }
+    #expect(selectedState["selected"] == .integer(1))
+    guard case .object(let state)? = reply(replies, id: 3)?["result"] else { throw Unexpected() }
+    #expect(state["selected"] == nil, "the core cleared the selection: \(state)")
+    #expect(state["text"] == .string("x"))
+    let selectAt = try #require(replies.firstIndex { $0.contains(#""id":2,"#) })
+    let stateAt = try #require(replies.firstIndex { $0.contains(#""id":3,"#) })
+    let updates = replies[(selectAt + 1)..<stateAt].filter { $0.contains("field/didUpdate") }
+    #expect(updates.count == 1, "one field/didUpdate after the keystroke: \(replies)")
+    #expect(updates.allSatisfy { !$0.contains(#""selected""#) }, "\(updates)")
+  }
 }
+
+/// A reply that is not the expected shape.
+private struct Unexpected: Error {}

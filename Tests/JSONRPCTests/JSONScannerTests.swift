@@ -15,7 +15,7 @@ private enum Walk {
   case skip
   /// Every value pulled through the typed readers and rebuilt as a ``JSONValue``.
   case pull
-  /// At random, per value: skipped, pulled, or read with `readValue()`.
+  /// At random, per value: skipped or pulled.
   case mixed(seed: UInt64)
 }
 
@@ -58,7 +58,6 @@ private func walkValue(
     case 0:
       try scanner.skipValue()
       return .null
-    case 1: return try scanner.readValue()
     default: return try pull(&scanner, walk, &random)
     }
   }

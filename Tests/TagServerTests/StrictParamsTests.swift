@@ -116,6 +116,73 @@ import Testing
   }
 }
 
+/// Members are known by use (the names `init(params:)` asks for), yet the first error is the one
+/// checking each object's members as it is opened would give: an unknown member wins over a bad
+/// value read before it, and nothing read after the first bad value is blamed.
+@Suite struct StrictParamsByUseTests {
+  static let cases: [(params: String, error: String)] = [
+    // A bad value does not hide an unknown member of the same object...
+    (
+      #"{"field":1,"colour":"red"}"#,
+      "`colour` is not a known member (known: `field`, `tags`, `text`, `options`, `sync`)"
+    ),
+    // ...nor of an object opened before it.
+    (
+      #"{"field":"f","options":{"maxTags":-1,"zz":1}}"#,
+      "`options.zz` is not a known member (known: `separators`, `maxTags`, `maxTagLength`, "
+        + "`caseSensitive`, `transform`, `prompt`, `pattern`, `allow`, `deny`, `suggestions`, "
+        + "`backspace`, `commitOnBlur`, `history`)"
+    ),
+    // Members read after a bad value are still known...
+    (
+      #"{"field":"f","options":{"maxTags":-1},"sync":{}}"#,
+      "`options.maxTags` must be in 0…, got -1"
+    ),
+    (
+      #"{"field":"f","options":{"transform":"up"},"sync":{}}"#,
+      "`options.transform` must be one of"
+    ),
+    // ...and an object opened after the first bad value is not looked into.
+    (#"{"field":2,"options":{"zz":1}}"#, "`field` must be a string, got 2"),
+  ]
+
+  /// A server after `initialize`.
+  static func initialized() -> Server {
+    var server = Server()
+    var outbox = Outbox()
+    let initialize = #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#
+    server.handle(.message(Array(initialize.utf8)), into: &outbox)
+    return server
+  }
+
+  @Test(arguments: 0..<cases.count)
+  func theFirstErrorIsTheOneAnOpeningCheckGives(_ index: Int) throws {
+    let (params, expected) = Self.cases[index]
+    var server = Self.initialized()
+    var outbox = Outbox()
+    let message = #"{"jsonrpc":"2.0","id":1,"method":"field/open","params":\#(params)}"#
+    server.handle(.message(Array(message.utf8)), into: &outbox)
+    let reply = try #require(outbox.texts.first)
+    #expect(reply.contains(#""code":-32602"#), "\(params): \(reply)")
+    #expect(reply.contains("Invalid params: \(expected)"), "\(params): \(reply)")
+  }
+
+  @Test func aMemberTheOtherBranchReadsIsKnown() throws {
+    var server = Self.initialized()
+    var outbox = Outbox()
+    for (params, expected) in [
+      (#"{"field":"f","version":1}"#, "needs `text` (the whole draft) or `version` and `changes`"),
+      (#"{"field":"f","index":0,"tag":"a"}"#, "`index` and `tag` are alternatives"),
+    ] {
+      let method = params.contains("version") ? "field/change" : "field/removeTag"
+      let message = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":\#(params)}"#
+      server.handle(.message(Array(message.utf8)), into: &outbox)
+      let reply = try #require(outbox.texts.last)
+      #expect(reply.contains("Invalid params: \(expected)"), "\(params): \(reply)")
+    }
+  }
+}
+
 extension JSONValue {
   /// The member `key` of an object (nil for anything else).
   fileprivate func member(_ key: String) -> JSONValue? {

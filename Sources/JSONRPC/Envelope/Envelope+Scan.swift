@@ -17,6 +17,11 @@ public struct JSONObjectRanges: Sendable {
   /// The members in document order.
   public var members: [Member]
 
+  /// An object with `members`.
+  public init(members: [Member] = []) {
+    self.members = members
+  }
+
   /// The same members with every range moved `distance` bytes on (ranges found in a slice
   /// made relative to the whole).
   public func offset(by distance: Int) -> JSONObjectRanges {
@@ -86,6 +91,8 @@ public struct ScannedCall: @unchecked Sendable {
   public var method: UnsafeBufferPointer<UInt8>
   /// The params as given.
   public var params: ScannedParams
+  /// The body the ranges of ``params`` are in (lent, like it).
+  public var body: MessageBytes
 }
 
 /// A call's `params` as found in the bytes.
@@ -181,7 +188,7 @@ extension Envelope {
       }
       try scanner.finish()
       guard sawVersion, let method else { return nil }
-      return ScannedCall(id: id, method: method, params: params)
+      return ScannedCall(id: id, method: method, params: params, body: MessageBytes(lending: body))
     } catch {
       return nil
     }

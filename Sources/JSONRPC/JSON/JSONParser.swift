@@ -19,16 +19,10 @@ struct JSONParser: JSONByteCursor {
   private var values: [JSONValue] = []
   private var keys: [String] = []
 
-  /// Containers already open around `position` (a ``JSONScanner`` reading one dynamic value).
-  private let outerDepth: Int
-
-  /// A parser of `input` from `position`, inside `outerDepth` open containers
-  /// (``JSONScanner`` reads a dynamic value through it).
-  init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int, position: Int = 0, outerDepth: Int = 0) {
+  /// A parser of `input`.
+  init(input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
     self.input = input
     self.maxDepth = maxDepth
-    self.position = position
-    self.outerDepth = outerDepth
     // One allocation each up front instead of several regrowths on typical messages.
     containers.reserveCapacity(8)
     values.reserveCapacity(16)
@@ -108,7 +102,7 @@ struct JSONParser: JSONByteCursor {
   }
 
   private mutating func open(isObject: Bool) throws(JSONParseError) {
-    guard containers.count + outerDepth < maxDepth else {
+    guard containers.count < maxDepth else {
       throw failure("nesting deeper than \(maxDepth)")
     }
     containers.append(

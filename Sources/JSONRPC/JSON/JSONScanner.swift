@@ -265,21 +265,6 @@ public struct JSONScanner: JSONByteCursor {
     return true
   }
 
-  /// The next value as a ``JSONValue`` (for the parts of a message that stay dynamic).
-  public mutating func readValue() throws(JSONParseError) -> JSONValue {
-    skipWhitespace()
-    var parser = JSONParser(
-      input: input,
-      maxDepth: maxDepth,
-      position: position,
-      outerDepth: depth
-    )
-    let value = try parser.parseValue()
-    position = parser.position
-    afterOpen = false
-    return value
-  }
-
   /// Skips the next value, validating it exactly as reading it would.
   public mutating func skipValue() throws(JSONParseError) {
     let base = depth

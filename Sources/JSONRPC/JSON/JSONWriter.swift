@@ -185,6 +185,11 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
     json.withUnsafeBufferPointer { raw($0) }
   }
 
+  /// Writes already-encoded JSON text as one value (trusted, not validated).
+  public mutating func raw(_ json: ArraySlice<UInt8>) {
+    json.withUnsafeBufferPointer { raw($0) }
+  }
+
   /// Writes any value.
   public mutating func value(_ value: JSONValue) {
     switch value {

@@ -156,52 +156,52 @@ public enum MergeGroups {
     var runs: [Run] = []
     var oldest = 0  // the first run whose bottom may still come within `margin`
     var near = 0  // in the current run, the first box whose right edge may still come near
-    return boxes.withUnsafeBufferPointer { boxes in
-      for index in boxes.indices {
-        let box = boxes[index]
-        let previous = boxes[index == 0 ? 0 : index - 1]
-        guard box.minY >= previous.minY else { return false }
-        if index == 0 || box.minX < previous.minX || box.maxX < previous.maxX {
-          runs.append(Run(start: index, bottom: box.maxY, low: index, high: index))
-          // Runs ending more than `margin` above this top edge meet no later box (top edges
-          // ascend). The current run itself stops the loop.
-          while runs[oldest].bottom + margin < box.minY { oldest += 1 }
-          for run in oldest..<(runs.count - 1) {
-            runs[run].low = runs[run].start
-            runs[run].high = runs[run].start
-          }
-          near = index
-        } else {
-          runs[runs.count - 1].bottom = max(runs[runs.count - 1].bottom, box.maxY)
+    // Read through a span: bounds kept, no copy.
+    let boxes = boxes.span
+    for index in boxes.indices {
+      let box = boxes[index]
+      let previous = boxes[index == 0 ? 0 : index - 1]
+      guard box.minY >= previous.minY else { return false }
+      if index == 0 || box.minX < previous.minX || box.maxX < previous.maxX {
+        runs.append(Run(start: index, bottom: box.maxY, low: index, high: index))
+        // Runs ending more than `margin` above this top edge meet no later box (top edges
+        // ascend). The current run itself stops the loop.
+        while runs[oldest].bottom + margin < box.minY { oldest += 1 }
+        for run in oldest..<(runs.count - 1) {
+          runs[run].low = runs[run].start
+          runs[run].high = runs[run].start
         }
-        // Earlier boxes of this run: their left edges are not right of this one's.
-        let first = near
-        while boxes[near].maxX + margin < box.minX { near += 1 }
-        for other in near..<index where boxes[other].distance(to: box) < mergeDistance {
+        near = index
+      } else {
+        runs[runs.count - 1].bottom = max(runs[runs.count - 1].bottom, box.maxY)
+      }
+      // Earlier boxes of this run: their left edges are not right of this one's.
+      let first = near
+      while boxes[near].maxX + margin < box.minX { near += 1 }
+      for other in near..<index where boxes[other].distance(to: box) < mergeDistance {
+        components.union(ids[other], ids[index])
+      }
+      budget -= 1 + (near - first) + (index - near)
+      // Earlier runs: the boxes whose horizontal extent grown by `margin` meets this one's, a
+      // window that only moves right as this run goes on.
+      for run in oldest..<(runs.count - 1) {
+        let end = runs[run + 1].start
+        var low = runs[run].low
+        var high = runs[run].high
+        let before = low + high
+        while low < end, boxes[low].maxX + margin < box.minX { low += 1 }
+        high = max(high, low)
+        while high < end, boxes[high].minX <= box.maxX + margin { high += 1 }
+        for other in low..<high where boxes[other].distance(to: box) < mergeDistance {
           components.union(ids[other], ids[index])
         }
-        budget -= 1 + (near - first) + (index - near)
-        // Earlier runs: the boxes whose horizontal extent grown by `margin` meets this one's, a
-        // window that only moves right as this run goes on.
-        for run in oldest..<(runs.count - 1) {
-          let end = runs[run + 1].start
-          var low = runs[run].low
-          var high = runs[run].high
-          let before = low + high
-          while low < end, boxes[low].maxX + margin < box.minX { low += 1 }
-          high = max(high, low)
-          while high < end, boxes[high].minX <= box.maxX + margin { high += 1 }
-          for other in low..<high where boxes[other].distance(to: box) < mergeDistance {
-            components.union(ids[other], ids[index])
-          }
-          runs[run].low = low
-          runs[run].high = high
-          budget -= 1 + (low + high - before) + (high - low)
-        }
-        guard budget >= 0 else { return false }
+        runs[run].low = low
+        runs[run].high = high
+        budget -= 1 + (low + high - before) + (high - low)
       }
-      return true
+      guard budget >= 0 else { return false }
     }
+    return true
   }
 
   /// Reports candidate pairs by the sweep described on the type, joining those that touch.

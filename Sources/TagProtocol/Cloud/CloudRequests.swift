@@ -7,7 +7,6 @@ public import TagCore
 public struct CloudOpenRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/open"
-  public static let members: Members = ["cloud", "tags", "selection"]
   /// The client-chosen id of the cloud.
   public var cloud: String
   /// The tags; titles must be unique.
@@ -17,10 +16,10 @@ public struct CloudOpenRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     cloud = try params.string("cloud")
-    tags = try cloudTags(params.array("tags"), at: params.path("tags"))
+    tags = try cloudTags(params.array("tags"), at: params.path("tags"), of: params)
     selection =
       try params.optionalArray("selection").map { items throws(ParamsError) in
-        try strings(items, at: params.path("selection"))
+        try params.strings(items, at: params.path("selection"))
       } ?? []
   }
 }
@@ -31,7 +30,6 @@ public struct CloudOpenRequest: TagRequest, Hashable {
 public struct CloudToggleRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/toggle"
-  public static let members: Members = ["cloud", "title"]
   /// The cloud's id.
   public var cloud: String
   /// The tag's title.
@@ -49,7 +47,6 @@ public struct CloudToggleRequest: TagRequest, Hashable {
 public struct CloudSelectRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/select"
-  public static let members: Members = ["cloud", "selection"]
   /// The cloud's id.
   public var cloud: String
   /// The titles to select; every other tag is deselected.
@@ -57,7 +54,7 @@ public struct CloudSelectRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     cloud = try params.string("cloud")
-    selection = try strings(params.array("selection"), at: params.path("selection"))
+    selection = try params.strings("selection")
   }
 }
 
@@ -67,7 +64,6 @@ public struct CloudSelectRequest: TagRequest, Hashable {
 public struct CloudSetTagsRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/setTags"
-  public static let members: Members = ["cloud", "tags"]
   /// The cloud's id.
   public var cloud: String
   /// The new tags.
@@ -75,7 +71,7 @@ public struct CloudSetTagsRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     cloud = try params.string("cloud")
-    tags = try cloudTags(params.array("tags"), at: params.path("tags"))
+    tags = try cloudTags(params.array("tags"), at: params.path("tags"), of: params)
   }
 }
 
@@ -85,7 +81,6 @@ public struct CloudSetTagsRequest: TagRequest, Hashable {
 public struct CloudStateRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/state"
-  public static let members: Members = ["cloud"]
   /// The cloud's id.
   public var cloud: String
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
@@ -97,7 +92,6 @@ public struct CloudStateRequest: TagRequest, Hashable {
 public struct CloudCloseRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "cloud/close"
-  public static let members: Members = ["cloud"]
   /// The cloud's id.
   public var cloud: String
   public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
@@ -112,9 +106,6 @@ public struct CloudCloseRequest: TagRequest, Hashable {
 public struct CloudLayoutRequest: TagRequest, Hashable {
   public typealias Result = LayoutResult
   public static let method = "cloud/layout"
-  public static let members: Members = [
-    "cloud", "width", "sizes", "spacing", "mergeDistance", "transition",
-  ]
   /// The cloud's id.
   public var cloud: String
   /// The available width; nil for unbounded.
@@ -135,12 +126,13 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
     spacing = try params.optionalLength("spacing") ?? 16
     mergeDistance = try params.optionalLength("mergeDistance") ?? 10
     try params.exclusive("transition", "spacing")
-    if let t = try params.optionalObject("transition", members: ["from", "to", "progress"]) {
+    if let t = try params.optionalObject("transition") {
+      t.accept("from")  // named in the docs' order in messages; `progress` is checked first
+      t.accept("to")
       let progress = try t.length("progress")
-      guard progress <= 1 else {
-        throw ParamsError(
-          path: t.path("progress"),
-          problem: "must be between 0 and 1, got \(progress)"
+      if progress > 1 {
+        try t.refuse(
+          ParamsError(path: t.path("progress"), problem: "must be between 0 and 1, got \(progress)")
         )
       }
       transition = (SpacingTransition(from: try t.length("from"), to: try t.length("to")), progress)
@@ -159,11 +151,15 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
   }
 }
 
-func cloudTags(_ items: [JSONValue], at path: String) throws(ParamsError) -> [CloudTag] {
+func cloudTags(
+  _ items: [JSONValue],
+  at path: String,
+  of params: Params
+) throws(ParamsError) -> [CloudTag] {
   var tags: [CloudTag] = []
   tags.reserveCapacity(items.count)
   for (i, item) in items.enumerated() {
-    let tag = try Params.object(item, path: "\(path)[\(i)]", members: ["title", "tint"])
+    let tag = try params.object(item, path: "\(path)[\(i)]")
     tags.append(CloudTag(title: try tag.string("title"), tint: try tag.optionalString("tint")))
   }
   return tags

@@ -21,36 +21,45 @@ public struct DocumentTarget: Hashable, Sendable {
   init(params: Params) throws(ParamsError) {
     text = try params.string("text")
     if let name = try params.optionalString("format") {
-      guard let format = DocumentFormat(rawValue: name) else {
+      if let format = DocumentFormat(rawValue: name) {
+        self.format = format
+      } else {
         let known = DocumentFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path("format"),
-          problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
+        try params.refuse(
+          ParamsError(
+            path: params.path("format"),
+            problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
+          )
         )
       }
-      self.format = format
     }
     key = try params.optionalString("key")
     if key?.isEmpty == true {
-      throw ParamsError(path: params.path("key"), problem: "must not be empty")
+      try params.refuse(ParamsError(path: params.path("key"), problem: "must not be empty"))
     }
     line = try params.optionalInteger("line")
     if let format, line != nil, format != .orgHeading {
-      throw ParamsError(
-        path: params.path("line"),
-        problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
+      try params.refuse(
+        ParamsError(
+          path: params.path("line"),
+          problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
+        )
       )
     }
     if format == .orgHeading, line == nil {
-      throw ParamsError(
-        path: params.path("line"),
-        problem: "is required for format \"org-heading\""
+      try params.refuse(
+        ParamsError(
+          path: params.path("line"),
+          problem: "is required for format \"org-heading\""
+        )
       )
     }
     if let format, key != nil, format == .orgHeading || format == .orgFiletags {
-      throw ParamsError(
-        path: params.path("key"),
-        problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
+      try params.refuse(
+        ParamsError(
+          path: params.path("key"),
+          problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
+        )
       )
     }
   }
@@ -62,7 +71,6 @@ public struct DocumentTarget: Hashable, Sendable {
 public struct DocumentTagsRequest: TagRequest, Hashable {
   public typealias Result = DocumentTagsResult
   public static let method = "document/tags"
-  public static let members: Members = ["text", "format", "key", "line"]
   /// The document and where its tags are.
   public var target: DocumentTarget
 
@@ -77,15 +85,17 @@ public struct DocumentTagsRequest: TagRequest, Hashable {
 public struct DocumentSetTagsRequest: TagRequest, Hashable {
   public typealias Result = DocumentEditsResult
   public static let method = "document/setTags"
-  public static let members: Members = ["text", "tags", "format", "key", "line"]
   /// The document and where its tags are.
   public var target: DocumentTarget
   /// The tags it should carry.
   public var tags: [String]
 
   public init(params: Params) throws(ParamsError) {
+    // Named in this order in messages (the docs' order); read after the target.
+    params.accept("text")
+    params.accept("tags")
     target = try DocumentTarget(params: params)
-    tags = try strings(try params.array("tags"), at: params.path("tags"))
+    tags = try params.strings("tags")
   }
 }
 

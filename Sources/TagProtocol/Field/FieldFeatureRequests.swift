@@ -9,7 +9,6 @@ public import TagCore
 public struct FieldSuggestRequest: TagRequest, Hashable {
   public typealias Result = SuggestResult
   public static let method = "field/suggest"
-  public static let members: Members = ["field", "query", "limit"]
   /// The default `limit`.
   public static let defaultLimit = 10
   /// The field's id.
@@ -32,7 +31,6 @@ public struct FieldSuggestRequest: TagRequest, Hashable {
 public struct FieldSetSuggestionsRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "field/setSuggestions"
-  public static let members: Members = ["field", "suggestions"]
   /// The field's id.
   public var field: String
   /// The vocabulary, best first within equal matches is not implied: see Protocol/README.md.
@@ -40,7 +38,7 @@ public struct FieldSetSuggestionsRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    suggestions = try strings(try params.array("suggestions"), at: params.path("suggestions"))
+    suggestions = try params.strings("suggestions")
   }
 }
 
@@ -50,7 +48,6 @@ public struct FieldSetSuggestionsRequest: TagRequest, Hashable {
 public struct FieldMoveTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/moveTag"
-  public static let members: Members = ["field", "from", "to"]
   /// The field's id.
   public var field: String
   /// The tag's index now.
@@ -71,7 +68,6 @@ public struct FieldMoveTagRequest: TagRequest, Hashable {
 public struct FieldReplaceTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/replaceTag"
-  public static let members: Members = ["field", "index", "text"]
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -93,7 +89,6 @@ public struct FieldReplaceTagRequest: TagRequest, Hashable {
 public struct FieldEditTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/editTag"
-  public static let members: Members = ["field", "index"]
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -111,7 +106,6 @@ public struct FieldEditTagRequest: TagRequest, Hashable {
 public struct FieldSelectRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/select"
-  public static let members: Members = ["field", "index"]
   /// The field's id.
   public var field: String
   /// The chip, or nil to clear.
@@ -119,8 +113,10 @@ public struct FieldSelectRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    guard params["index"] != nil else {
-      throw ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
+    if !params.has("index") {
+      try params.refuse(
+        ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
+      )
     }
     index = try params.optionalInteger("index")
   }
@@ -132,7 +128,6 @@ public struct FieldSelectRequest: TagRequest, Hashable {
 public struct FieldUndoRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/undo"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -144,7 +139,6 @@ public struct FieldUndoRequest: TagRequest, Hashable {
 public struct FieldRedoRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/redo"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -156,7 +150,6 @@ public struct FieldRedoRequest: TagRequest, Hashable {
 public struct FieldBlurRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/blur"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }

@@ -12,9 +12,6 @@ public import TagCore
 public struct FieldLayoutRequest: TagRequest, Hashable {
   public typealias Result = LayoutResult
   public static let method = "field/layout"
-  public static let members: Members = [
-    "field", "width", "chipSizes", "cells", "fieldHeight", "spacing", "fieldMinWidth", "motion",
-  ]
   /// The field's id.
   public var field: String
   /// The available width; nil for unbounded.
@@ -41,8 +38,9 @@ public struct FieldLayoutRequest: TagRequest, Hashable {
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
     width = try readWidth(params)
+    params.accept("chipSizes")  // named before `cells` in messages, as in the docs
     try params.exclusive("cells", "chipSizes")
-    if let cells = try params.optionalObject("cells", members: CellChips.members) {
+    if let cells = try params.optionalObject("cells") {
       chips = .cells(try CellChips(params: cells))
     } else {
       chips = .sizes(try params.sizes("chipSizes"))
@@ -221,40 +219,19 @@ extension Size: JSONWritable {
 
 func readWidth(_ params: Params) throws(ParamsError) -> Double? {
   guard let value = params["width"] else {
-    throw ParamsError(
-      path: params.path("width"),
-      problem: "is required: expected a number ≥ 0, or null for unbounded"
+    try params.refuse(
+      ParamsError(
+        path: params.path("width"),
+        problem: "is required: expected a number ≥ 0, or null for unbounded"
+      )
     )
+    return nil
   }
   if value == .null { return nil }
-  return try Params.length(value, path: params.path("width"))
-}
-
-func sizes(_ items: [JSONValue], at path: String) throws(ParamsError) -> [Size] {
-  var result: [Size] = []
-  result.reserveCapacity(items.count)
-  for (i, item) in items.enumerated() {
-    // Paths are only spelled out for an error: 100,000 chips must not build 100,000 strings.
-    if case .object(let size) = item, size.members.count == 2, let width = size["width"],
-      let height = size["height"]
-    {
-      result.append(
-        Size(
-          width: try Params.length(width, path: "\(path)[\(i)].width"),
-          height: try Params.length(height, path: "\(path)[\(i)].height")
-        )
-      )
-    } else {
-      let size = try Params.object(item, path: "\(path)[\(i)]", members: ["width", "height"])
-      result.append(Size(width: try size.length("width"), height: try size.length("height")))
-    }
-  }
-  return result
+  return try params.length(value, path: params.path("width"))
 }
 
 extension CellChips {
-  /// The members of `cells`.
-  public static let members: Members = ["left", "right", "padding"]
 
   /// Decodes `{left?, right?, padding?}` (see ``CellChips/init(left:right:padding:)``).
   public init(params: Params) throws(ParamsError) {

@@ -21,12 +21,6 @@ public struct FieldOptions: Hashable, Sendable {
     self.suggestions = suggestions
   }
 
-  /// The members of `options`.
-  public static let members: Members = [
-    "separators", "maxTags", "maxTagLength", "caseSensitive", "transform", "prompt",
-    "pattern", "allow", "deny", "suggestions", "backspace", "commitOnBlur", "history",
-  ]
-
   /// Decodes `{separators?, maxTags?, maxTagLength?, caseSensitive?, transform?, prompt?,
   /// pattern?, allow?, deny?, suggestions?, backspace?, commitOnBlur?, history?}`.
   ///
@@ -38,14 +32,17 @@ public struct FieldOptions: Hashable, Sendable {
       var separators = Set<Unicode.Scalar>()
       for (i, item) in items.enumerated() {
         let path = params.path("separators") + "[\(i)]"
-        let text = try Params.string(item, path: path)
+        let text = try params.string(item, path: path)
         if text == "\r\n" || text == "\r" {
           separators.insert("\n")
           continue
         }
         let scalars = text.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first else {
-          throw ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
+          try params.refuse(
+            ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
+          )
+          continue
         }
         separators.insert(scalar)
       }
@@ -55,45 +52,53 @@ public struct FieldOptions: Hashable, Sendable {
     rules.maxTagLength = try params.optionalInteger("maxTagLength", in: 1...Int.max)
     rules.caseSensitive = try params.optionalBool("caseSensitive") ?? false
     if let name = try params.optionalString("transform") {
-      guard let transform = TagTransform(rawValue: name) else {
+      if let transform = TagTransform(rawValue: name) {
+        rules.transform = transform
+      } else {
         let names = TagTransform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path("transform"),
-          problem: "must be one of \(names), got \"\(name)\""
+        try params.refuse(
+          ParamsError(
+            path: params.path("transform"),
+            problem: "must be one of \(names), got \"\(name)\""
+          )
         )
       }
-      rules.transform = transform
     }
     prompt = try params.optionalString("prompt")
     if let source = try params.optionalString("pattern") {
       do throws(TagPatternError) {
         rules.pattern = try TagPattern(source)
       } catch {
-        throw ParamsError(
-          path: params.path("pattern"),
-          problem: "`\(source)` does not compile: \(error.problem)"
+        try params.refuse(
+          ParamsError(
+            path: params.path("pattern"),
+            problem: "`\(source)` does not compile: \(error.problem)"
+          )
         )
       }
     }
     rules.allow = try params.optionalArray("allow").map { items throws(ParamsError) in
-      try strings(items, at: params.path("allow"))
+      try params.strings(items, at: params.path("allow"))
     }
     rules.deny =
       try params.optionalArray("deny").map { items throws(ParamsError) in
-        try strings(items, at: params.path("deny"))
+        try params.strings(items, at: params.path("deny"))
       } ?? []
     suggestions = try params.optionalArray("suggestions").map { items throws(ParamsError) in
-      try strings(items, at: params.path("suggestions"))
+      try params.strings(items, at: params.path("suggestions"))
     }
     if let name = try params.optionalString("backspace") {
-      guard let mode = BackspaceMode(rawValue: name) else {
+      if let mode = BackspaceMode(rawValue: name) {
+        rules.backspace = mode
+      } else {
         let names = BackspaceMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path("backspace"),
-          problem: "must be one of \(names), got \"\(name)\""
+        try params.refuse(
+          ParamsError(
+            path: params.path("backspace"),
+            problem: "must be one of \(names), got \"\(name)\""
+          )
         )
       }
-      rules.backspace = mode
     }
     rules.commitOnBlur = try params.optionalBool("commitOnBlur") ?? false
     rules.historyLimit = try params.optionalInteger("history", in: 0...100_000) ?? 100

@@ -7,7 +7,6 @@ public import TagCore
 public struct FieldOpenRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/open"
-  public static let members: Members = ["field", "tags", "text", "options", "sync"]
   /// The client-chosen id of the field.
   public var field: String
   /// Initial tags, added with the typed-tag rules.
@@ -23,13 +22,13 @@ public struct FieldOpenRequest: TagRequest, Hashable {
     field = try params.string("field")
     tags =
       try params.optionalArray("tags").map { items throws(ParamsError) in
-        try strings(items, at: params.path("tags"))
+        try params.strings(items, at: params.path("tags"))
       } ?? []
     text = try params.optionalString("text") ?? ""
     options = try FieldOptions(
-      params: params.optionalObject("options", members: FieldOptions.members)
+      params: params.optionalObject("options")
     )
-    sync = try params.optionalObject("sync", members: FieldSyncOptions.members).map {
+    sync = try params.optionalObject("sync").map {
       p throws(ParamsError) in
       try FieldSyncOptions(params: p)
     }
@@ -45,7 +44,6 @@ public struct FieldOpenRequest: TagRequest, Hashable {
 public struct FieldChangeRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/change"
-  public static let members: Members = ["field", "text", "version", "changes"]
   /// The field's id.
   public var field: String
   /// What changed.
@@ -61,21 +59,26 @@ public struct FieldChangeRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    if params.has("text") {
+    let wholeDraft = params.has("text")
+    let hasVersion = params.has("version")
+    if wholeDraft {
       // The whole draft, what typing sends: neither alternative may come with it.
-      try params.exclusive("text", "changes")
-      try params.exclusive("text", "version")
+      if params.has("changes") { try params.refuse(params.alternatives("text", "changes")) }
+      if hasVersion { try params.refuse(params.alternatives("text", "version")) }
       change = .text(try params.string("text"))
     } else if let changes = params.plainTextEdits("changes") {
       change = .edits(version: try params.integer("version"), changes: changes)
     } else if let changes = try params.optionalArray("changes") {
       let version = try params.integer("version")
-      change = .edits(version: version, changes: try textEdits(changes, at: params.path("changes")))
-    } else {
-      throw ParamsError(
-        path: "",
-        problem: "needs `text` (the whole draft) or `version` and `changes`"
+      change = .edits(
+        version: version,
+        changes: try params.textEdits(changes, at: params.path("changes"))
       )
+    } else {
+      try params.refuse(
+        ParamsError(path: "", problem: "needs `text` (the whole draft) or `version` and `changes`")
+      )
+      change = .text("")
     }
   }
 }
@@ -86,7 +89,6 @@ public struct FieldChangeRequest: TagRequest, Hashable {
 public struct FieldSubmitRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/submit"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -98,7 +100,6 @@ public struct FieldSubmitRequest: TagRequest, Hashable {
 public struct FieldDeleteBackwardRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/deleteBackward"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -110,7 +111,6 @@ public struct FieldDeleteBackwardRequest: TagRequest, Hashable {
 public struct FieldAddTagsRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/addTags"
-  public static let members: Members = ["field", "tags"]
   /// The field's id.
   public var field: String
   /// The candidates.
@@ -118,7 +118,7 @@ public struct FieldAddTagsRequest: TagRequest, Hashable {
 
   public init(params: Params) throws(ParamsError) {
     field = try params.string("field")
-    tags = try strings(try params.array("tags"), at: params.path("tags"))
+    tags = try params.strings("tags")
   }
 }
 
@@ -128,7 +128,6 @@ public struct FieldAddTagsRequest: TagRequest, Hashable {
 public struct FieldRemoveTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/removeTag"
-  public static let members: Members = ["field", "index", "tag"]
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -150,7 +149,10 @@ public struct FieldRemoveTagRequest: TagRequest, Hashable {
     } else if params.has("tag") {
       target = .tag(try params.string("tag"))
     } else {
-      throw ParamsError(path: "", problem: "needs `index` (a tag position) or `tag` (a tag's text)")
+      try params.refuse(
+        ParamsError(path: "", problem: "needs `index` (a tag position) or `tag` (a tag's text)")
+      )
+      target = .index(0)
     }
   }
 }
@@ -161,7 +163,6 @@ public struct FieldRemoveTagRequest: TagRequest, Hashable {
 public struct FieldStateRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/state"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
@@ -173,54 +174,20 @@ public struct FieldStateRequest: TagRequest, Hashable {
 public struct FieldCloseRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "field/close"
-  public static let members: Members = ["field"]
   /// The field's id.
   public var field: String
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
 }
 
-func strings(_ items: [JSONValue], at path: String) throws(ParamsError) -> [String] {
-  var result: [String] = []
-  result.reserveCapacity(items.count)
-  for (i, item) in items.enumerated() {
-    result.append(try Params.string(item, path: "\(path)[\(i)]"))
-  }
-  return result
-}
-
-func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> [TextEdit] {
-  var edits: [TextEdit] = []
-  for (i, item) in items.enumerated() {
-    let change = try Params.object(
-      item,
-      path: "\(path)[\(i)]",
-      members: ["range", "rangeLength", "text"]
-    )
-    let text = try change.string("text")
-    let range = try change.optionalObject("range", members: rangeMembers).map {
-      r throws(ParamsError) in try textRange(r)
-    }
-    // `rangeLength` (deprecated in LSP, still sent by some clients) is checked but not used:
-    // the range says what is replaced.
-    _ = try change.optionalInteger("rangeLength")
-    edits.append(TextEdit(range: range, newText: text))
-  }
-  return edits
-}
-
-/// The members of an LSP `Range`.
-let rangeMembers: Members = ["start", "end"]
-
+/// An LSP `Range`: `{start, end}`.
 func textRange(_ range: Params) throws(ParamsError) -> TextRange {
   TextRange(
-    start: try position(range.requiredObject("start", members: positionMembers)),
-    end: try position(range.requiredObject("end", members: positionMembers))
+    start: try position(range.requiredObject("start")),
+    end: try position(range.requiredObject("end"))
   )
 }
 
-/// The members of an LSP `Position`.
-let positionMembers: Members = ["line", "character"]
-
+/// An LSP `Position`: `{line, character}`.
 func position(_ params: Params) throws(ParamsError) -> TextPosition {
   TextPosition(line: try params.integer("line"), character: try params.integer("character"))
 }

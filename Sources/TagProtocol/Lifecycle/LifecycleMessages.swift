@@ -7,9 +7,6 @@ public import TagCore
 public struct InitializeRequest: TagRequest, Hashable {
   public typealias Result = InitializeResult
   public static let method = "initialize"
-  /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
-  /// new LSP versions add more; tagd reads the ones below and ignores the rest.
-  public static let members = Members.open
   /// The client's process id.
   ///
   /// Tagd exits when it dies. nil when absent or `null`.
@@ -21,22 +18,27 @@ public struct InitializeRequest: TagRequest, Hashable {
   /// LSP's `locale` (`"es"`, `"de-CH"`, `"fr_FR.UTF-8"`): the language of announcements.
   public var locale: String?
 
+  /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
+  /// new LSP versions add more; tagd reads the ones below and ignores the rest.
   public init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
     processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
-    let general = try params.optionalObject("capabilities", members: .open)?
-      .optionalObject("general", members: .open)
+    let capabilities = try params.optionalObject("capabilities")
+    capabilities?.acceptAnyMember()
+    let general = try capabilities?.optionalObject("general")
+    general?.acceptAnyMember()
     positionEncodings =
       try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
         var names: [String] = []
         for (i, item) in items.enumerated() {
           names.append(
-            try Params.string(item, path: "capabilities.general.positionEncodings[\(i)]")
+            try params.string(item, path: "capabilities.general.positionEncodings[\(i)]")
           )
         }
         return names
       } ?? []
     reducedMotion =
-      try params.optionalObject("initializationOptions", members: ["reducedMotion"])?
+      try params.optionalObject("initializationOptions")?
       .optionalBool("reducedMotion") ?? false
     locale = try params.optionalString("locale")
   }
@@ -123,7 +125,6 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
 /// The client finished initialising. No effect.
 public struct InitializedNotification: TagNotification, Hashable {
   public static let method = "initialized"
-  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
@@ -133,14 +134,12 @@ public struct InitializedNotification: TagNotification, Hashable {
 public struct ShutdownRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "shutdown"
-  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
 /// `exit` (notification): exit the process, 0 after `shutdown`, otherwise 1.
 public struct ExitNotification: TagNotification, Hashable {
   public static let method = "exit"
-  public static let members: Members = []
   public init(params: Params) throws(ParamsError) {}
 }
 
@@ -148,13 +147,11 @@ public struct ExitNotification: TagNotification, Hashable {
 /// time this is read the request has been answered; it is accepted and ignored.
 public struct CancelRequestNotification: TagNotification, Hashable {
   public static let method = "$/cancelRequest"
-  public static let members: Members = ["id"]
-  public init(params: Params) throws(ParamsError) {}
+  public init(params: Params) throws(ParamsError) { params.accept("id") }
 }
 
 /// `$/setTrace` (notification): accepted and ignored (tagd sends no traces).
 public struct SetTraceNotification: TagNotification, Hashable {
   public static let method = "$/setTrace"
-  public static let members: Members = ["value"]
-  public init(params: Params) throws(ParamsError) {}
+  public init(params: Params) throws(ParamsError) { params.accept("value") }
 }

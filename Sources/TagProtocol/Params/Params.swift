@@ -6,17 +6,16 @@ public import TagCore
 /// Missing, `null`, `[]` and `{}` params all read as an empty object (CLIENTS.md: Neovim sends
 /// `[]`, Emacs and jsonrpc-glib send `null`).
 ///
-/// The object is either a ``JSONObject`` or, on the fast path, the byte ranges of its members
-/// in the message body (``ParamsSource/bytes(_:_:)``): a member's value is then read from its
-/// bytes when asked (strings, numbers and Booleans without building a ``JSONValue``), and every
-/// error goes through the same ``JSONValue``-based code, so messages do not depend on the path.
-public struct Params: Sendable {
-  private enum Storage: Sendable {
-    case tree(JSONObject)
-    case bytes(ParamsBytes)
-  }
-
-  private let storage: Storage
+/// The object is the byte ranges of its members in the message body: a member's value is read
+/// from its bytes when asked (strings, numbers, Booleans, sizes and content changes in their
+/// usual shapes, without building a ``JSONValue``); every error and unusual shape goes through
+/// the ``JSONValue``-based code. Params that arrive as a tree are written back to bytes first,
+/// so there is one path. Every member asked for is noted (``ParamsUse``): the names a type's
+/// `init(params:)` asks for are its members, and any other is refused.
+public struct Params {
+  let bytes: ParamsBytes
+  private let use: ParamsUse
+  private let slot: Int
   /// Builds the path only when it is read (an error message): nested objects and array
   /// elements would otherwise build a path string each on the fast path.
   private let pathText: @Sendable () -> String
@@ -26,64 +25,11 @@ public struct Params: Sendable {
   /// Empty at the root.
   public var path: String { pathText() }
 
-  /// The members of this object (built from the bytes when the object is byte-backed).
-  public var object: JSONObject {
-    switch storage {
-    case .tree(let object): return object
-    case .bytes(let bytes): return bytes.object()
-    }
-  }
-
-  /// Reads request params: nil, `null`, `[]` and `{}` are all "no params".
-  ///
-  /// Throws when a member is not one of `members`.
-  public init(_ params: JSONValue?, members: Members) throws(ParamsError) {
-    switch params {
-    case nil, .null: self.init(object: JSONObject(), path: "")
-    case .object(let object): try self.init(object: object, path: "", members: members)
-    case .array(let items) where items.isEmpty: self.init(object: JSONObject(), path: "")
-    case .array:
-      throw ParamsError(path: "", problem: "must be an object with named members, not an array")
-    case .some(let other):
-      throw ParamsError(path: "", problem: "must be an object, got \(other.kindName)")
-    }
-  }
-
-  /// Reads request params from either source, with the rules of ``init(_:members:)``.
-  public init(_ source: ParamsSource, members: Members) throws(ParamsError) {
-    switch source {
-    case .tree(let value): try self.init(value, members: members)
-    case .bytes(_, .absent): try self.init(nil, members: members)
-    case .bytes(let body, .other(let range)):
-      try self.init(ParamsBytes.parse(body, range), members: members)
-    case .bytes(let body, .object(let ranges)):
-      let bytes = ParamsBytes(body: body, ranges: ranges)
-      try bytes.check(members, at: "")
-      self.init(storage: .bytes(bytes), path: { "" })
-    }
-  }
-
-  /// Wraps an object found at `path` whose members are all among `members`.
-  public init(object: JSONObject, path: String, members: Members) throws(ParamsError) {
-    try self.init(object: object, lazyPath: { path }, members: members)
-  }
-
-  private init(
-    object: JSONObject,
-    lazyPath: @escaping @Sendable () -> String,
-    members: Members
-  ) throws(ParamsError) {
-    try members.check(object, at: lazyPath())
-    self.init(storage: .tree(object), path: lazyPath)
-  }
-
-  private init(object: JSONObject, path: String) {
-    self.init(storage: .tree(object), path: { path })
-  }
-
-  private init(storage: Storage, path: @escaping @Sendable () -> String) {
-    self.storage = storage
+  init(_ bytes: ParamsBytes, use: ParamsUse, path: @escaping @Sendable () -> String = { "" }) {
+    self.bytes = bytes
+    self.use = use
     self.pathText = path
+    slot = use.open(bytes, path: path)
   }
 
   /// The path of member `key`, built when read.
@@ -95,18 +41,42 @@ public struct Params: Sendable {
     }
   }
 
-  /// Whether member `key` is present (`null` included).
-  public func has(_ key: String) -> Bool {
-    switch storage {
-    case .tree(let object): return object.contains(key)
-    case .bytes(let bytes): return bytes.index(of: key) != nil
-    }
+  /// The index of member `key`, noted as read.
+  private func member(_ key: String) -> Int? {
+    let index = bytes.index(of: key)
+    if let index { use.read(index, of: slot) }
+    if use.diagnosing { use.asked(key, of: slot) }
+    return index
   }
+
+  /// Throws `error` (or, on the diagnosing pass, notes it and returns for the caller to go on
+  /// with a neutral value).
+  public func refuse(_ error: ParamsError) throws(ParamsError) {
+    try use.refuse(error)
+  }
+
+  /// Accepts any member in this object besides the ones read (LSP's open objects).
+  public func acceptAnyMember() {
+    use.acceptAnyMember(slot)
+  }
+
+  /// Accepts member `key` without reading it (a member the protocol allows and tagd ignores).
+  public func accept(_ key: String) {
+    _ = member(key)
+  }
+
+  /// Whether member `key` is present (`null` included).
+  public func has(_ key: String) -> Bool { member(key) != nil }
 
   /// Throws when both `a` and `b` are present: they are alternatives, and one must be chosen.
   public func exclusive(_ a: String, _ b: String) throws(ParamsError) {
     guard has(a), has(b) else { return }
-    throw ParamsError(
+    try refuse(alternatives(a, b))
+  }
+
+  /// The error for alternatives `a` and `b` both sent.
+  public func alternatives(_ a: String, _ b: String) -> ParamsError {
+    ParamsError(
       path: path,
       problem: "`\(a)` and `\(b)` are alternatives: send one of them, not both"
     )
@@ -119,44 +89,44 @@ public struct Params: Sendable {
   ///
   /// Nil when absent. `null` is returned as `.null`.
   public subscript(key: String) -> JSONValue? {
-    switch storage {
-    case .tree(let object): return object[key]
-    case .bytes(let bytes): return bytes.index(of: key).map { bytes.value(at: $0) }
-    }
+    member(key).map { bytes.value(at: $0) }
   }
 
   /// A required string member.
   public func string(_ key: String) throws(ParamsError) -> String {
-    if case .bytes(let bytes) = storage, let index = bytes.index(of: key),
-      let text = bytes.string(at: index)
-    {
-      return text
+    guard let index = member(key) else {
+      try refuse(missing(key, "a string"))
+      return ""
     }
-    guard let value = self[key] else { throw missing(key, "a string") }
-    guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
-    return text
+    if let text = bytes.string(at: index) { return text }
+    try refuse(mismatch(key, "a string", bytes.value(at: index)))
+    return ""
   }
 
   /// An optional string member (absent or `null` → nil).
   public func optionalString(_ key: String) throws(ParamsError) -> String? {
-    if case .bytes(let bytes) = storage {
-      guard let index = bytes.index(of: key) else { return nil }
-      if let text = bytes.string(at: index) { return text }
-    }
-    guard let value = self[key], value != .null else { return nil }
-    guard case .string(let text) = value else { throw mismatch(key, "a string", value) }
-    return text
+    guard let index = member(key) else { return nil }
+    if let text = bytes.string(at: index) { return text }
+    let value = bytes.value(at: index)
+    guard value != .null else { return nil }
+    try refuse(mismatch(key, "a string", value))
+    return nil
   }
 
   /// An optional Boolean member (absent or `null` → nil).
   public func optionalBool(_ key: String) throws(ParamsError) -> Bool? {
-    if case .bytes(let bytes) = storage {
-      guard let index = bytes.index(of: key) else { return nil }
-      if let flag = bytes.bool(at: index) { return flag }
-    }
-    guard let value = self[key], value != .null else { return nil }
-    guard case .bool(let flag) = value else { throw mismatch(key, "true or false", value) }
-    return flag
+    guard let index = member(key) else { return nil }
+    if let flag = bytes.bool(at: index) { return flag }
+    let value = bytes.value(at: index)
+    guard value != .null else { return nil }
+    try refuse(mismatch(key, "true or false", value))
+    return nil
+  }
+
+  /// Member `key` as a number when it is one, else as a ``JSONValue``; nil when absent.
+  private func numeric(_ key: String) -> JSONValue? {
+    guard let index = member(key) else { return nil }
+    return bytes.number(at: index) ?? bytes.value(at: index)
   }
 
   /// A required integer member within `range`.
@@ -164,10 +134,11 @@ public struct Params: Sendable {
     _ key: String,
     in range: ClosedRange<Int> = 0...Int.max
   ) throws(ParamsError) -> Int {
-    guard let value = number(key) ?? self[key], value != .null else {
-      throw missing(key, "an integer")
+    guard let value = numeric(key), value != .null else {
+      try refuse(missing(key, "an integer"))
+      return range.lowerBound
     }
-    return try Params.integer(value, path: path(key), in: range)
+    return try integer(value, path: path(key), in: range) ?? range.lowerBound
   }
 
   /// An optional integer member within `range` (absent or `null` → nil).
@@ -175,92 +146,143 @@ public struct Params: Sendable {
     _ key: String,
     in range: ClosedRange<Int> = 0...Int.max
   ) throws(ParamsError) -> Int? {
-    guard let value = number(key) ?? self[key], value != .null else { return nil }
-    return try Params.integer(value, path: path(key), in: range)
+    guard let value = numeric(key), value != .null else { return nil }
+    return try integer(value, path: path(key), in: range)
   }
 
   /// A required finite number ≥ 0.
   public func length(_ key: String) throws(ParamsError) -> Double {
-    guard let value = number(key) ?? self[key], value != .null else {
-      throw missing(key, "a finite number ≥ 0")
+    guard let value = numeric(key), value != .null else {
+      try refuse(missing(key, "a finite number ≥ 0"))
+      return 0
     }
-    return try Params.length(value, path: path(key))
+    return try length(value, path: path(key)) ?? 0
   }
 
   /// An optional finite number ≥ 0 (absent or `null` → nil).
   public func optionalLength(_ key: String) throws(ParamsError) -> Double? {
-    guard let value = number(key) ?? self[key], value != .null else { return nil }
-    return try Params.length(value, path: path(key))
+    guard let value = numeric(key), value != .null else { return nil }
+    return try length(value, path: path(key))
   }
 
   /// A required array member (an empty object `{}` also reads as an empty array, for Lua clients).
   public func array(_ key: String) throws(ParamsError) -> [JSONValue] {
-    guard let value = self[key], value != .null else { throw missing(key, "an array") }
-    return try Params.array(value, path: path(key))
+    guard let value = self[key], value != .null else {
+      try refuse(missing(key, "an array"))
+      return []
+    }
+    return try array(value, path: path(key))
+  }
+
+  /// An optional array member (absent or `null` → nil).
+  public func optionalArray(_ key: String) throws(ParamsError) -> [JSONValue]? {
+    guard let value = self[key], value != .null else { return nil }
+    return try array(value, path: path(key))
+  }
+
+  /// A required array of strings.
+  public func strings(_ key: String) throws(ParamsError) -> [String] {
+    try strings(array(key), at: path(key))
+  }
+
+  /// An optional array of strings (absent or `null` → nil).
+  public func optionalStrings(_ key: String) throws(ParamsError) -> [String]? {
+    guard let items = try optionalArray(key) else { return nil }
+    return try strings(items, at: path(key))
+  }
+
+  /// `items`, found at `path`, as strings.
+  func strings(_ items: [JSONValue], at path: String) throws(ParamsError) -> [String] {
+    var result: [String] = []
+    result.reserveCapacity(items.count)
+    for (i, item) in items.enumerated() {
+      result.append(try string(item, path: "\(path)[\(i)]"))
+    }
+    return result
   }
 
   /// A required array of sizes (`{width, height}`, finite numbers ≥ 0), read straight from the
   /// bytes when it can be; the errors are those of the element-by-element reading.
   public func sizes(_ key: String) throws(ParamsError) -> [Size] {
-    if case .bytes(let bytes) = storage, let index = bytes.index(of: key),
-      let sizes = bytes.sizes(at: index)
-    {
-      return sizes
+    if let index = member(key), let sizes = bytes.sizes(at: index) { return sizes }
+    let items = try array(key)
+    let path = path(key)
+    var sizes: [Size] = []
+    sizes.reserveCapacity(items.count)
+    for (i, item) in items.enumerated() {
+      // Paths are only spelled out for an error: 100,000 chips must not build 100,000 strings.
+      if case .object(let size) = item, size.members.count == 2, let width = size["width"],
+        let height = size["height"]
+      {
+        sizes.append(
+          Size(
+            width: try length(width, path: "\(path)[\(i)].width") ?? 0,
+            height: try length(height, path: "\(path)[\(i)].height") ?? 0
+          )
+        )
+      } else {
+        let size = try object(item, path: "\(path)[\(i)]")
+        sizes.append(Size(width: try size.length("width"), height: try size.length("height")))
+      }
     }
-    return try TagProtocol.sizes(array(key), at: path(key))
+    return sizes
   }
 
   /// A required array of LSP content changes, read straight from the bytes when it can be; the
   /// errors are those of the element-by-element reading.
   public func textEdits(_ key: String) throws(ParamsError) -> [TextEdit] {
     if let edits = plainTextEdits(key) { return edits }
-    return try TagProtocol.textEdits(array(key), at: path(key))
+    return try textEdits(array(key), at: path(key))
   }
 
-  /// Member `key` as LSP content changes when it is byte-backed and in their usual form (see
+  /// Member `key` as LSP content changes when it is in their usual form (see
   /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
   public func plainTextEdits(_ key: String) -> [TextEdit]? {
-    guard case .bytes(let bytes) = storage, let index = bytes.index(of: key) else { return nil }
+    guard let index = member(key) else { return nil }
     return bytes.textEdits(at: index)
   }
 
-  /// An optional array member (absent or `null` → nil).
-  public func optionalArray(_ key: String) throws(ParamsError) -> [JSONValue]? {
-    guard let value = self[key], value != .null else { return nil }
-    return try Params.array(value, path: path(key))
-  }
-
-  /// An optional object member with the given `members` (absent or `null` → nil; `[]` reads
-  /// as `{}`).
-  public func optionalObject(_ key: String, members: Members) throws(ParamsError) -> Params? {
-    if case .bytes(let bytes) = storage {
-      guard let index = bytes.index(of: key) else { return nil }
-      if let nested = bytes.object(at: index) {
-        try nested.check(members, at: path(key))
-        return Params(storage: .bytes(nested), path: lazyPath(key))
+  /// `items`, found at `path`, as LSP content changes.
+  func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> [TextEdit] {
+    var edits: [TextEdit] = []
+    for (i, item) in items.enumerated() {
+      let change = try object(item, path: "\(path)[\(i)]")
+      change.accept("range")  // named in LSP's order in messages
+      change.accept("rangeLength")
+      let text = try change.string("text")
+      let range = try change.optionalObject("range").map { r throws(ParamsError) in
+        try textRange(r)
       }
+      // `rangeLength` (deprecated in LSP, still sent by some clients) is checked but not used:
+      // the range says what is replaced.
+      _ = try change.optionalInteger("rangeLength")
+      edits.append(TextEdit(range: range, newText: text))
     }
-    guard let value = self[key], value != .null else { return nil }
-    return try Params.object(value, lazyPath: lazyPath(key), members: members)
+    return edits
   }
 
-  /// A required object member with the given `members` (`[]` reads as `{}`).
-  public func requiredObject(_ key: String, members: Members) throws(ParamsError) -> Params {
-    if case .bytes(let bytes) = storage, let index = bytes.index(of: key),
-      let nested = bytes.object(at: index)
-    {
-      try nested.check(members, at: path(key))
-      return Params(storage: .bytes(nested), path: lazyPath(key))
-    }
-    guard let value = self[key], value != .null else { throw missing(key, "an object") }
-    return try Params.object(value, lazyPath: lazyPath(key), members: members)
+  /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
+  public func optionalObject(_ key: String) throws(ParamsError) -> Params? {
+    guard let index = member(key) else { return nil }
+    if let nested = bytes.object(at: index) { return Params(nested, use: use, path: lazyPath(key)) }
+    let value = bytes.value(at: index)
+    guard value != .null else { return nil }
+    return try object(value, lazyPath: lazyPath(key))
   }
 
-  /// Member `key` when the object is byte-backed and the member is a number, read from its
-  /// bytes; nil otherwise (the caller then looks the member up as a ``JSONValue``).
-  private func number(_ key: String) -> JSONValue? {
-    guard case .bytes(let bytes) = storage, let index = bytes.index(of: key) else { return nil }
-    return bytes.number(at: index)
+  /// A required object member (`[]` reads as `{}`).
+  public func requiredObject(_ key: String) throws(ParamsError) -> Params {
+    guard let index = member(key) else {
+      try refuse(missing(key, "an object"))
+      return Params(.empty, use: use, path: lazyPath(key))
+    }
+    if let nested = bytes.object(at: index) { return Params(nested, use: use, path: lazyPath(key)) }
+    let value = bytes.value(at: index)
+    guard value != .null else {
+      try refuse(missing(key, "an object"))
+      return Params(.empty, use: use, path: lazyPath(key))
+    }
+    return try object(value, lazyPath: lazyPath(key))
   }
 
   func missing(_ key: String, _ expected: String) -> ParamsError {
@@ -273,12 +295,13 @@ public struct Params: Sendable {
 }
 
 extension Params {
-  /// Reads `value` at `path` as an integer within `range` (integral doubles such as `3.0` count).
-  public static func integer(
+  /// Reads `value` at `path` as an integer within `range` (integral doubles such as `3.0`
+  /// count); nil only on the diagnosing pass.
+  public func integer(
     _ value: JSONValue,
     path: @autoclosure () -> String,
     in range: ClosedRange<Int>
-  ) throws(ParamsError) -> Int {
+  ) throws(ParamsError) -> Int? {
     let number: Int
     switch value {
     case .integer(let n) where n >= Int64(Int.min) && n <= Int64(Int.max):
@@ -286,80 +309,90 @@ extension Params {
     case .double(let d) where d.isFinite && d.rounded() == d && abs(d) < 9.0e15:
       number = Int(d)
     case .integer, .double:
-      throw ParamsError(
-        path: path(),
-        problem: "must be an integer in \(range.describe), got \(value.kindName)"
+      try refuse(
+        ParamsError(
+          path: path(),
+          problem: "must be an integer in \(range.describe), got \(value.kindName)"
+        )
       )
+      return nil
     default:
-      throw ParamsError(path: path(), problem: "must be an integer, got \(value.kindName)")
+      try refuse(ParamsError(path: path(), problem: "must be an integer, got \(value.kindName)"))
+      return nil
     }
     guard range.contains(number) else {
-      throw ParamsError(path: path(), problem: "must be in \(range.describe), got \(number)")
+      try refuse(ParamsError(path: path(), problem: "must be in \(range.describe), got \(number)"))
+      return nil
     }
     return number
   }
 
-  /// Reads `value` at `path` as a finite number ≥ 0.
-  public static func length(
+  /// Reads `value` at `path` as a finite number ≥ 0; nil only on the diagnosing pass.
+  public func length(
     _ value: JSONValue,
     path: @autoclosure () -> String
-  ) throws(ParamsError) -> Double {
+  ) throws(ParamsError) -> Double? {
     let number: Double
     switch value {
     case .integer(let n): number = Double(n)
     case .double(let d): number = d
-    default:
-      throw ParamsError(path: path(), problem: "must be a finite number ≥ 0, got \(value.kindName)")
+    default: number = -1
     }
     guard number.isFinite, number >= 0 else {
-      throw ParamsError(path: path(), problem: "must be a finite number ≥ 0, got \(value.kindName)")
+      try refuse(
+        ParamsError(path: path(), problem: "must be a finite number ≥ 0, got \(value.kindName)")
+      )
+      return nil
     }
     return number
   }
 
   /// Reads `value` at `path` as an array (`{}` reads as `[]`).
-  public static func array(
+  public func array(
     _ value: JSONValue,
     path: @autoclosure () -> String
   ) throws(ParamsError) -> [JSONValue] {
     switch value {
     case .array(let items): return items
     case .object(let object) where object.members.isEmpty: return []
-    default: throw ParamsError(path: path(), problem: "must be an array, got \(value.kindName)")
+    default:
+      try refuse(ParamsError(path: path(), problem: "must be an array, got \(value.kindName)"))
+      return []
     }
   }
 
-  /// Reads `value` at `path` as an object with the given `members` (`[]` reads as `{}`).
-  public static func object(
+  /// Reads `value` (an element of an array of this object) at `path` as an object (`[]` reads
+  /// as `{}`).
+  public func object(
     _ value: JSONValue,
-    path: @autoclosure @escaping @Sendable () -> String,
-    members: Members
+    path: @autoclosure @escaping @Sendable () -> String
   ) throws(ParamsError) -> Params {
-    try object(value, lazyPath: path, members: members)
+    try object(value, lazyPath: path)
   }
 
-  private static func object(
+  private func object(
     _ value: JSONValue,
-    lazyPath: @escaping @Sendable () -> String,
-    members: Members
+    lazyPath: @escaping @Sendable () -> String
   ) throws(ParamsError) -> Params {
     switch value {
     case .object(let object):
-      return try Params(object: object, lazyPath: lazyPath, members: members)
+      return Params(ParamsBytes(writing: object), use: use, path: lazyPath)
     case .array(let items) where items.isEmpty:
-      return Params(storage: .tree(JSONObject()), path: lazyPath)
+      return Params(.empty, use: use, path: lazyPath)
     default:
-      throw ParamsError(path: lazyPath(), problem: "must be an object, got \(value.kindName)")
+      try refuse(ParamsError(path: lazyPath(), problem: "must be an object, got \(value.kindName)"))
+      return Params(.empty, use: use, path: lazyPath)
     }
   }
 
   /// Reads `value` at `path` as a string.
-  public static func string(
+  public func string(
     _ value: JSONValue,
     path: @autoclosure () -> String
   ) throws(ParamsError) -> String {
     guard case .string(let text) = value else {
-      throw ParamsError(path: path(), problem: "must be a string, got \(value.kindName)")
+      try refuse(ParamsError(path: path(), problem: "must be a string, got \(value.kindName)"))
+      return ""
     }
     return text
   }

@@ -5,59 +5,71 @@ import TagCore
 /// message body with the ranges ``Envelope/scanCall(_:maxDepth:reusing:)`` found in it.
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
-/// decoded from it may keep the pointer.
-public enum ParamsSource: @unchecked Sendable {
+/// decoded from it keeps it.
+public enum ParamsSource: Sendable {
   case tree(JSONValue?)
-  case bytes(UnsafeBufferPointer<UInt8>, ScannedParams)
+  case bytes(MessageBytes, ScannedParams)
 }
 
 extension TagMessage {
-  /// Checks params from either source against ``members`` and decodes them.
+  /// Decodes params from either source, refusing every member ``init(params:)`` does not read.
   public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
-    try Self(params: Params(source, members: members))
+    try Params.decode(source) { params throws(ParamsError) in try Self(params: params) }
+  }
+
+  /// Decodes parsed params (nil when absent).
+  public static func decode(_ params: JSONValue?) throws(ParamsError) -> Self {
+    try decode(.tree(params))
   }
 }
 
 /// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes: @unchecked Sendable {
-  let body: UnsafeBufferPointer<UInt8>
+struct ParamsBytes {
+  let body: MessageBytes
   let ranges: JSONObjectRanges
 
+  init(body: MessageBytes, ranges: JSONObjectRanges) {
+    self.body = body
+    self.ranges = ranges
+  }
+
+  /// An object without members.
+  static var empty: ParamsBytes { ParamsBytes(body: MessageBytes(), ranges: JSONObjectRanges()) }
+
+  /// `object` written as JSON text and read back as ranges: the one path for tree params.
+  init(writing object: JSONObject) {
+    let body = MessageBytes(copying: text(of: .object(object)))
+    var scanner = body.scanner(0..<body.count, maxDepth: JSONReader.maxSupportedDepth)
+    // Written by us from a tree, so valid.
+    let ranges = (try? scanner.readObjectRanges()) ?? nil
+    self.init(body: body, ranges: ranges ?? JSONObjectRanges())
+  }
+
+  /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
+  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsBytes {
+    switch source {
+    case .bytes(_, .absent): return .empty
+    case .bytes(let body, .object(let ranges)): return ParamsBytes(body: body, ranges: ranges)
+    case .bytes(let body, .other(let range)): return try root(.tree(parse(body, range)))
+    case .tree(nil), .tree(.null): return .empty
+    case .tree(.object(let object)): return ParamsBytes(writing: object)
+    case .tree(.array(let items)) where items.isEmpty: return .empty
+    case .tree(.array):
+      throw ParamsError(path: "", problem: "must be an object with named members, not an array")
+    case .tree(let other?):
+      throw ParamsError(path: "", problem: "must be an object, got \(other.kindName)")
+    }
+  }
+
   /// The whole value at `range` of `body` as a ``JSONValue``.
-  static func parse(_ body: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue {
+  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
     // The body was validated with the configured depth, so this cannot fail.
-    (try? JSONReader.parse(
-      UnsafeBufferPointer(rebasing: body[range]),
-      maxDepth: JSONReader.maxSupportedDepth
-    )) ?? .null
+    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: String) -> Int? {
-    let found = key.utf8.withContiguousStorageIfAvailable { name in
-      ranges.members.withUnsafeBufferPointer { members -> Int? in
-        var index = members.count
-        while index > 0 {
-          index -= 1
-          let member = members[index]
-          if member.keyHasEscapes {
-            if keyString(member) == key { return index }
-            continue
-          }
-          guard member.key.count == name.count else { continue }
-          var same = true
-          for offset in 0..<name.count where body[member.key.lowerBound + offset] != name[offset] {
-            same = false
-            break
-          }
-          if same { return index }
-        }
-        return nil
-      }
-    }
-    if let found { return found }
-    // A string without contiguous UTF-8 (bridged): compare as Strings.
-    return ranges.members.lastIndex { keyString($0) == key }
+    body.lastIndex(of: key, in: ranges)
   }
 
   /// The value of member `index` as a ``JSONValue``.
@@ -71,7 +83,7 @@ struct ParamsBytes: @unchecked Sendable {
     if member.isPlainString {
       let text = (member.value.lowerBound + 1)..<(member.value.upperBound - 1)
       FastPath.plainStringMember.taken()
-      return String(decoding: UnsafeBufferPointer(rebasing: body[text]), as: UTF8.self)
+      return body.string(text)
     }
     let text = scan(index) { scanner throws(JSONParseError) in try scanner.readString() } ?? nil
     if text != nil { FastPath.scannedStringMember.taken() }
@@ -160,22 +172,13 @@ struct ParamsBytes: @unchecked Sendable {
   /// A number `m / 10^k` with `m < 2^53` and `k ≤ 22` is one correctly rounded division of two
   /// exact doubles, the value any correct reader gives.
   private func compactSizes(_ range: Range<Int>, estimate: Int) -> [Size]? {
-    guard let base = body.baseAddress else { return nil }
-    var at = range.lowerBound
-    let end = range.upperBound
-    func expect(_ text: StaticString) -> Bool {
-      let length = text.utf8CodeUnitCount
-      guard end - at >= length else { return false }
-      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
-      at += length
-      return true
-    }
+    var cursor = body.cursor(range)
+    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func number() -> Double? {
       var mantissa: UInt64 = 0
       var digits = 0
       var fraction = -1
-      while at < end {
-        let byte = base[at]
+      while let byte = cursor.current {
         if byte &- UInt8(ascii: "0") < 10 {
           mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
           digits += 1
@@ -185,7 +188,7 @@ struct ParamsBytes: @unchecked Sendable {
         } else {
           break
         }
-        at += 1
+        cursor.advance()
       }
       // Too many digits, a sign or an exponent: left to the general reader.
       guard digits > 0, digits <= 15, fraction != 0, fraction <= 22 else { return nil }
@@ -194,7 +197,7 @@ struct ParamsBytes: @unchecked Sendable {
     guard expect("[") else { return nil }
     var sizes: [Size] = []
     sizes.reserveCapacity(estimate)
-    if expect("]") { return at == end ? sizes : nil }
+    if expect("]") { return cursor.at == cursor.end ? sizes : nil }
     while true {
       var width: Double?
       var height: Double?
@@ -210,7 +213,7 @@ struct ParamsBytes: @unchecked Sendable {
       guard let width, let height, expect("}") else { return nil }
       sizes.append(Size(width: width, height: height))
       if expect(",") { continue }
-      guard expect("]"), at == end else { return nil }
+      guard expect("]"), cursor.at == cursor.end else { return nil }
       return sizes
     }
   }
@@ -309,24 +312,16 @@ struct ParamsBytes: @unchecked Sendable {
   /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
   /// reading) on anything else. The body is valid JSON, so only the shape is checked.
   private func compactTextEdits(_ range: Range<Int>) -> [TextEdit]? {
-    guard let base = body.baseAddress else { return nil }
-    var at = range.lowerBound
-    let end = range.upperBound
-    func expect(_ text: StaticString) -> Bool {
-      let length = text.utf8CodeUnitCount
-      guard end - at >= length else { return false }
-      for offset in 0..<length where base[at + offset] != text.utf8Start[offset] { return false }
-      at += length
-      return true
-    }
+    var cursor = body.cursor(range)
+    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func count() -> Int? {
       var value = 0
-      let start = at
-      while at < end, base[at] &- UInt8(ascii: "0") < 10, at - start < 18 {
-        value = value * 10 + Int(base[at] &- UInt8(ascii: "0"))
-        at += 1
+      let start = cursor.at
+      while let byte = cursor.current, byte &- UInt8(ascii: "0") < 10, cursor.at - start < 18 {
+        value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+        cursor.advance()
       }
-      return at > start ? value : nil
+      return cursor.at > start ? value : nil
     }
     func position() -> TextPosition? {
       guard expect(#"{"line":"#), let line = count(), expect(#","character":"#),
@@ -341,21 +336,18 @@ struct ParamsBytes: @unchecked Sendable {
       return TextRange(start: start, end: end)
     }
     func text() -> String? {
-      let start = at
-      while at < end, base[at] != UInt8(ascii: "\"") {
-        guard base[at] != UInt8(ascii: "\\") else { return nil }
-        at += 1
+      let start = cursor.at
+      while let byte = cursor.current, byte != UInt8(ascii: "\"") {
+        guard byte != UInt8(ascii: "\\") else { return nil }
+        cursor.advance()
       }
-      guard at < end else { return nil }
-      defer { at += 1 }
-      return String(
-        decoding: UnsafeBufferPointer(start: base + start, count: at - start),
-        as: UTF8.self
-      )
+      guard cursor.current != nil else { return nil }
+      defer { cursor.advance() }
+      return cursor.string(from: start)
     }
     guard expect("[") else { return nil }
     var edits: [TextEdit] = []
-    if expect("]") { return at == end ? edits : nil }
+    if expect("]") { return cursor.at == cursor.end ? edits : nil }
     while true {
       var range: TextRange?
       let newText: String?
@@ -377,42 +369,13 @@ struct ParamsBytes: @unchecked Sendable {
       guard let newText, expect("}") else { return nil }
       edits.append(TextEdit(range: range, newText: newText))
       if expect(",") { continue }
-      guard expect("]"), at == end else { return nil }
+      guard expect("]"), cursor.at == cursor.end else { return nil }
       return edits
     }
   }
 
-  /// Throws for the first member that is not among `members`, as ``Members`` does for a tree.
-  func check(_ members: Members, at path: @autoclosure () -> String) throws(ParamsError) {
-    guard let names = members.names else { return }
-    for member in ranges.members {
-      let known: Bool
-      if member.keyHasEscapes {
-        known = names.contains(keyString(member))
-      } else {
-        // Compared as bytes: no String per key.
-        let key = UnsafeBufferPointer(rebasing: body[member.key])
-        known = names.contains { name in
-          name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(key) }
-            ?? (name == keyString(member))
-        }
-      }
-      if !known { throw members.unknown(keyString(member), at: path()) }
-    }
-  }
-
-  /// The members as a ``JSONObject``.
-  func object() -> JSONObject {
-    JSONObject(ranges.members.map { JSONMember(keyString($0), Self.parse(body, $0.value)) })
-  }
-
-  private func keyString(_ member: JSONObjectRanges.Member) -> String {
-    guard member.keyHasEscapes else {
-      return String(decoding: UnsafeBufferPointer(rebasing: body[member.key]), as: UTF8.self)
-    }
-    // The key with its quotes is a JSON string: read it as one.
-    let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
-    return Self.parse(body, quoted).stringValue ?? ""
+  func keyString(_ member: JSONObjectRanges.Member) -> String {
+    body.key(of: member)
   }
 
   /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
@@ -422,10 +385,36 @@ struct ParamsBytes: @unchecked Sendable {
     _ read: (inout JSONScanner) throws(JSONParseError) -> T
   ) -> T? {
     let range = ranges.members[index].value
-    var scanner = JSONScanner(
-      UnsafeBufferPointer(rebasing: body[range]),
-      maxDepth: JSONReader.maxSupportedDepth
-    )
+    var scanner = body.scanner(range, maxDepth: JSONReader.maxSupportedDepth)
     return try? read(&scanner)
   }
+}
+
+/// `value` as JSON text that reads back as the same value: doubles keep their fraction (`3.0`
+/// stays a double, so messages name it as sent) and out-of-range numbers stay out of range.
+func text(of value: JSONValue) -> [UInt8] {
+  var writer = JSONWriter()
+  func write(_ value: JSONValue) {
+    switch value {
+    case .double(let d) where !d.isFinite:
+      writer.raw(Array((d < 0 ? "-1e999" : "1e999").utf8))
+    case .double(let d):
+      writer.raw(Array("\(d)".utf8))
+    case .array(let items):
+      writer.beginArray()
+      for item in items { write(item) }
+      writer.endArray()
+    case .object(let object):
+      writer.beginObject()
+      for member in object.members {
+        writer.key(named: member.key)
+        write(member.value)
+      }
+      writer.endObject()
+    default:
+      writer.value(value)
+    }
+  }
+  write(value)
+  return writer.bytes
 }

@@ -6,9 +6,6 @@ public import TagCore
 /// LSP-style: `{field, version, contentChanges, composing?, applied?}`. See Protocol/sync.md.
 public struct FieldDidChangeNotification: TagNotification, Hashable {
   public static let method = "field/didChange"
-  public static let members: Members = [
-    "field", "version", "contentChanges", "composing", "applied",
-  ]
   /// The field's id.
   public var field: String
   /// The buffer version after the changes.
@@ -24,7 +21,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     field = try params.string("field")
     version = try params.integer("version", in: Int.min...Int.max)
     changes = try params.textEdits("contentChanges")
-    if let range = try params.optionalObject("composing", members: rangeMembers) {
+    if let range = try params.optionalObject("composing") {
       _ = try textRange(range)
       composing = true
     } else {
@@ -42,13 +39,10 @@ public struct FieldSyncOptions: Hashable, Sendable {
   /// The layout to compute for every update, measured in cells.
   public var layout: CellLayout?
 
-  /// The members of `sync`.
-  public static let members: Members = ["version", "layout"]
-
   /// Decodes `{version?, layout?}`.
   public init(params: Params) throws(ParamsError) {
     version = try params.optionalInteger("version", in: Int.min...Int.max) ?? 0
-    layout = try params.optionalObject("layout", members: CellLayout.members).map {
+    layout = try params.optionalObject("layout").map {
       p throws(ParamsError) in
       try CellLayout(params: p)
     }
@@ -83,17 +77,12 @@ public struct CellLayout: Hashable, Sendable {
     self.fieldMinWidth = fieldMinWidth
   }
 
-  /// The members of a cell layout.
-  public static let members: Members = [
-    "width", "cells", "fieldHeight", "spacing", "fieldMinWidth",
-  ]
-
   /// Decodes `{width, cells: {left?, right?, padding?}, fieldHeight?, spacing?, fieldMinWidth?}`
   /// (defaults for terminals: height 1, spacing 1, minimum width 10).
   public init(params: Params) throws(ParamsError) {
     width = try readWidth(params)
     chips =
-      try params.optionalObject("cells", members: CellChips.members).map {
+      try params.optionalObject("cells").map {
         p throws(ParamsError) in try CellChips(params: p)
       } ?? CellChips()
     fieldHeight = try params.optionalLength("fieldHeight") ?? 1

@@ -1,0 +1,153 @@
+/// A message body (or JSON text written for one), read through accessors that keep within its
+/// bytes: how code outside JSONRPC reads message bytes without holding a pointer.
+///
+/// A body lent by the framer is valid only for the call it is lent to; nothing read from it
+/// (strings, values, numbers) keeps it.
+public struct MessageBytes: @unchecked Sendable {
+  // The pointer stays in this module; `owner`, when set, keeps `buffer` alive. Inlinable, so
+  // that a matcher's byte reads are loads at the call site.
+  @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
+  private let owner: Storage?
+
+  /// Bytes that a ``MessageBytes`` owns.
+  private final class Storage {
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    init(_ text: [UInt8]) {
+      bytes = .allocate(capacity: text.count)
+      _ = bytes.initialize(from: text)
+    }
+    deinit { bytes.deallocate() }
+  }
+
+  /// Lends `buffer` (valid as long as the caller keeps it).
+  init(lending buffer: UnsafeBufferPointer<UInt8>) {
+    self.buffer = buffer
+    owner = nil
+  }
+
+  /// Owns a copy of `text`.
+  public init(copying text: [UInt8]) {
+    let storage = Storage(text)
+    self.buffer = UnsafeBufferPointer(storage.bytes)
+    owner = storage
+  }
+
+  /// No bytes.
+  public init() {
+    self.init(lending: UnsafeBufferPointer(start: nil, count: 0))
+  }
+
+  /// The number of bytes.
+  @inlinable public var count: Int { buffer.count }
+
+  /// The bytes of `range` as text (UTF-8, repaired if invalid).
+  @inlinable public func string(_ range: Range<Int>) -> String {
+    String(decoding: slice(range), as: UTF8.self)
+  }
+
+  /// Whether the bytes of `range` are `text`'s UTF-8.
+  @inlinable public func bytes(_ range: Range<Int>, equal text: String) -> Bool {
+    let part = slice(range)
+    return text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(part) }
+      ?? text.utf8.elementsEqual(part)
+  }
+
+  /// The value in `range` (nil if it is not one JSON value).
+  public func parse(_ range: Range<Int>, maxDepth: Int) -> JSONValue? {
+    try? JSONReader.parse(slice(range), maxDepth: maxDepth)
+  }
+
+  /// A scanner over `range`.
+  public func scanner(_ range: Range<Int>, maxDepth: Int) -> JSONScanner {
+    JSONScanner(slice(range), maxDepth: maxDepth)
+  }
+
+  /// The text of `member`'s key.
+  public func key(of member: JSONObjectRanges.Member) -> String {
+    guard member.keyHasEscapes else { return string(member.key) }
+    // The key with its quotes is a JSON string: read it as one.
+    let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
+    return parse(quoted, maxDepth: 1)?.stringValue ?? ""
+  }
+
+  /// The index of the last member of `object` (ranges in these bytes) whose key is `key`: the
+  /// one a ``JSONObject`` lookup returns.
+  public func lastIndex(of key: String, in object: JSONObjectRanges) -> Int? {
+    let found = key.utf8.withContiguousStorageIfAvailable { name in
+      object.members.withUnsafeBufferPointer { members -> Int? in
+        var index = members.count
+        while index > 0 {
+          index -= 1
+          let member = members[index]
+          if member.keyHasEscapes {
+            if self.key(of: member) == key { return index }
+            continue
+          }
+          guard member.key.count == name.count else { continue }
+          var same = true
+          for offset in 0..<name.count where buffer[member.key.lowerBound + offset] != name[offset]
+          {
+            same = false
+            break
+          }
+          if same { return index }
+        }
+        return nil
+      }
+    }
+    if let found { return found }
+    // A string without contiguous UTF-8 (bridged): compare as Strings.
+    return object.members.lastIndex { self.key(of: $0) == key }
+  }
+
+  /// A cursor over `range`.
+  @inlinable public func cursor(_ range: Range<Int>) -> Cursor {
+    precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "range out of bytes")
+    return Cursor(buffer: buffer, at: range.lowerBound, end: range.upperBound)
+  }
+
+  @inlinable func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+    precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "range out of bytes")
+    return UnsafeBufferPointer(rebasing: buffer[range])
+  }
+
+  /// A reading position in a range of the bytes, for matchers of fixed forms: it never reads
+  /// outside the range.
+  public struct Cursor {
+    @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
+    /// The offset of the next byte.
+    @inlinable public var at: Int { position }
+    @usableFromInline var position: Int
+    /// The end of the range.
+    public let end: Int
+
+    @inlinable init(buffer: UnsafeBufferPointer<UInt8>, at: Int, end: Int) {
+      self.buffer = buffer
+      self.position = at
+      self.end = end
+    }
+
+    /// The next byte; nil at the end.
+    @inlinable public var current: UInt8? { at < end ? buffer[at] : nil }
+
+    /// Steps over the current byte (nothing at the end).
+    @inlinable public mutating func advance() {
+      if position < end { position += 1 }
+    }
+
+    /// Steps over `text` when the bytes at the cursor are it; false (not moved) otherwise.
+    @inlinable public mutating func expect(_ text: StaticString) -> Bool {
+      let length = text.utf8CodeUnitCount
+      guard end - at >= length else { return false }
+      for offset in 0..<length where buffer[at + offset] != text.utf8Start[offset] { return false }
+      position += length
+      return true
+    }
+
+    /// The bytes from `start` up to the cursor as text.
+    @inlinable public func string(from start: Int) -> String {
+      precondition(start >= 0 && start <= at, "start after the cursor")
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<at]), as: UTF8.self)
+    }
+  }
+}
