@@ -13,12 +13,12 @@
 #include <TagdQt/TagCloud>
 #include <TagdQt/TagEdit>
 
-#include <QtCore/QCommandLineParser>
+#include "control.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
-#include <QtCore/QSocketNotifier>
 #include <QtCore/QTextStream>
 #include <QtWidgets/QApplication>
 #include <QtGui/QClipboard>
@@ -33,8 +33,6 @@
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QVBoxLayout>
 
-#include <cstdio>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -335,46 +333,11 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     app.setApplicationName(u"tagd-qt-demo"_s);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(u"The TagdQt widgets on the two seed screens."_s);
-    parser.addHelpOption();
-    parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
-    parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
-    parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
-    parser.process(app);
-    if (parser.isSet(u"tagd"_s))
-        Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
-    if (parser.isSet(u"no-animations"_s)) {
-        Tagd::Connection::instance()->setReducedMotion(true);
-    }
+    const bool control = TagdDemo::parseOptions(app, u"The TagdQt widgets on the two seed screens."_s);
 
     Demo demo;
     demo.show();
-
-    QSocketNotifier *control = nullptr;
-    if (parser.isSet(u"control"_s)) {
-        control = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, &app);
-        auto *buffer = new QByteArray;
-        QObject::connect(control, &QSocketNotifier::activated, &app, [&demo, buffer, control] {
-            char chunk[4096];
-            const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-            if (n <= 0) {
-                control->setEnabled(false);
-                QApplication::quit();
-                return;
-            }
-            buffer->append(chunk, n);
-            int newline;
-            while ((newline = buffer->indexOf('\n')) >= 0) {
-                const QString line = QString::fromUtf8(buffer->left(newline)).trimmed();
-                buffer->remove(0, newline + 1);
-                if (line.isEmpty())
-                    continue;
-                const QByteArray out = QJsonDocument(demo.command(line)).toJson(QJsonDocument::Compact) + '\n';
-                fwrite(out.constData(), 1, size_t(out.size()), stdout);
-                fflush(stdout);
-            }
-        });
-    }
+    if (control)
+        TagdDemo::serveControl(app, [&demo](const QString &line) { return demo.command(line); });
     return app.exec();
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "quicktagcloud_p.h"
 
+#include "content_p.h"
+
 #include <QtGui/QGuiApplication>
 #include <QtGui/QPalette>
-#include <QtQml/QQmlComponent>
-#include <QtQml/QQmlEngine>
 
 #include <cmath>
 
@@ -39,20 +39,9 @@ QuickTagCloud::~QuickTagCloud()
 void QuickTagCloud::componentComplete()
 {
     QQuickPaintedItem::componentComplete();
-    QQmlEngine *engine = qmlEngine(this);
-    if (!engine) {
-        qWarning("Tagd.TagCloud: no QML engine, so nothing to show");
+    m_content = loadContent(this, "Tagd.TagCloud", u"qrc:/qt/qml/Tagd/TagCloudContent.qml"_s, u"cloud"_s);
+    if (!m_content)
         return;
-    }
-    QQmlComponent component(engine, QUrl(u"qrc:/qt/qml/Tagd/TagCloudContent.qml"_s));
-    QObject *object = component.createWithInitialProperties({{u"cloud"_s, QVariant::fromValue(this)}}, qmlContext(this));
-    m_content = qobject_cast<QQuickItem *>(object);
-    if (!m_content) {
-        qWarning("Tagd.TagCloud: %s", qPrintable(component.errorString()));
-        delete object;
-        return;
-    }
-    m_content->setParentItem(this);
     m_session->requestLayout();
 }
 

@@ -9,13 +9,13 @@
 
 #include "quicktagedit_p.h"
 
+#include "content_p.h"
+
 #include <QtCore/QTimer>
 #include <QtGui/QAccessible>
 #include <QtGui/QFontMetricsF>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QKeyEvent>
-#include <QtQml/QQmlComponent>
-#include <QtQml/QQmlEngine>
 
 #include <cmath>
 
@@ -61,20 +61,9 @@ QuickTagEdit::~QuickTagEdit()
 void QuickTagEdit::componentComplete()
 {
     QQuickItem::componentComplete();
-    QQmlEngine *engine = qmlEngine(this);
-    if (!engine) {
-        qWarning("Tagd.TagEdit: no QML engine, so nothing to show");
+    m_content = loadContent(this, "Tagd.TagEdit", u"qrc:/qt/qml/Tagd/TagEditContent.qml"_s, u"field"_s);
+    if (!m_content)
         return;
-    }
-    QQmlComponent component(engine, QUrl(u"qrc:/qt/qml/Tagd/TagEditContent.qml"_s));
-    QObject *object = component.createWithInitialProperties({{u"field"_s, QVariant::fromValue(this)}}, qmlContext(this));
-    m_content = qobject_cast<QQuickItem *>(object);
-    if (!m_content) {
-        qWarning("Tagd.TagEdit: %s", qPrintable(component.errorString()));
-        delete object;
-        return;
-    }
-    m_content->setParentItem(this);
     m_input = m_content->findChild<QQuickItem *>(u"tagdInput"_s);
     if (!m_input) {
         qWarning("Tagd.TagEdit: TagEditContent.qml has no tagdInput");

@@ -262,16 +262,27 @@ def test(fn):
     return fn
 
 
-@test
-def startup_focus_and_one_tagd(ctx):
-    d = ctx.start()
-    field = d.field()
-    check(d.has_state(field, Atspi.StateType.FOCUSED), "the field's text does not hold keyboard focus at start")
+def both(fn):
+    """Registers fn(ctx, qml) as two tests: on the widgets' demo, and (named qml_...) on the
+    QML demo, for what the widgets and the Quick items must do alike."""
+    for qml in (False, True):
+        def run(ctx, qml=qml):
+            return fn(ctx, qml)
+        run.__name__ = ("qml_" if qml else "") + fn.__name__
+        TESTS.append(run)
+    return fn
+
+
+
+@both
+def startup_focus_and_one_tagd(ctx, qml):
+    d = ctx.start(qml=qml)
+    field = wait_for(lambda: d.field(), "the field's text named by tagd's prompt")
+    wait_for(lambda: d.has_state(d.field(), Atspi.StateType.FOCUSED), "the field's text to hold keyboard focus at start")
     check(d.has_state(field, Atspi.StateType.EDITABLE), "the field's text is not editable")
     check(d.dump()["page"] == 0, "the Recipe tags page is not shown first")
     for tag in BASE:
-        button = d.node("push button", "Remove " + tag)
-        check(button is not None, "no push button named 'Remove %s'" % tag)
+        check(d.node("push button", "Remove " + tag) is not None, "no push button named 'Remove %s'" % tag)
     tagds = d.tagd_pids()
     check(len(tagds) == 1 and tagds[0] == d.dump()["pid"], "expected one tagd child shared by both widgets, got %r" % tagds)
     check(d.dump()["selection"] == ["SwiftUI"], "the cloud (other page) did not open on the same tagd")
@@ -298,9 +309,9 @@ def commas_return_and_duplicates(ctx):
           "no announcement for the duplicate: %r" % dump["announcements"])
 
 
-@test
-def fast_bursts_with_slow_tagd_lose_nothing(ctx):
-    d = ctx.start(slow=True)
+@both
+def fast_bursts_with_slow_tagd_lose_nothing(ctx, qml):
+    d = ctx.start(qml=qml, slow=True)
     words = ["red", "green", "blue", "yellow", "purple", "orange", "teal", "cyan", "magenta", "lime"]
     d.type(",".join(words) + ",oli")
     d.type("ve")
@@ -316,10 +327,11 @@ def fast_bursts_with_slow_tagd_lose_nothing(ctx):
     # Return, then more typing, while the reply is in flight.
     d.key("Return")
     d.type("late,")
-    wait_for(lambda: d.dump()["tags"] == BASE + words + ["olx", "abc", "late"], "the tags of Return and more")
+    want = BASE + words + ["olx", "abc", "late"]
+    wait_for(lambda: d.dump()["tags"] == want, "the tags of Return and more")
     dump = d.settle()
-    check(dump["tags"] == BASE + words + ["olx", "abc", "late"], "tags after Return and more: %r" % dump["tags"])
-    check(d.chips() == dump["tags"], "AT-SPI chips differ from the tags property")
+    check(dump["tags"] == want, "tags after Return and more: %r" % dump["tags"])
+    wait_for(lambda: d.chips() == want, "AT-SPI chips equal to the tags property")
 
 
 @test
@@ -504,9 +516,9 @@ def options_as_properties(ctx):
     check(d.chips() == ["A", "B"], "AT-SPI chips: %r" % d.chips())
 
 
-@test
-def restart_when_tagd_dies(ctx):
-    d = ctx.start()
+@both
+def restart_when_tagd_dies(ctx, qml):
+    d = ctx.start(qml=qml)
     d.type("spicy,")
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "spicy")
     os.kill(d.dump()["pid"], signal.SIGKILL)
@@ -706,17 +718,8 @@ class Orca:
         self.stderr.close()
 
 
-@test
-def orca_speaks_every_announcement(ctx):
-    orca_speaks(ctx, qml=False)
-
-
-@test
-def qml_orca_speaks_every_announcement(ctx):
-    orca_speaks(ctx, qml=True)
-
-
-def orca_speaks(ctx, qml):
+@both
+def orca_speaks_every_announcement(ctx, qml):
     if shutil.which("orca") is None:
         raise Skip("orca is not installed")
     ctx.env_only()
@@ -754,18 +757,6 @@ def orca_speaks(ctx, qml):
 # The Qt Quick items (Tagd 1.0 QML module): the same user-visible behaviour, in tagd-qml-demo.
 
 
-@test
-def qml_startup_focus_and_one_tagd(ctx):
-    d = ctx.start(qml=True)
-    field = wait_for(lambda: d.field(), "the TextInput named by tagd's prompt")
-    wait_for(lambda: d.has_state(d.field(), Atspi.StateType.FOCUSED), "the field's text to hold keyboard focus at start")
-    check(d.has_state(field, Atspi.StateType.EDITABLE), "the field's text is not editable")
-    for tag in BASE:
-        check(d.node("push button", "Remove " + tag) is not None, "no push button named 'Remove %s'" % tag)
-    tagds = d.tagd_pids()
-    check(len(tagds) == 1 and tagds[0] == d.dump()["pid"], "expected one tagd child shared by both items, got %r" % tagds)
-    check(d.dump()["selection"] == ["SwiftUI"], "the cloud did not open on the same tagd")
-
 
 @test
 def qml_commas_return_and_duplicates(ctx):
@@ -784,27 +775,6 @@ def qml_commas_return_and_duplicates(ctx):
     check("VEGAN" in sentence and "vegan" in sentence, "tagd's sentence for the duplicate: %r" % sentence)
     check(dump["announcements"][-1] == sentence, "announced() did not carry the sentence: %r" % dump["announcements"])
 
-
-@test
-def qml_fast_bursts_with_slow_tagd_lose_nothing(ctx):
-    d = ctx.start(qml=True, slow=True)
-    words = ["red", "green", "blue", "yellow", "purple", "orange", "teal", "cyan", "magenta", "lime"]
-    d.type(",".join(words) + ",oli")
-    d.type("ve")
-    d.key("BackSpace", "BackSpace", "BackSpace")
-    d.type("x,abc")
-    wait_for(lambda: d.dump()["tags"] == BASE + words + ["olx"], "the tags of the burst")
-    dump = d.settle("the burst to settle")
-    check(dump["tags"] == BASE + words + ["olx"], "tags after the burst: %r" % dump["tags"])
-    check(dump["draft"] == "abc", "draft after the burst: %r" % dump["draft"])
-    check(d.text_of(d.field()) == "abc", "text after the burst: %r" % d.text_of(d.field()))
-    d.key("Return")
-    d.type("late,")
-    want = BASE + words + ["olx", "abc", "late"]
-    wait_for(lambda: d.dump()["tags"] == want, "the tags of Return and more")
-    dump = d.settle()
-    check(dump["tags"] == want, "tags after Return and more: %r" % dump["tags"])
-    wait_for(lambda: d.chips() == want, "AT-SPI chips equal to the tags property")
 
 
 @test
@@ -875,21 +845,6 @@ def qml_tab_takes_the_best_suggestion(ctx):
     d.key("Down", "Down", "Return")
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", items[1]], "Down and Return to take the second suggestion")
 
-
-@test
-def qml_restart_when_tagd_dies(ctx):
-    d = ctx.start(qml=True)
-    d.type("spicy,")
-    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "spicy")
-    os.kill(d.dump()["pid"], signal.SIGKILL)
-    d.type("one pot")
-    wait_for(lambda: d.dump()["restarts"] == 1, "a restart")
-    d.type(",")
-    wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", "one pot"], "typing after the restart")
-    check(len(d.tagd_pids()) == 1, "more than one tagd after the restart")
-    d.command("page 1")
-    wait_for(lambda: d.dump()["groups"], "the cloud re-laid out")
-    check(d.dump()["selection"] == ["SwiftUI"], "the cloud lost its selection")
 
 
 @test

@@ -12,19 +12,17 @@
 
 #include <TagdQt/Connection>
 
-#include <QtCore/QCommandLineParser>
+#include "../control.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
-#include <QtCore/QSocketNotifier>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
-#include <cstdio>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -86,17 +84,7 @@ int main(int argc, char **argv)
 {
     QGuiApplication app(argc, argv);
     app.setApplicationName(u"tagd-qml-demo"_s);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(u"The Tagd 1.0 QML items on the two seed screens."_s);
-    parser.addHelpOption();
-    parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
-    parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
-    parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
-    parser.process(app);
-    if (parser.isSet(u"tagd"_s))
-        Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
-    if (parser.isSet(u"no-animations"_s))
-        Tagd::Connection::instance()->setReducedMotion(true);
+    const bool control = TagdDemo::parseOptions(app, u"The Tagd 1.0 QML items on the two seed screens."_s);
 
     QQmlApplicationEngine engine;
     // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
@@ -109,29 +97,7 @@ int main(int argc, char **argv)
     if (!window)
         return 1;
 
-    if (parser.isSet(u"control"_s)) {
-        auto *control = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, &app);
-        auto *buffer = new QByteArray;
-        QObject::connect(control, &QSocketNotifier::activated, &app, [window, buffer, control] {
-            char chunk[4096];
-            const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-            if (n <= 0) {
-                control->setEnabled(false);
-                QGuiApplication::quit();
-                return;
-            }
-            buffer->append(chunk, n);
-            int newline;
-            while ((newline = buffer->indexOf('\n')) >= 0) {
-                const QString line = QString::fromUtf8(buffer->left(newline)).trimmed();
-                buffer->remove(0, newline + 1);
-                if (line.isEmpty())
-                    continue;
-                const QByteArray out = QJsonDocument(command(window, line)).toJson(QJsonDocument::Compact) + '\n';
-                fwrite(out.constData(), 1, size_t(out.size()), stdout);
-                fflush(stdout);
-            }
-        });
-    }
+    if (control)
+        TagdDemo::serveControl(app, [window](const QString &line) { return command(window, line); });
     return app.exec();
 }

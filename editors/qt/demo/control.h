@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+//
+// What both demos (the widgets' tagd-qt-demo and the QML tagd-qml-demo) share: their command
+// line (--tagd, --no-animations, --control) and the --control loop the real-window tests drive
+// (tests/realwindow.py): commands on stdin, one per line, each answered by one JSON line on
+// stdout.
+
+#pragma once
+
+#include <TagdQt/Connection>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QSocketNotifier>
+
+#include <cstdio>
+#include <functional>
+#include <unistd.h>
+
+namespace TagdDemo {
+
+// Parses the demos' options and applies --tagd and --no-animations; returns whether --control
+// was given.
+inline bool parseOptions(QCoreApplication &app, const QString &description)
+{
+    using namespace Qt::StringLiterals;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
+    parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
+    parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
+    parser.process(app);
+    if (parser.isSet(u"tagd"_s))
+        Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
+    if (parser.isSet(u"no-animations"_s))
+        Tagd::Connection::instance()->setReducedMotion(true);
+    return parser.isSet(u"control"_s);
+}
+
+// Answers each line read on stdin with command(line), as one compact JSON line on stdout; quits
+// the application at the end of stdin.
+inline void serveControl(QCoreApplication &app, std::function<QJsonObject(const QString &)> command)
+{
+    auto *control = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, &app);
+    auto *buffer = new QByteArray;
+    QObject::connect(control, &QSocketNotifier::activated, &app, [command, buffer, control] {
+        char chunk[4096];
+        const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+        if (n <= 0) {
+            control->setEnabled(false);
+            QCoreApplication::quit();
+            return;
+        }
+        buffer->append(chunk, n);
+        int newline;
+        while ((newline = buffer->indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(buffer->left(newline)).trimmed();
+            buffer->remove(0, newline + 1);
+            if (line.isEmpty())
+                continue;
+            const QByteArray out = QJsonDocument(command(line)).toJson(QJsonDocument::Compact) + '\n';
+            fwrite(out.constData(), 1, size_t(out.size()), stdout);
+            fflush(stdout);
+        }
+    });
+}
+
+} // namespace TagdDemo
