@@ -60,8 +60,10 @@ public enum JSONReader {
     _ bytes: UnsafeBufferPointer<UInt8>,
     maxDepth: Int = defaultMaxDepth
   ) throws(JSONParseError) -> JSONValue {
-    var parser = JSONParser(input: bytes, maxDepth: min(maxDepth, maxSupportedDepth))
-    return try parser.parseDocument()
+    var scanner = JSONScanner(bytes, maxDepth: maxDepth)
+    let value = try scanner.readTree()
+    try scanner.finish()
+    return value
   }
 
   /// Parses one JSON text (surrounding whitespace allowed, nothing else).

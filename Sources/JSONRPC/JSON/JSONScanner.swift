@@ -21,7 +21,7 @@
 /// and ``nextElement()``; after each key or element exactly one value must be read, skipped
 /// or begun. The `read…` methods return nil, consuming nothing, when the next value is of
 /// another kind, so a typed decoder can report a type error at the right parameter.
-public struct JSONScanner: JSONByteCursor {
+public struct JSONScanner {
   /// The bytes being scanned.
   public let input: UnsafeBufferPointer<UInt8>
   /// The offset of the next byte to look at.

@@ -1,14 +1,7 @@
-/// The byte-level reading that the tree parser (``JSONParser``) and the pull scanner
-/// (``JSONScanner``) share — whitespace, literals, numbers, UTF-8 sequences, `\u` escapes — and the
-/// wording of their errors, written once so the two accept, reject and explain alike.
-protocol JSONByteCursor {
-  /// The bytes being read.
-  var input: UnsafeBufferPointer<UInt8> { get }
-  /// The offset of the next byte to read.
-  var position: Int { get set }
-}
-
-extension JSONByteCursor {
+/// The scanner's byte-level reading — whitespace, literals, numbers, UTF-8 sequences, `\u`
+/// escapes — and the wording of its errors, which the tree (``JSONReader``) shares by reading
+/// through the scanner.
+extension JSONScanner {
   mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
     let count = literal.utf8CodeUnitCount
     let matches = literal.withUTF8Buffer { expected in
