@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 public import Glibc
 #elseif canImport(Darwin)
@@ -36,8 +38,18 @@ public struct SpawnedProcess: Sendable {
     stderr: Stderr = .discard,
     nonblocking: Bool = false
   ) throws(SpawnError) -> SpawnedProcess {
-    spawnLock.lock()
-    defer { spawnLock.unlock() }
+    try spawnLock.withLock { _ throws(SpawnError) in
+      try spawnLocked(path, arguments, stderr: stderr, nonblocking: nonblocking)
+    }
+  }
+
+  /// ``spawn(_:_:stderr:nonblocking:)`` with `spawnLock` held.
+  private static func spawnLocked(
+    _ path: String,
+    _ arguments: [String],
+    stderr: Stderr,
+    nonblocking: Bool
+  ) throws(SpawnError) -> SpawnedProcess {
     var pipes: [[Int32]] = []
     for _ in 0..<(stderr == .pipe ? 3 : 2) {
       var ends: [Int32] = [0, 0]
@@ -97,12 +109,6 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
   public var description: String { "cannot start the process: errno \(errno)" }
 }
 
-/// A process-wide mutex around pipe creation and spawning.
-private final class SpawnLock: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  init() { pthread_mutex_init(&mutex, nil) }
-  func lock() { pthread_mutex_lock(&mutex) }
-  func unlock() { pthread_mutex_unlock(&mutex) }
-}
-
-private let spawnLock = SpawnLock()
+/// The process-wide lock around pipe creation and spawning (the standard library's `Mutex`: a
+/// `pthread_mutex_t` kept in a class and passed as `&mutex` has no guaranteed stable address).
+private let spawnLock = Mutex(())
