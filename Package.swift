@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // tagd: a JSON-RPC daemon that hosts tag-field and tag-cloud edit sessions for editors and GUIs.
 //
 // Layers (each a module; the build enforces the edges with
@@ -154,6 +154,13 @@ let package = Package(
   ]
 )
 
+// Memory safety is checked by the compiler outside the byte layer: in these modules every
+// unsafe construct (a pointer, an unchecked subscript, `@unchecked Sendable`) is a warning, and
+// CI fails on warnings. Raw bytes reach them as `Span`s lent by JSONRPC.
+let memorySafe: Set<String> = ["TagCore", "TagProtocol", "TagServer"]
+
 for target in package.targets {
-  target.swiftSettings = (target.swiftSettings ?? []) + settings
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + settings
+    + (memorySafe.contains(target.name) ? [.strictMemorySafety()] : [])
 }

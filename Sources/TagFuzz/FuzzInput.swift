@@ -56,13 +56,16 @@ struct FuzzInput {
     if sendsInitialize {
       var first: [UInt8] = []
       FrameEncoder.append(Self.initialize, as: framing ?? .contentLength, to: &first)
-      first.withUnsafeBytes { connection.receive($0, into: &outbox) }
+      connection.receive(first, into: &outbox)
       guard drained(&outbox, connection) else { return }
     }
     var offset = stream.startIndex
     while offset < stream.endIndex {
       let end = offset + min(chunkSize, stream.endIndex - offset)
-      stream[offset..<end].withUnsafeBytes { connection.receive($0, into: &outbox) }
+      connection.receive(
+        stream.span.extracting((offset - stream.startIndex)..<(end - stream.startIndex)),
+        into: &outbox
+      )
       offset = end
       guard drained(&outbox, connection) else { return }
     }

@@ -21,17 +21,25 @@ public struct Connection: Sendable {
   /// Handles every complete frame in `bytes` and what came before.
   ///
   /// Queues framed replies and effects in `outbox`. Stops early once the server asks to exit.
-  public mutating func receive(_ bytes: UnsafeRawBufferPointer, into outbox: inout Outbox) {
+  public mutating func receive(_ bytes: Span<UInt8>, into outbox: inout Outbox) {
     decoder.feed(bytes)
     while outbox.exitCode == nil,
-      decoder.nextBorrowed({ event, framing in
-        outbox.framing = framing
-        switch event {
-        case .message(let body): server.handle(message: body, into: &outbox)
-        case .error(let error): server.handle(.frameError(error), into: &outbox)
+      decoder.nextBorrowed(
+        message: { body, framing in
+          outbox.framing = framing
+          server.handle(message: body, into: &outbox)
+        },
+        error: { error, framing in
+          outbox.framing = framing
+          server.handle(.frameError(error), into: &outbox)
         }
-      })
+      )
     {}
+  }
+
+  /// ``receive(_:into:)`` for bytes in an array.
+  public mutating func receive(_ bytes: [UInt8], into outbox: inout Outbox) {
+    receive(bytes.span, into: &outbox)
   }
 
   /// The input stream ended: reports a message cut short, then ends the session.

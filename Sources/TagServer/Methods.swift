@@ -87,21 +87,19 @@ struct MethodTable<Value: Sendable>: Sendable {
   }
 
   /// The value for the method spelt by `name`.
-  subscript(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
-    guard name.count < byLength.count, let given = name.baseAddress else { return nil }
-    let found: Int? = bytes.withUnsafeBufferPointer { bytes in
-      for entry in byLength[name.count] {
-        let start = starts[entry]
-        var same = true
-        for offset in 0..<name.count where bytes[start + offset] != given[offset] {
-          same = false
-          break
-        }
-        if same { return entry }
+  subscript(_ name: Span<UInt8>) -> Value? {
+    guard name.count < byLength.count else { return nil }
+    let bytes = self.bytes.span
+    for entry in byLength[name.count] {
+      let start = starts[entry]
+      var same = true
+      for offset in 0..<name.count where bytes[start + offset] != name[offset] {
+        same = false
+        break
       }
-      return nil
+      if same { return values[entry] }
     }
-    return found.map { values[$0] }
+    return nil
   }
 }
 

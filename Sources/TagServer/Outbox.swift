@@ -6,7 +6,7 @@ public import JSONRPC
 /// through ``write(_:)``, which frames it in place in the connection's ``framing``: a
 /// Content-Length header is reserved before the body and its digits are filled in once the
 /// body's length is known, so a reply is never copied between buffers.
-public struct Outbox: ~Copyable, Sendable {
+public struct Outbox: ~Copyable {
   /// How bodies are framed on the wire (the ``Connection`` sets it from the stream).
   public var framing: Framing = .contentLength
   /// Framed bytes for stdout, in order.
@@ -29,7 +29,7 @@ public struct Outbox: ~Copyable, Sendable {
   public var wire: [UInt8] { buffer.bytes }
 
   /// Lends the framed bytes for stdout.
-  public func withWire<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+  public func withWire<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
     try buffer.withBytes(body)
   }
 
@@ -53,7 +53,7 @@ public struct Outbox: ~Copyable, Sendable {
   }
 
   /// Sends one message body already written elsewhere (copied).
-  public mutating func send(_ body: UnsafeBufferPointer<UInt8>) {
+  public mutating func send(_ body: Span<UInt8>) {
     write { $0.raw(body) }
   }
 

@@ -15,14 +15,13 @@ extension Server {
     params: ParamsSource,
     outbox: inout Outbox
   ) -> Bool {
-    var method = method
-    return method.withUTF8 { reply(to: $0, id: id, params: params, outbox: &outbox) }
+    reply(to: method.utf8.span, id: id, params: params, outbox: &outbox)
   }
 
   /// ``reply(to:id:params:outbox:)`` for a method name given as its UTF-8 (lent from the body).
   @discardableResult
   mutating func reply(
-    to method: UnsafeBufferPointer<UInt8>,
+    to method: Span<UInt8>,
     id: RequestID,
     params: ParamsSource,
     outbox: inout Outbox
@@ -40,7 +39,7 @@ extension Server {
       try checkLifecycle(
         isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
       )
-      guard let type else { throw .methodNotFound(String(decoding: method, as: UTF8.self)) }
+      guard let type else { throw .methodNotFound(method.text()) }
       try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
@@ -76,18 +75,17 @@ extension Server {
 
   /// Acts on a notification; never replies.
   mutating func notify(method: String, params: ParamsSource, outbox: inout Outbox) {
-    var method = method
-    method.withUTF8 { notify(method: $0, params: params, outbox: &outbox) }
+    notify(method: method.utf8.span, params: params, outbox: &outbox)
   }
 
   /// ``notify(method:params:outbox:)`` for a method name given as its UTF-8.
   mutating func notify(
-    method name: UnsafeBufferPointer<UInt8>,
+    method name: Span<UInt8>,
     params: ParamsSource,
     outbox: inout Outbox
   ) {
     guard let type = Self.notificationsByMethod[name] else {
-      let method = String(decoding: name, as: UTF8.self)
+      let method = name.text()
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
         "ignored unknown notification \(method)"

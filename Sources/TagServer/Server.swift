@@ -76,11 +76,11 @@ public struct Server: Sendable {
   }
 
   private mutating func handle(body: [UInt8], into outbox: inout Outbox) {
-    body.withUnsafeBufferPointer { handle(message: $0, into: &outbox) }
+    handle(message: body.span, into: &outbox)
   }
 
   /// Handles one complete message body, lent for the call (the framer's buffer).
-  public mutating func handle(message body: UnsafeBufferPointer<UInt8>, into outbox: inout Outbox) {
+  public mutating func handle(message body: Span<UInt8>, into outbox: inout Outbox) {
     // The fast path: one well-formed request or notification, classified and decoded straight
     // from the bytes, its reply written straight into the outbox. Everything else (batches,
     // responses, any error) takes the JSONValue path, which gives the exact answers.
@@ -89,10 +89,11 @@ public struct Server: Sendable {
     {
       FastPath.envelopeScan.taken()
       let params = ParamsSource.bytes(call.body, call.params)
+      let method = body.extracting(call.method)
       if let id = call.id {
-        reply(to: call.method, id: id, params: params, outbox: &outbox)
+        reply(to: method, id: id, params: params, outbox: &outbox)
       } else {
-        notify(method: call.method, params: params, outbox: &outbox)
+        notify(method: method, params: params, outbox: &outbox)
       }
       return
     }
@@ -110,10 +111,10 @@ public struct Server: Sendable {
         let replied = handle(message, outbox: &one)
         var bodies = one.messages
         if replied, let reply = bodies.popLast() {
-          reply.withUnsafeBufferPointer { w.raw($0) }
+          w.raw(reply)
           answered += 1
         }
-        for body in bodies { body.withUnsafeBufferPointer { outbox.send($0) } }
+        for body in bodies { outbox.send(body.span) }
         outbox.takeEffects(of: one)
       }
       w.endArray()

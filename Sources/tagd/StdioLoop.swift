@@ -45,9 +45,7 @@ struct StdioLoop {
         connection.inputClosed(into: &outbox)
         return flush(&outbox) ?? 1
       }
-      buffer.withUnsafeBytes {
-        connection.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count]), into: &outbox)
-      }
+      connection.receive(buffer.span.extracting(0..<count), into: &outbox)
       if let code = flush(&outbox) { return code }
       returnFreedMemory()
     }
@@ -84,6 +82,10 @@ struct StdioLoop {
   }
 
   /// Writes every byte, retrying short writes; false when the reader is gone (EPIPE).
+  private func writeAll(_ span: Span<UInt8>) -> Bool {
+    span.withUnsafeBufferPointer(writeAll)
+  }
+
   private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var offset = 0
     while offset < bytes.count {

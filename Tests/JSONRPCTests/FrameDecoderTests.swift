@@ -186,9 +186,9 @@ func newlineDelimited(_ name: String, _ input: String, _ expected: [FrameEvent])
   #expect(decode([framedOutput]).events == [message(body)])
 }
 
-@Test func rawBufferFeed() {
+@Test func spanFeed() {
   var decoder = FrameDecoder()
-  bytes("{}\n").withUnsafeBytes { decoder.feed($0) }
+  decoder.feed(bytes("{}\n").span)
   #expect(decoder.next() == message("{}"))
   #expect(decoder.next() == nil)
 }

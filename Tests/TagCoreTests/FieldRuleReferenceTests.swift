@@ -225,10 +225,12 @@ private func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeSca
           var rules = FieldRules(caseSensitive: !caseless, transform: transform)
           rules.separators = [","]
           let plain = PlainRule(rules: rules)
-          var utf8 = Array(piece.utf8)
-          let fast = utf8.withUnsafeMutableBufferPointer {
-            FieldText.candidate(UnsafeBufferPointer($0), transform: transform, caseless: caseless)
-          }
+          let fast = FieldText.candidate(
+            0..<piece.utf8.count,
+            of: piece.utf8.span,
+            transform: transform,
+            caseless: caseless
+          )
           guard let fast else { continue }
           let text = plain.normalized(piece)
           #expect(scalars(fast.text) == scalars(text), "\(piece)")

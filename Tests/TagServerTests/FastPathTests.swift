@@ -108,7 +108,7 @@ import Testing
     let counts = FastPath.counting {
       var connection = Connection()
       var outbox = Outbox()
-      bytes.withUnsafeBytes { connection.receive($0, into: &outbox) }
+      connection.receive(bytes, into: &outbox)
       errors =
         outbox.messages.filter { String(decoding: $0, as: UTF8.self).contains("\"error\"") }
         .count

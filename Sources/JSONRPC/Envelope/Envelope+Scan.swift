@@ -84,11 +84,11 @@ extension JSONScanner {
 /// A request or notification classified straight from its bytes by ``Envelope/scanCall(_:maxDepth:reusing:)``.
 ///
 /// Valid while the body it was scanned from is: the method name is lent from it.
-public struct ScannedCall: @unchecked Sendable {
+public struct ScannedCall {
   /// The request id; nil for a notification.
   public var id: RequestID?
-  /// The method name's UTF-8 (it has no escapes), lent from the body.
-  public var method: UnsafeBufferPointer<UInt8>
+  /// Where the method name's UTF-8 is in the body (between its quotes; it has no escapes).
+  public var method: Range<Int>
   /// The params as given.
   public var params: ScannedParams
   /// The body the ranges of ``params`` are in (lent, like it).
@@ -126,8 +126,16 @@ extension Envelope {
   /// ``JSONScanner/readObjectRanges(reusing:)``): a caller that keeps one array allocates
   /// nothing per message.
   public static func scanCall(
-    _ body: UnsafeBufferPointer<UInt8>,
+    _ body: Span<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth,
+    reusing storage: inout [JSONObjectRanges.Member]
+  ) -> ScannedCall? {
+    body.withUnsafeBufferPointer { scanCall($0, maxDepth: maxDepth, reusing: &storage) }
+  }
+
+  private static func scanCall(
+    _ body: UnsafeBufferPointer<UInt8>,
+    maxDepth: Int,
     reusing storage: inout [JSONObjectRanges.Member]
   ) -> ScannedCall? {
     var scanner = JSONScanner(body, maxDepth: maxDepth)
@@ -136,7 +144,7 @@ extension Envelope {
       var sawVersion = false
       var sawID = false
       var id: RequestID?
-      var method: UnsafeBufferPointer<UInt8>?
+      var method: Range<Int>?
       var params = ScannedParams.absent
       var sawParams = false
       while let key = try scanner.nextKey() {
@@ -167,7 +175,9 @@ extension Envelope {
           guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
             return nil
           }
-          method = name.raw
+          // The scanner stands after the closing quote.
+          let end = scanner.position - 1
+          method = (end - name.raw.count)..<end
         case Self.paramsKey:
           guard !sawParams else { return nil }
           sawParams = true

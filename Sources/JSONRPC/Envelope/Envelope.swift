@@ -16,8 +16,15 @@ public enum Envelope {
     body.withUnsafeBufferPointer { decode($0, maxDepth: maxDepth) }
   }
 
-  /// Parses and classifies one body (see ``decode(_:maxDepth:)-([UInt8],_)``).
+  /// Parses and classifies one body lent by its owner (see ``decode(_:maxDepth:)-([UInt8],_)``).
   public static func decode(
+    _ body: Span<UInt8>,
+    maxDepth: Int = JSONReader.defaultMaxDepth
+  ) -> Incoming {
+    body.withUnsafeBufferPointer { decode($0, maxDepth: maxDepth) }
+  }
+
+  static func decode(
     _ body: UnsafeBufferPointer<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth
   ) -> Incoming {

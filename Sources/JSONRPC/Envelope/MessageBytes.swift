@@ -3,7 +3,7 @@
 ///
 /// A body lent by the framer is valid only for the call it is lent to; nothing read from it
 /// (strings, values, numbers) keeps it.
-public struct MessageBytes: @unchecked Sendable {
+public struct MessageBytes {
   // The pointer stays in this module; `owner`, when set, keeps `buffer` alive. Inlinable, so
   // that a matcher's byte reads are loads at the call site.
   @usableFromInline let buffer: UnsafeBufferPointer<UInt8>

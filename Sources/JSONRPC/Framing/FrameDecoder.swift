@@ -63,7 +63,12 @@ public struct FrameDecoder: Sendable {
   }
 
   /// Appends bytes read from the stream.
-  public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+  public mutating func feed(_ bytes: Span<UInt8>) {
+    bytes.withUnsafeBytes { feed($0) }
+  }
+
+  /// ``feed(_:)-(Span<UInt8>)`` for bytes lent by a pointer.
+  mutating func feed(_ bytes: UnsafeRawBufferPointer) {
     compact()
     var start = 0
     if readIndex == buffer.count {
@@ -102,18 +107,17 @@ public struct FrameDecoder: Sendable {
     }
   }
 
-  /// Hands the next event and the stream's framing to `handle`, the message lent from the
-  /// decoder's buffer (valid only during the call); false, without calling `handle`, when more
-  /// bytes are needed.
-  public mutating func nextBorrowed(_ handle: (BorrowedFrameEvent, Framing) -> Void) -> Bool {
+  /// Hands the next message, lent from the decoder's buffer, or stream error to `message` or
+  /// `error`, with the stream's framing; false, calling neither, when more bytes are needed.
+  public mutating func nextBorrowed(
+    message: (Span<UInt8>, Framing) -> Void,
+    error: (FrameError, Framing) -> Void
+  ) -> Bool {
     guard let found = nextFound() else { return false }
     let framing = framing ?? .contentLength
     switch found {
-    case .message(let range):
-      buffer.withUnsafeBufferPointer {
-        handle(.message(UnsafeBufferPointer(rebasing: $0[range])), framing)
-      }
-    case .error(let error): handle(.error(error), framing)
+    case .message(let range): message(buffer.span.extracting(range), framing)
+    case .error(let problem): error(problem, framing)
     }
     return true
   }

@@ -68,7 +68,7 @@ public enum FrameEncoder {
     _ = write(as: framing, into: &w, guessedDigits: &digits, keepEmpty: true) { w in
       bytes.withUnsafeBufferPointer { w.raw($0) }
     }
-    w.withBytes { output.append(contentsOf: $0) }
+    w.withBytes { bytes in bytes.withUnsafeBufferPointer { output.append(contentsOf: $0) } }
   }
 
   private static func digitCount(_ value: Int) -> Int {

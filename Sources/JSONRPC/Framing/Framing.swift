@@ -54,11 +54,3 @@ public enum FrameEvent: Hashable, Sendable {
   /// A stream problem; the decoder has already resynchronised where the framing allows.
   case error(FrameError)
 }
-
-/// What the frame decoder produced next, the message lent from its buffer for one call.
-public enum BorrowedFrameEvent {
-  /// One complete message body (valid only during the call it is handed to).
-  case message(UnsafeBufferPointer<UInt8>)
-  /// A stream problem; the decoder has already resynchronised where the framing allows.
-  case error(FrameError)
-}

@@ -10,7 +10,7 @@
 /// w.beginObject(); w.key("a"); w.integer(1); w.key("b"); w.string("x"); w.endObject()
 /// // w.bytes == Array(#"{"a":1,"b":"x"}"#.utf8)
 /// ```
-public struct JSONWriter: ~Copyable, @unchecked Sendable {
+public struct JSONWriter: ~Copyable {
   /// The buffer: raw memory owned by this writer alone (it cannot be copied), written with
   /// unchecked stores after one capacity check per call.
   private var base: UnsafeMutablePointer<UInt8>
@@ -48,8 +48,8 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   public var isEmpty: Bool { count == 0 }
 
   /// Lends the text written so far.
-  public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try body(UnsafeBufferPointer(start: base, count: count))
+  public func withBytes<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
+    try body(UnsafeBufferPointer(start: base, count: count).span)
   }
 
   /// Writes `null`.
@@ -273,7 +273,12 @@ public struct JSONWriter: ~Copyable, @unchecked Sendable {
   }
 
   /// Writes already-encoded JSON text as one value (trusted, not validated).
-  public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+  public mutating func raw(_ json: Span<UInt8>) {
+    json.withUnsafeBufferPointer { raw($0) }
+  }
+
+  /// ``raw(_:)-(Span<UInt8>)`` for bytes lent by a pointer.
+  mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
     separate()
     appendRun(json)
   }

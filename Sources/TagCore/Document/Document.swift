@@ -152,38 +152,36 @@ public enum Document {
       repeating: TextPosition(line: 0, character: 0),
       count: offsets.count
     )
-    var text = text
-    text.withUTF8 { bytes in
-      var at = 0
-      var line = 0
-      var lineStart = 0
-      for index in order {
-        var target = min(offsets[index], bytes.count)
-        // Never between the CR and LF of a CRLF.
-        if target > 0, target < bytes.count, bytes[target - 1] == 0x0D, bytes[target] == 0x0A {
-          target -= 1
-        }
-        while at < target {
-          let byte = bytes[at]
-          at += 1
-          if byte == 0x0A {
-            line += 1
-            lineStart = at
-          } else if byte == 0x0D {
-            if at < bytes.count, bytes[at] == 0x0A { at += 1 }
-            line += 1
-            lineStart = at
-          }
-        }
-        var character = target - lineStart
-        if encoding != .utf8 {
-          character = 0
-          for byte in bytes[lineStart..<target] where byte & 0xC0 != 0x80 {
-            character += encoding == .utf16 && byte >= 0xF0 ? 2 : 1
-          }
-        }
-        result[index] = TextPosition(line: line, character: character)
+    let bytes = text.utf8.span
+    var at = 0
+    var line = 0
+    var lineStart = 0
+    for index in order {
+      var target = min(offsets[index], bytes.count)
+      // Never between the CR and LF of a CRLF.
+      if target > 0, target < bytes.count, bytes[target - 1] == 0x0D, bytes[target] == 0x0A {
+        target -= 1
       }
+      while at < target {
+        let byte = bytes[at]
+        at += 1
+        if byte == 0x0A {
+          line += 1
+          lineStart = at
+        } else if byte == 0x0D {
+          if at < bytes.count, bytes[at] == 0x0A { at += 1 }
+          line += 1
+          lineStart = at
+        }
+      }
+      var character = target - lineStart
+      if encoding != .utf8 {
+        character = 0
+        for offset in lineStart..<target where bytes[offset] & 0xC0 != 0x80 {
+          character += encoding == .utf16 && bytes[offset] >= 0xF0 ? 2 : 1
+        }
+      }
+      result[index] = TextPosition(line: line, character: character)
     }
     return result
   }

@@ -28,21 +28,17 @@ enum FieldText {
 
   /// The pieces of valid UTF-8 text that end at a separator, as byte ranges, in order.
   ///
-  /// Once `next(_:)` returns nil, ``draft`` is the text after the last separator less its
-  /// leading U+0020 spaces (a suffix of the text), or nil when the text holds no separator.
+  /// Every call is given the same `utf8`, the text's bytes. Once `next(_:_:)` returns nil,
+  /// ``draftStart`` is where the new draft starts: after the last separator and its following
+  /// U+0020 spaces (nil when the text holds no separator).
   struct Pieces {
-    private let utf8: UnsafeBufferPointer<UInt8>
     /// Where the piece being scanned starts.
     private var start = 0
     /// How far the text has been scanned.
     private var position = 0
 
-    init(_ utf8: UnsafeBufferPointer<UInt8>) {
-      self.utf8 = utf8
-    }
-
-    /// The next piece, split by `separators` (the same on every call).
-    mutating func next(_ separators: Separators) -> Range<Int>? {
+    /// The next piece of `utf8`, split by `separators` (the same on every call).
+    mutating func next(_ utf8: Span<UInt8>, _ separators: Separators) -> Range<Int>? {
       let count = utf8.count
       while position < count {
         let kind = separators.kinds[Int(utf8[position])]
@@ -71,25 +67,23 @@ enum FieldText {
 
     /// At least as many as the pieces in all (it counts the bytes that may end one, a CRLF
     /// twice): one quick pass, to make room for a large paste up front.
-    func bound(_ separators: Separators) -> Int {
+    static func bound(_ utf8: Span<UInt8>, _ separators: Separators) -> Int {
       var count = 0
-      for byte in utf8 { count &+= separators.kinds[Int(byte)] != 0 ? 1 : 0 }
+      for offset in utf8.indices { count &+= separators.kinds[Int(utf8[offset])] != 0 ? 1 : 0 }
       return count
     }
 
-    /// The new draft, once all pieces are out: nil when there was no separator.
-    var draft: String? {
+    /// Where the new draft starts in `utf8`, once all pieces are out: nil when there was no
+    /// separator.
+    func draftStart(_ utf8: Span<UInt8>) -> Int? {
       guard start > 0 else { return nil }
       var first = start
       while first < utf8.count, utf8[first] == 0x20 { first += 1 }
-      return String(decoding: UnsafeBufferPointer(rebasing: utf8[first...]), as: UTF8.self)
+      return first
     }
 
     /// The scalar starting with the lead byte at `position` of valid UTF-8, and its length.
-    private static func scalar(
-      at position: Int,
-      in utf8: UnsafeBufferPointer<UInt8>
-    ) -> (Unicode.Scalar, Int) {
+    private static func scalar(at position: Int, in utf8: Span<UInt8>) -> (Unicode.Scalar, Int) {
       let lead = UInt32(utf8[position])
       let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
       var value = lead & (0x7F >> UInt32(length))
@@ -100,7 +94,7 @@ enum FieldText {
     }
   }
 
-  /// A piece as a candidate — trimmed of whitespace and newlines at both ends, transformed,
+  /// A piece (a range of `utf8`) as a candidate — trimmed of whitespace and newlines at both ends, transformed,
   /// keyed (caselessly when `caseless`) and hashed — straight from its bytes when it is ASCII;
   /// nil when the trim needs Unicode's rules (the caller then takes the `String` path).
   ///
@@ -111,57 +105,41 @@ enum FieldText {
   /// with an ASCII scalar is that scalar alone or starts with a scalar outside ASCII that
   /// prepends (none of which is whitespace).
   static func candidate(
-    _ piece: UnsafeBufferPointer<UInt8>,
+    _ piece: Range<Int>,
+    of utf8: Span<UInt8>,
     transform: TagTransform,
     caseless: Bool
   ) -> Candidate? {
-    var first = 0
-    var end = piece.count
-    while first < end, isASCIIWhitespace(piece[first]) { first += 1 }
-    while end > first, isASCIIWhitespace(piece[end - 1]) { end -= 1 }
+    var first = piece.lowerBound
+    var end = piece.upperBound
+    while first < end, isASCIIWhitespace(utf8[first]) { first += 1 }
+    while end > first, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
     guard first < end else { return Candidate(text: "", key: "", hash: 0) }
-    let (head, tail) = (piece[first], piece[end - 1])
+    let (head, tail) = (utf8[first], utf8[end - 1])
     guard head < 0x80, tail < 0x80 else { return nil }
-    let bytes = UnsafeBufferPointer(rebasing: piece[first..<end])
+    let bytes = utf8.extracting(first..<end)
     let scan = KeyIndex.scan(bytes)
+    let trimmed = bytes.text()
     guard scan.isASCII else {
       // Not ASCII: the standard library's case mappings and the full fold.
-      var text = String(decoding: bytes, as: UTF8.self)
       switch transform {
-      case .none: break
-      case .lowercase: text = text.lowercased()
-      case .uppercase: text = text.uppercased()
+      case .none: return Candidate(trimmed, caseless: caseless)
+      case .lowercase: return Candidate(trimmed.lowercased(), caseless: caseless)
+      case .uppercase: return Candidate(trimmed.uppercased(), caseless: caseless)
       }
-      return Candidate(text, caseless: caseless)
     }
     switch transform {
     case .none: break
-    case .lowercase: if scan.hasCapitals { return mapped(bytes, caseless: caseless) { $0 | 0x20 } }
-    case .uppercase: if scan.hasSmalls { return mapped(bytes, caseless: caseless) { $0 & 0xDF } }
+    case .lowercase:
+      if scan.hasCapitals { return Candidate(trimmed.lowercased(), caseless: caseless) }
+    case .uppercase:
+      if scan.hasSmalls { return Candidate(trimmed.uppercased(), caseless: caseless) }
     }
     // The text is the bytes as they are, and so is its key unless capitals fold.
-    let text = String(unsafeUninitializedCapacity: bytes.count) {
-      $0.initialize(fromContentsOf: bytes)
-    }
     guard caseless, scan.hasCapitals else {
-      return Candidate(text: text, key: text, hash: scan.hash)
+      return Candidate(text: trimmed, key: trimmed, hash: scan.hash)
     }
-    return Candidate(text, caseless: true)
-  }
-
-  /// An ASCII candidate whose letters `change` rewrites (lowering or raising), keyed and hashed.
-  private static func mapped(
-    _ bytes: UnsafeBufferPointer<UInt8>,
-    caseless: Bool,
-    _ change: (UInt8) -> UInt8
-  ) -> Candidate {
-    let text = String(unsafeUninitializedCapacity: bytes.count) { out in
-      for (offset, byte) in bytes.enumerated() {
-        out[offset] = byte &- 0x41 < 26 || byte &- 0x61 < 26 ? change(byte) : byte
-      }
-      return bytes.count
-    }
-    return Candidate(text, caseless: caseless)
+    return Candidate(trimmed, caseless: true)
   }
 
   /// `text` without the whitespace and newline characters at either end.

@@ -100,7 +100,7 @@ struct KeyIndex: Sendable {
 
   /// The hash of `key`: keys equal as `String`s hash alike.
   static func hash(_ key: String) -> Int {
-    if let hash = key.utf8.withContiguousStorageIfAvailable(hash(ascii:)), let hash { return hash }
+    if let hash = hash(ascii: key.utf8.span) { return hash }
     // Not ASCII. A text canonically equivalent to an ASCII text decomposes to it scalar by
     // scalar; the only scalars outside ASCII that do are these singletons (checked over every
     // scalar by KeyIndexTests).
@@ -114,7 +114,7 @@ struct KeyIndex: Sendable {
       default: return key.hashValue
       }
     }
-    return image.withUnsafeBufferPointer(hash(ascii:)) ?? key.hashValue
+    return hash(ascii: image.span) ?? key.hashValue
   }
 
   /// The per-process seed, from the standard library's random hashing seed.
@@ -125,7 +125,7 @@ struct KeyIndex: Sendable {
   }()
 
   /// A seeded hash of ASCII bytes, nil when a byte is not ASCII.
-  static func hash(ascii bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func hash(ascii bytes: Span<UInt8>) -> Int? {
     let scan = scan(bytes)
     return scan.isASCII ? scan.hash : nil
   }
@@ -143,36 +143,19 @@ struct KeyIndex: Sendable {
   /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
   /// carries into the next).
   @inline(__always)
-  static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+  static func scan(_ bytes: Span<UInt8>) -> Scan {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let count = bytes.count
     var hash = seed ^ UInt64(truncatingIfNeeded: count)
     var (seen, capitals, smalls): (UInt64, UInt64, UInt64) = (0, 0, 0)
     var position = 0
-    while position < count, let base = bytes.baseAddress {
+    while position < count {
       let word: UInt64
-      let start = UnsafeRawPointer(base + position)
-      let left = count - position
-      if left >= 8 {
-        word = start.loadUnaligned(as: UInt64.self).littleEndian
+      if count - position >= 8 {
+        word = bytes.word(at: position)
         position += 8
       } else {
-        // The last one to seven bytes, little-endian, in at most three loads.
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        if left & 4 != 0 {
-          tail = UInt64(start.loadUnaligned(as: UInt32.self).littleEndian)
-          shift = 32
-        }
-        if left & 2 != 0 {
-          let pair = start.loadUnaligned(fromByteOffset: left & 4, as: UInt16.self).littleEndian
-          tail |= UInt64(pair) << shift
-          shift += 16
-        }
-        if left & 1 != 0 {
-          tail |= UInt64(start.load(fromByteOffset: left - 1, as: UInt8.self)) << shift
-        }
-        word = tail
+        word = bytes.tail(at: position)
         position = count
       }
       seen |= word

@@ -508,35 +508,33 @@ public struct TagField: Hashable, Sendable {
     // Deleting at the end: every prefix of text without a separator has none.
     if draft.hasUTF8Prefix(text) { return true }
     guard text.hasUTF8Prefix(draft) else { return false }
-    var text = text
-    let skipped = draft.utf8.count
-    let separators = separators
-    return text.withUTF8 { utf8 in
-      var added = FieldText.Pieces(UnsafeBufferPointer(rebasing: utf8[skipped...]))
-      return added.next(separators) == nil
-    }
+    let utf8 = text.utf8.span
+    var added = FieldText.Pieces()
+    return added.next(utf8.extracting(draft.utf8.count..<utf8.count), separators) == nil
   }
 
   /// Runs each piece of `text` before its last separator through the candidate checks, as
   /// bytes; returns the new draft, or nil when `text` holds no separator.
   private mutating func admitPieces(of text: String, into outcome: inout FieldOutcome) -> String? {
-    var text = text
     let separators = separators
-    return text.withUTF8 { utf8 in
-      var pieces = FieldText.Pieces(utf8)
-      if utf8.count > 4096 {
-        // A large paste: the tables grow once.
-        reserve(pieces.bound(separators), in: &outcome)
-      }
-      while let piece = pieces.next(separators) {
-        let bytes = UnsafeBufferPointer(rebasing: utf8[piece])
-        let candidate =
-          FieldText.candidate(bytes, transform: rules.transform, caseless: !rules.caseSensitive)
-          ?? self.candidate(String(decoding: bytes, as: UTF8.self))
-        admit(candidate, into: &outcome)
-      }
-      return pieces.draft
+    let utf8 = text.utf8.span
+    var pieces = FieldText.Pieces()
+    if utf8.count > 4096 {
+      // A large paste: the tables grow once.
+      reserve(FieldText.Pieces.bound(utf8, separators), in: &outcome)
     }
+    while let piece = pieces.next(utf8, separators) {
+      let candidate =
+        FieldText.candidate(
+          piece,
+          of: utf8,
+          transform: rules.transform,
+          caseless: !rules.caseSensitive
+        )
+        ?? self.candidate(utf8.extracting(piece).text())
+      admit(candidate, into: &outcome)
+    }
+    return pieces.draftStart(utf8).map { utf8.extracting($0..<utf8.count).text() }
   }
 
   /// `text` as a candidate: trimmed, transformed, keyed and hashed.

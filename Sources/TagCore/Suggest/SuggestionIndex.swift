@@ -91,14 +91,12 @@ public struct SuggestionIndex: Sendable {
     self.masks = masks
 
     let count = entries.count
-    let sorted: [Int32] = bytes.withUnsafeBufferPointer { all in
-      (0..<Int32(count)).sorted { a, b in
-        let order = Self.compare(
-          all[Int(starts[Int(a)])..<Int(starts[Int(a) + 1])],
-          all[Int(starts[Int(b)])..<Int(starts[Int(b) + 1])]
-        )
-        return order != 0 ? order < 0 : a < b
-      }
+    let sorted: [Int32] = (0..<Int32(count)).sorted { a, b in
+      let order = Self.compare(
+        bytes[Int(starts[Int(a)])..<Int(starts[Int(a) + 1])],
+        bytes[Int(starts[Int(b)])..<Int(starts[Int(b) + 1])]
+      )
+      return order != 0 ? order < 0 : a < b
     }
     self.sorted = sorted
     var rank = [Int32](repeating: 0, count: count)
@@ -125,14 +123,12 @@ public struct SuggestionIndex: Sendable {
         pairs.append((word, Int32(entry)))
       }
     }
-    pairs = bytes.withUnsafeBufferPointer { all in
-      pairs.sorted { a, b in
-        let order = Self.compare(
-          all[Int(a.position)..<Int(starts[Int(a.entry) + 1])],
-          all[Int(b.position)..<Int(starts[Int(b.entry) + 1])]
-        )
-        return order != 0 ? order < 0 : rank[Int(a.entry)] < rank[Int(b.entry)]
-      }
+    pairs.sort { a, b in
+      let order = Self.compare(
+        bytes[Int(a.position)..<Int(starts[Int(a.entry) + 1])],
+        bytes[Int(b.position)..<Int(starts[Int(b.entry) + 1])]
+      )
+      return order != 0 ? order < 0 : rank[Int(a.entry)] < rank[Int(b.entry)]
     }
     wordPositions = pairs.map(\.position)
     wordEntries = pairs.map(\.entry)
@@ -199,87 +195,86 @@ public struct SuggestionIndex: Sendable {
       return items.count < limit
     }
 
-    bytes.withUnsafeBufferPointer { all in
-      let query = q[...]
-      // 1. Prefix.
-      var low = lowerBound(count: sorted.count) { position in
-        let entry = Int(sorted[position])
-        return Self.compare(all[Int(starts[entry])..<Int(starts[entry + 1])], query) < 0
+    let all = bytes
+    let query = q[...]
+    // 1. Prefix.
+    var low = lowerBound(count: sorted.count) { position in
+      let entry = Int(sorted[position])
+      return Self.compare(all[Int(starts[entry])..<Int(starts[entry + 1])], query) < 0
+    }
+    while low < sorted.count {
+      let entry = sorted[low]
+      let start = Int(starts[Int(entry)])
+      guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
+      let end = Int32(start + q.count)
+      guard offer(entry, .prefix, { [Int32(start)..<end] }) else { return (items, examined) }
+      low += 1
+    }
+    // 2a. A later word starts with the query.
+    low = lowerBound(count: wordPositions.count) { position in
+      let end = Int(starts[Int(wordEntries[position]) + 1])
+      return Self.compare(all[Int(wordPositions[position])..<end], query) < 0
+    }
+    while low < wordPositions.count {
+      let entry = wordEntries[low]
+      let start = Int(wordPositions[low])
+      guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
+      guard offer(entry, .wordPrefix, { [Int32(start)..<Int32(start + q.count)] }) else {
+        return (items, examined)
       }
-      while low < sorted.count {
-        let entry = sorted[low]
-        let start = Int(starts[Int(entry)])
-        guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
-        let end = Int32(start + q.count)
-        guard offer(entry, .prefix, { [Int32(start)..<end] }) else { return }
-        low += 1
+      low += 1
+    }
+    // 2b. The query spells the initials of consecutive words.
+    if !q.contains(0x20), Self.scalarCount(query) >= 2 {
+      low = lowerBound(count: initialEntries.count) { position in
+        Self.compare(initialsKey(position)[...], query) < 0
       }
-      // 2a. A later word starts with the query.
-      low = lowerBound(count: wordPositions.count) { position in
-        let end = Int(starts[Int(wordEntries[position]) + 1])
-        return Self.compare(all[Int(wordPositions[position])..<end], query) < 0
-      }
-      while low < wordPositions.count {
-        let entry = wordEntries[low]
-        let start = Int(wordPositions[low])
-        guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
-        guard offer(entry, .wordPrefix, { [Int32(start)..<Int32(start + q.count)] }) else {
-          return
-        }
-        low += 1
-      }
-      // 2b. The query spells the initials of consecutive words.
-      if !q.contains(0x20), Self.scalarCount(query) >= 2 {
-        low = lowerBound(count: initialEntries.count) { position in
-          Self.compare(initialsKey(position)[...], query) < 0
-        }
-        while low < initialEntries.count {
-          let key = initialsKey(low)
-          guard Self.hasPrefix(key[...], query) else { break }
-          let entry = initialEntries[low]
-          let first = Int(wordIndex[Int(entry)] + initialWords[low])
-          let spelled = Self.scalarCount(query)
-          guard
-            offer(
-              entry,
-              .wordPrefix,
-              {
-                words[first..<(first + spelled)].map { start in
-                  start..<(start + Int32(Self.scalarLength(all[Int(start)])))
-                }
+      while low < initialEntries.count {
+        let key = initialsKey(low)
+        guard Self.hasPrefix(key[...], query) else { break }
+        let entry = initialEntries[low]
+        let first = Int(wordIndex[Int(entry)] + initialWords[low])
+        let spelled = Self.scalarCount(query)
+        guard
+          offer(
+            entry,
+            .wordPrefix,
+            {
+              words[first..<(first + spelled)].map { start in
+                start..<(start + Int32(Self.scalarLength(all[Int(start)])))
               }
-            )
-          else { return }
-          low += 1
-        }
+            }
+          )
+        else { return (items, examined) }
+        low += 1
       }
-      // 3. Fuzzy: the query's characters in order.
-      var queryMask: UInt64 = 0
-      Self.forEachScalar(query) { queryMask |= 1 << Self.bucket(of: $0) }
-      var rarest = postings[0]
-      var best = Int.max
-      var bits = queryMask
-      while bits != 0 {
-        let bit = bits.trailingZeroBitCount
-        if postings[bit].count < best {
-          best = postings[bit].count
-          rarest = postings[bit]
-        }
-        bits &= bits - 1
+    }
+    // 3. Fuzzy: the query's characters in order.
+    var queryMask: UInt64 = 0
+    Self.forEachScalar(query) { queryMask |= 1 << Self.bucket(of: $0) }
+    var rarest = postings[0]
+    var best = Int.max
+    var bits = queryMask
+    while bits != 0 {
+      let bit = bits.trailingZeroBitCount
+      if postings[bit].count < best {
+        best = postings[bit].count
+        rarest = postings[bit]
       }
-      var budget = Self.fuzzyBudget
-      for position in rarest {
-        let entry = sorted[Int(position)]
-        guard masks[Int(entry)] & queryMask == queryMask, !taken.contains(entry) else { continue }
-        budget -= 1
-        if budget < 0 { break }
-        let range = Int(starts[Int(entry)])..<Int(starts[Int(entry) + 1])
-        guard let matched = Self.subsequence(query, in: all, range) else {
-          examined += 1
-          continue
-        }
-        guard offer(entry, .fuzzy, { matched }) else { return }
+      bits &= bits - 1
+    }
+    var budget = Self.fuzzyBudget
+    for position in rarest {
+      let entry = sorted[Int(position)]
+      guard masks[Int(entry)] & queryMask == queryMask, !taken.contains(entry) else { continue }
+      budget -= 1
+      if budget < 0 { break }
+      let range = Int(starts[Int(entry)])..<Int(starts[Int(entry) + 1])
+      guard let matched = Self.subsequence(query, in: all, range) else {
+        examined += 1
+        continue
       }
+      guard offer(entry, .fuzzy, { matched }) else { return (items, examined) }
     }
     return (items, examined)
 
@@ -401,7 +396,7 @@ public struct SuggestionIndex: Sendable {
   /// The byte ranges where `query`'s scalars appear in order in `all[range]` (leftmost), or nil.
   private static func subsequence(
     _ query: ArraySlice<UInt8>,
-    in all: UnsafeBufferPointer<UInt8>,
+    in all: [UInt8],
     _ range: Range<Int>
   ) -> [Range<Int32>]? {
     var ranges: [Range<Int32>] = []

@@ -81,21 +81,16 @@ public struct EditorBuffer: Hashable, Sendable {
     var length = 0
     for run in runs where include(run.state) { length += run.count }
     guard length > 0 else { return "" }
-    return String(unsafeUninitializedCapacity: length) { out in
-      bytes.withUnsafeBufferPointer { source in
-        var from = 0
-        var to = 0
-        guard let base = source.baseAddress, let target = out.baseAddress else { return }
-        for run in runs {
-          if include(run.state) {
-            (target + to).initialize(from: base + from, count: run.count)
-            to += run.count
-          }
-          from += run.count
-        }
-      }
-      return length
+    // The usual case, nothing left out: the bytes as they are, with no copy to gather them.
+    if length == bytes.count { return bytes.span.text() }
+    var gathered: [UInt8] = []
+    gathered.reserveCapacity(length)
+    var from = 0
+    for run in runs {
+      if include(run.state) { gathered += bytes[from..<(from + run.count)] }
+      from += run.count
     }
+    return gathered.span.text()
   }
 
   /// The bytes of `text` that are outside ASCII or line breaks.
@@ -331,10 +326,9 @@ public struct EditorBuffer: Hashable, Sendable {
   ///
   /// Compared as bytes: a UTF-8 suffix of whole scalars starts at a scalar boundary.
   private mutating func retarget(to newDraft: String) {
-    var new = newDraft
     let draftCount = runs.reduce(0) { $0 + ($1.state != .consumed ? $1.count : 0) }
-    let newCount = new.utf8.count
-    guard newCount <= draftCount, draftEnds(with: &new) else {
+    let newCount = newDraft.utf8.count
+    guard newCount <= draftCount, draftEnds(with: newDraft) else {
       return replaceDraft(keeping: 0, inserting: newDraft)
     }
     if newCount == draftCount { return }
@@ -342,26 +336,23 @@ public struct EditorBuffer: Hashable, Sendable {
   }
 
   /// Whether the draft cells end with the bytes of `suffix`, compared run by run from the end.
-  private func draftEnds(with suffix: inout String) -> Bool {
-    suffix.withUTF8 { wanted in
-      bytes.withUnsafeBufferPointer { source in
-        var left = wanted.count
-        var end = source.count
-        var index = runs.count
-        while left > 0, index > 0 {
-          index -= 1
-          let run = runs[index]
-          defer { end -= run.count }
-          guard run.state != .consumed else { continue }
-          let length = min(left, run.count)
-          let mine = UnsafeBufferPointer(rebasing: source[(end - length)..<end])
-          let theirs = UnsafeBufferPointer(rebasing: wanted[(left - length)..<left])
-          guard String.sameBytes(mine, theirs) else { return false }
-          left -= length
-        }
-        return left == 0
-      }
+  private func draftEnds(with suffix: String) -> Bool {
+    let wanted = suffix.utf8.span
+    let source = bytes.span
+    var left = wanted.count
+    var end = source.count
+    var index = runs.count
+    while left > 0, index > 0 {
+      index -= 1
+      let run = runs[index]
+      defer { end -= run.count }
+      guard run.state != .consumed else { continue }
+      let length = min(left, run.count)
+      let mine = source.extracting((end - length)..<end)
+      guard String.sameBytes(mine, wanted.extracting((left - length)..<left)) else { return false }
+      left -= length
     }
+    return left == 0
   }
 
   /// Consumes every draft cell but the last `keep` bytes of them (normal cells become

@@ -22,23 +22,17 @@ public struct CaselessKey: Hashable, Sendable {
 
   /// The caseless fold of `text`; see the type's documentation.
   static func fold(_ text: String) -> String {
-    let ascii = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      var seen: UInt8 = 0
-      var capitals = 0
-      for byte in bytes {
-        seen |= byte
-        capitals &+= byte &- 0x41 < 26 ? 1 : 0
-      }
-      guard seen < 0x80 else { return nil }
-      guard capitals > 0 else { return text }
-      return String(unsafeUninitializedCapacity: bytes.count) { folded in
-        for (offset, byte) in bytes.enumerated() {
-          folded[offset] = byte &- 0x41 < 26 ? byte | 0x20 : byte
-        }
-        return bytes.count
-      }
+    let bytes = text.utf8.span
+    var seen: UInt8 = 0
+    var capitals = 0
+    for offset in bytes.indices {
+      let byte = bytes[offset]
+      seen |= byte
+      capitals &+= byte &- 0x41 < 26 ? 1 : 0
     }
-    return (ascii ?? nil) ?? foldUnicode(text)
+    guard seen < 0x80 else { return foldUnicode(text) }
+    // ASCII: the fold lowers the capitals, which is what `lowercased()` does here.
+    return capitals > 0 ? text.lowercased() : text
   }
 
   /// The fold of text that is not all ASCII.

@@ -6,7 +6,7 @@ import TagCore
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
 /// decoded from it keeps it.
-public enum ParamsSource: Sendable {
+public enum ParamsSource {
   case tree(JSONValue?)
   case bytes(MessageBytes, ScannedParams)
 }

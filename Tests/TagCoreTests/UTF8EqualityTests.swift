@@ -1,0 +1,49 @@
+import TagCore
+import TagTestSupport
+import Testing
+
+/// `hasSameUTF8` and `hasUTF8Prefix` are byte comparisons, whichever way they are computed
+/// (the word loop over spans, or `String` equality for long ASCII): checked against a plain
+/// comparison of the bytes, on lengths around every word and chunk boundary.
+@Test func utf8ComparisonsAreByteComparisons() {
+  var random = SplitMix64(seed: 11)
+  // ASCII with CR and LF (a CRLF is one Character, so a Character-wise test would differ),
+  // and scalars outside ASCII, including a combining mark and a precomposed letter.
+  let ascii = ["a", "b", "\r", "\n", "\r\n", "x"]
+  let mixed = ascii + ["é", "e\u{301}", "中", "😀"]
+  var checked = 0
+  for alphabet in [ascii, mixed] {
+    for _ in 0..<400 {
+      let base = random.string(from: alphabet, maxLength: 160)
+      let bytes = Array(base.utf8)
+      // Every prefix length near the 8-byte words and the 64-byte switch, cut at a scalar.
+      for cut in Set([0, 1, 7, 8, 9, 63, 64, 65, bytes.count / 2, bytes.count])
+      where cut <= bytes.count {
+        guard cut == bytes.count || bytes[cut] & 0xC0 != 0x80 else { continue }
+        let prefix = String(decoding: bytes[..<cut], as: UTF8.self)
+        #expect(base.hasUTF8Prefix(prefix), "\(base.debugDescription) / \(cut)")
+        // The same prefix with its last byte changed is not one.
+        if cut > 0, bytes[cut - 1] < 0x80 {
+          var other = Array(bytes[..<cut])
+          other[cut - 1] = other[cut - 1] == 0x61 ? 0x62 : 0x61
+          let changed = String(decoding: other, as: UTF8.self)
+          #expect(!base.hasUTF8Prefix(changed), "\(base.debugDescription) / \(cut)")
+          #expect(base.hasSameUTF8(as: changed) == false)
+        }
+        #expect(base.hasSameUTF8(as: prefix) == (cut == bytes.count))
+        checked += 1
+      }
+    }
+  }
+  #expect(checked > 2000)
+}
+
+/// A Character-wise comparison would say no here: the prefix ends inside a CRLF.
+@Test func aPrefixMayEndInsideACharacter() {
+  let long = String(repeating: "tag ", count: 20)
+  #expect((long + "\r\n").hasUTF8Prefix(long + "\r"))
+  #expect(("ab\r\n").hasUTF8Prefix("ab\r"))
+  #expect(("e\u{301}").hasUTF8Prefix("e"))
+  // Canonically equivalent but spelt differently: not the same bytes.
+  #expect(!"\u{E9}".hasSameUTF8(as: "e\u{301}"))
+}
