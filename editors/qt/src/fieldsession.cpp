@@ -93,6 +93,12 @@ FieldSession::FieldSession(Text *text, QObject *parent)
 {
     m_field = m_rpc->addSession(u"entry"_s, this);
     m_openQueued = true;
+    // No restart is coming: what waited for one is let go, and the keys behind it are typed.
+    connect(m_rpc, &Rpc::gaveUp, this, [this] {
+        m_resend.clear();
+        m_busy = 0;
+        replayHeldKeys();
+    });
     // Opened on the next turn of the event loop, once the host has set its options.
     QTimer::singleShot(0, this, [this] { ensureOpen(); });
 }
@@ -212,17 +218,31 @@ void FieldSession::reopen(bool closeOld)
     m_busy = 0;
     if (!m_openQueued)
         sendOpen();
+    // What tagd's death cut off goes to the new session first: a Return pressed before the death
+    // commits the text it was pressed on, and the keys typed after it wait for its answer.
+    for (auto &[method, params] : std::exchange(m_resend, {})) {
+        params.insert(u"field"_s, m_field);
+        request(method, params);
+    }
     replayHeldKeys();
 }
 
 void FieldSession::request(const QString &method, QJsonObject params)
 {
     ensureOpen();
-    const QString id = m_field;
     ++m_busy;
-    m_rpc->call(method, params, this, [this, id, method](const QJsonValue &result, const RpcError &error) {
+    if (m_rpc->isRestarting()) {
+        m_resend.append({method, params});
+        return;
+    }
+    const QString id = m_field;
+    m_rpc->call(method, params, this, [this, id, method, params](const QJsonValue &result, const RpcError &error) {
         if (id != m_field)
             return; // an old session's answer (re-opened since): busy was reset then
+        if (error.restarted && m_rpc->isRestarting()) {
+            m_resend.append({method, params}); // still busy: the keys behind it stay held
+            return;
+        }
         m_busy = std::max(0, m_busy - 1);
         if (!error.isError()) {
             const QJsonObject state = result.toObject();

@@ -163,6 +163,9 @@ private:
     bool m_applying = false; // applying tagd's edits: not the user's change
     int m_busy = 0;          // requests in flight: keys wait for them
     QList<QKeyEvent *> m_held;
+    // Requests that tagd's death cut off (in flight, or made while it restarts): sent to the
+    // re-opened session in order, before the keys held behind them.
+    QList<std::pair<QString, QJsonObject>> m_resend;
     bool m_bypass = false;
     int m_layoutSerial = 0;
     int m_suggestSerial = 0;

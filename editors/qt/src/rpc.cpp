@@ -202,11 +202,14 @@ void Rpc::onFinished()
     ++restarts;
     ++m_generation;
     m_proc = nullptr;
+    // Decided before the pending calls are failed: their callbacks ask isRestarting() to know
+    // whether to keep a request for the re-opened session.
+    m_gaveUp = m_quickDeaths > 8;
     failPending();
-    if (m_quickDeaths > 8) {
-        m_gaveUp = true;
+    if (m_gaveUp) {
         qWarning("tagd keeps dying before it answers initialize; giving up (program: %s)",
                  qPrintable(resolveProgram()));
+        Q_EMIT gaveUp();
         return;
     }
     m_respawn.start(50 << std::min(m_quickDeaths, 5));

@@ -54,6 +54,8 @@ public:
     void removeSession(const QString &id);
 
     bool isUp() const { return m_up; }
+    //! tagd died and is being started again: sessions re-open once it answers initialize.
+    bool isRestarting() const { return m_ever && !m_up && !m_gaveUp; }
     bool supports(const QString &method) const { return m_methods.contains(method); }
 
     // Connection's state
@@ -67,6 +69,8 @@ public:
 
 Q_SIGNALS:
     void started();
+    //! tagd kept dying before it answered initialize: no restart is coming.
+    void gaveUp();
 
 private:
     explicit Rpc(QObject *parent = nullptr);

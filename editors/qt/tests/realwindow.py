@@ -533,6 +533,45 @@ def restart_when_tagd_dies(ctx, qml):
 
 
 @test
+def tests_keep_to_their_own_session(ctx):
+    ctx.env_only()
+    runtime = ctx.env.get("XDG_RUNTIME_DIR", "")
+    check(runtime.endswith("/tagd-qt-runtime"), "the tests' XDG_RUNTIME_DIR is their own temporary one: %r" % runtime)
+    address = subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                              "--method", "org.a11y.Bus.GetAddress"], env=ctx.env, capture_output=True, text=True).stdout
+    check(runtime in address, "the AT-SPI bus the tests use lives in that directory: %r" % address)
+    check("AT_SPI_BUS_ADDRESS" not in ctx.env, "the user's AT-SPI bus address reached the tests")
+
+
+@both
+def keys_cut_off_by_a_tagd_death_are_kept(ctx, qml):
+    """A Return in flight when tagd dies (slow-tagd holds it 0.2 s each way) commits the text it
+    was pressed on, and the keys typed after it stay text; then the same for a Return pressed
+    while tagd restarts, and a chip's Backspace."""
+    d = ctx.start(qml=qml, slow=True)
+    d.type("more")
+    d.settle("more to settle")
+    d.key("Return")
+    d.type("after")
+    check(d.dump()["tags"] == BASE, "the Return was answered before tagd died: this run cannot see the case")
+    os.kill(d.dump()["pid"], signal.SIGKILL)
+    wait_for(lambda: d.dump()["restarts"] == 1, "a restart")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["more"], "the Return in flight to commit more")
+    dump = d.settle("the restart to settle")
+    check(dump["tags"] == BASE + ["more"] and dump["draft"] == "after",
+          "after the death: %r, %r (not more / after)" % (dump["tags"], dump["draft"]))
+    # Killed again, and Return pressed at once: while tagd restarts.
+    os.kill(dump["pid"], signal.SIGKILL)
+    d.key("Return")
+    d.type("x")
+    wait_for(lambda: d.dump()["restarts"] == 2, "a second restart")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["more", "after"], "the Return during the restart to commit after")
+    dump = d.settle("the second restart to settle")
+    check(dump["draft"] == "x", "the key typed after that Return: draft %r" % dump["draft"])
+    wait_for(lambda: d.chips() == BASE + ["more", "after"], "AT-SPI chips equal to the tags")
+
+
+@test
 def cloud_selection_and_keyboard(ctx):
     d = ctx.start()
     d.command("page 1")
@@ -701,7 +740,9 @@ class Orca:
         env["PYTHONPATH"] = os.path.join(HERE, "orca")
         env["TAGD_SPEECH_LOG"] = self.log
         self.stderr = open(os.path.join(self.dir, "stderr.txt"), "w")
-        self.proc = subprocess.Popen(["orca", "-u", self.dir] + (["--debug-file", os.environ["ORCA_DEBUG"]] if os.environ.get("ORCA_DEBUG") else []), env=env, stdout=self.stderr, stderr=self.stderr)
+        # Debian's Orca through tests/orca/run-orca: the launcher itself refuses to start while
+        # another process named orca (the user's screen reader) runs.
+        self.proc = subprocess.Popen([os.path.join(HERE, "orca", "run-orca"), "-u", self.dir] + (["--debug-file", os.environ["ORCA_DEBUG"]] if os.environ.get("ORCA_DEBUG") else []), env=env, stdout=self.stderr, stderr=self.stderr)
         wait_for(lambda: "Screen reader on" in self.spoken(), "Orca to start speaking", timeout=60)
 
     def spoken(self):
@@ -723,7 +764,16 @@ def orca_speaks_every_announcement(ctx, qml):
     if shutil.which("orca") is None:
         raise Skip("orca is not installed")
     ctx.env_only()
-    orca = ctx.orca = Orca(ctx)
+    # A process named orca, as the user's own screen reader would be: the test's Orca must
+    # start beside it, not refuse.
+    users = os.path.join(ctx.tmp, "orca")
+    shutil.copy("/bin/sleep", users)
+    user_orca = subprocess.Popen([users, "600"])
+    try:
+        orca = ctx.orca = Orca(ctx)
+    finally:
+        user_orca.kill()
+        user_orca.wait()
     d = ctx.start(qml=qml)
     # Orca drops the focus events of an application it does not know yet (no window manager):
     # move focus away and back, as a user switching windows would.
