@@ -797,7 +797,22 @@ def orca_speaks_every_announcement(ctx, qml):
     wait_for(lambda: d.dump()["tags"] == BASE, "the chip removed")
     d.key("ctrl+z")
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "the removal undone")
+    d.key("ctrl+shift+z")
+    wait_for(lambda: d.dump()["tags"] == BASE, "the removal redone")
+    d.key("Left")
+    wait_for(lambda: d.dump()["selected"] == 2, "weeknight selected")
+    d.key("alt+Left")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight", "dinner"], "weeknight moved")
+    d.key("End")
+    # Refusals by rule, with their reasons: a deny list and the tag limit.
+    d.set("denied", ["meat"])
+    d.type("meat,")
+    wait_for(lambda: any("meat" in a for a in d.dump()["announcements"]), "the denied tag announced")
+    d.set("maxTags", 3)
+    d.type("tofu,")
+    wait_for(lambda: any("tofu" in a for a in d.dump()["announcements"]), "the tag over the limit announced")
     announcements = d.settle()["announcements"]
+    check(len(announcements) >= 9, "fewer announcements than the steps above: %r" % announcements)
     spoken = orca.spoken()
     missing = [a for a in announcements if a not in spoken]
     check(not missing, "Orca did not speak %r; it said:\n%s" % (missing, spoken))

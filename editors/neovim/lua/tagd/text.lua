@@ -120,26 +120,4 @@ function M.range_to_bytes(buf, range, encoding)
   return s, e
 end
 
--- Display width in terminal cells (what tagd's `cells` layout measures).
-function M.width(s)
-  return vim.fn.strdisplaywidth(s)
-end
-
--- Cut `s` to at most `cells` display cells, ending with "…" when cut.
-function M.truncate(s, cells)
-  if M.width(s) <= cells then
-    return s
-  end
-  local out = ""
-  local nchars = vim.fn.strchars(s)
-  for i = 0, nchars - 1 do
-    local ch = vim.fn.strcharpart(s, i, 1)
-    if M.width(out .. ch) > cells - 1 then
-      break
-    end
-    out = out .. ch
-  end
-  return out .. "…"
-end
-
 return M
