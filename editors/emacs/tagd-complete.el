@@ -64,6 +64,14 @@ the face `completions-common-part'."
       (_
        (let ((items (tagd--suggest field string)))
          (when pred (setq items (seq-filter pred items)))
+         ;; A style that filters by itself (orderless asks for all of "" and
+         ;; passes its patterns here) gets only what matches them.
+         (when completion-regexp-list
+           (let ((case-fold-search completion-ignore-case))
+             (setq items (seq-filter (lambda (item)
+                                       (seq-every-p (lambda (re) (string-match-p re item))
+                                                    completion-regexp-list))
+                                     items))))
          (pcase action
            ('t items)
            ('lambda (and (member string items) t))

@@ -155,6 +155,53 @@
     (should (equal (car faces) '(t t nil nil nil)))
     (should (equal (nth 2 faces) '(nil t t nil nil)))))
 
+(defun tagd-keys-test--package (name)
+  "Activate the installed package NAME (Debian's elpa-NAME); non-nil if it is there."
+  (require 'package)
+  ;; Where Debian's elpa-* packages are (emacs -Q skips the site start-up that adds it).
+  (add-to-list 'package-directory-list "/usr/share/emacs/site-lisp/elpa")
+  (package-initialize t)
+  (or (featurep name) (ignore-errors (package-activate name)) (require name nil t)))
+
+(defmacro tagd-keys-test--needs (name)
+  "Make the test need the package NAME: in CI it must be there (`.ci/run'
+installs it), elsewhere the test is skipped without it."
+  `(let ((found (tagd-keys-test--package ',name)))
+     (if (getenv "CI") (should found) (skip-unless found))))
+
+(defun tagd-keys-test--in-field (suggestions typed body)
+  "Run BODY (a function) in the reader after TYPED, with SUGGESTIONS."
+  (setq tagd-test--hook (lambda () (tagd-sync) (funcall body)))
+  (tagd-test--read (list "Tags: " nil (list :suggestions suggestions))
+                   typed [f9 ?\C-a ?\C-k return]))
+
+(ert-deftest tagd-keys-test-company-capf ()
+  "company's `company-capf' back end offers tagd's suggestions, in tagd's order."
+  (tagd-keys-test--needs company)
+  (let (prefix candidates)
+    (tagd-keys-test--in-field ["urgent" "urban" "turbo" "work"] "ur"
+                              (lambda ()
+                                (require 'company-capf)
+                                (setq prefix (company-capf 'prefix))
+                                (setq candidates (company-capf 'candidates (if (consp prefix) (car prefix) prefix)))))
+    (should (equal (if (consp prefix) (car prefix) prefix) "ur"))
+    (should (equal (mapcar #'substring-no-properties candidates) '("urban" "urgent" "turbo")))))
+
+(ert-deftest tagd-keys-test-orderless ()
+  "With orderless put first for the `tagd' category, it filters tagd's vocabulary."
+  (tagd-keys-test--needs orderless)
+  (let (all)
+    (tagd-keys-test--in-field ["urgent" "urban" "turbo" "work"] "ur"
+                              (lambda ()
+                                (let ((completion-category-overrides '((tagd (styles orderless)))))
+                                  (pcase-let ((`(,beg ,end ,table . ,_) (tagd-completion-at-point)))
+                                    (let ((string (buffer-substring-no-properties beg end)))
+                                      (setq all (completion-all-completions
+                                                 string table nil (length string)
+                                                 (completion-metadata string table nil))))))))
+    (should (equal (sort (mapcar #'substring-no-properties (tagd-keys-test--proper all)) #'string<)
+                   '("turbo" "urban" "urgent")))))
+
 (ert-deftest tagd-keys-test-completion-at-point-commits ()
   "C-M-i completing to the sole suggestion commits it as a tag."
   (should (equal (tagd-test--read (list "Tags: " nil (list :suggestions tagd-keys-test--vocabulary))
