@@ -156,3 +156,37 @@ func rejectsInvalidUTF8(_ bytes: [UInt8]) {
   #expect(value["id"] == .integer(12))
   #expect(value["params"]?["text"]?.stringValue == "red, gre")
 }
+
+/// Every lead byte with continuation candidates at each boundary of Unicode Table 3-7, inside a
+/// string after ASCII text: the reader accepts exactly what the standard library's UTF-8
+/// validation accepts (the string scan has a fast path for common sequences and the exact
+/// check for the rest), and the text read back is those bytes.
+@Test func utf8AcceptedExactlyAsTheStandardLibraryValidates() {
+  let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+  var accepted = 0
+  var rejected = 0
+  for lead in UInt8(0x80)...UInt8(0xFF) {
+    for second in edges {
+      for third in edges {
+        for fourth in edges {
+          let sequence = [lead, second, third, fourth]
+          let body = [0x22, 0x61, 0x62] + sequence + [0x22]
+          // What the sequence is worth as string content: valid UTF-8 without raw control
+          // characters, quotes or backslashes (never in these bytes but 0x00 and 0x41/0x7F).
+          let valid =
+            String(validating: sequence, as: UTF8.self) != nil
+            && !sequence.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+          let value = try? JSONReader.parse(body)
+          #expect((value != nil) == valid, "\(sequence.map { String($0, radix: 16) })")
+          if valid {
+            #expect(value == .string("ab" + String(decoding: sequence, as: UTF8.self)))
+            accepted += 1
+          } else {
+            rejected += 1
+          }
+        }
+      }
+    }
+  }
+  #expect(accepted > 1000 && rejected > 1000)
+}

@@ -78,6 +78,33 @@ extension JSONScanner {
     }
   }
 
+  /// The length of the UTF-8 sequence at `position` when it is well formed and of a common kind,
+  /// else nil.
+  ///
+  /// The common kinds: two bytes; three after a lead other than E0 and ED; four after F0 with
+  /// 90–BF, or after F1–F3. The string scan's fast path: every other lead, and every error,
+  /// goes to ``skipUTF8Sequence()``, which names it.
+  @inline(__always)
+  func wellFormedSequence(at position: Int) -> Int? {
+    let left = input.count - position
+    guard left >= 2 else { return nil }
+    let lead = input[position]
+    let second = input[position + 1]
+    guard second & 0xC0 == 0x80 else { return nil }
+    switch lead {
+    case 0xC2...0xDF:
+      return 2
+    case 0xE1...0xEC, 0xEE...0xEF:
+      return left >= 3 && input[position + 2] & 0xC0 == 0x80 ? 3 : nil
+    case 0xF0 where second >= 0x90, 0xF1...0xF3:
+      guard left >= 4, input[position + 2] & 0xC0 == 0x80, input[position + 3] & 0xC0 == 0x80
+      else { return nil }
+      return 4
+    default:
+      return nil
+    }
+  }
+
   /// Validates one multi-byte UTF-8 sequence at `position` (Unicode Table 3-7) and skips it.
   mutating func skipUTF8Sequence() throws(JSONParseError) {
     let lead = input[position]

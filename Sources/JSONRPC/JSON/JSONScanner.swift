@@ -45,12 +45,19 @@ public struct JSONScanner {
 
     /// The name as a String (escapes decoded).
     public var string: String {
-      guard hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+      guard hasEscapes else { return Self.validatedText(raw) }
       // Already validated when the key was scanned, so decoding cannot fail.
       var scanner = JSONScanner(raw, maxDepth: 1)
       var bytes: [UInt8] = []
       scanner.decodeEscapedRun(into: &bytes)
-      return String(decoding: bytes, as: UTF8.self)
+      return bytes.withUnsafeBufferPointer(Self.validatedText)
+    }
+
+    /// Bytes the scanner has validated (a `Key` is made only from them, and decoding their
+    /// escapes yields valid UTF-8) as a `String`, copied without validating them again: for a
+    /// large text the second validation cost more than the scan.
+    private static func validatedText(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+      String(copying: UTF8Span(unchecked: utf8.span))
     }
 
     /// A key of at most eight bytes without escapes as one little-endian word (its first byte
@@ -405,8 +412,10 @@ public struct JSONScanner {
         throw failure("raw control character \(hex(byte)) in a string")
       } else if byte < 0x80 {
         position += 1
+      } else if let length = wellFormedSequence(at: position) {
+        position += length
       } else {
-        try skipUTF8Sequence()
+        try skipUTF8Sequence()  // its exact error
       }
     }
     throw JSONParseError(offset: opening, reason: "unterminated string")
@@ -454,8 +463,7 @@ public struct JSONScanner {
     bytes.reserveCapacity(input.count)
     while position < input.count {
       // The run up to the next backslash is copied at once (a long text is mostly runs).
-      var end = position
-      while end < input.count, input[end] != UInt8(ascii: "\\") { end += 1 }
+      let end = backslash(from: position)
       if end > position {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
         position = end
@@ -476,5 +484,21 @@ public struct JSONScanner {
       }
       position += 2
     }
+  }
+
+  /// The first index from `start` holding a backslash, or `input.count`; eight bytes at a time.
+  private func backslash(from start: Int) -> Int {
+    guard let base = input.baseAddress else { return input.count }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    var index = start
+    while index + 8 <= input.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x5C)
+      // The lowest flagged lane is exact (a borrow only flags lanes above a zero one).
+      let flags = (word &- ones) & ~word & (ones &* 0x80)
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < input.count, base[index] != UInt8(ascii: "\\") { index += 1 }
+    return index
   }
 }
