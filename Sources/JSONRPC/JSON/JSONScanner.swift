@@ -462,8 +462,10 @@ public struct JSONScanner {
   fileprivate mutating func decodeEscapedRun(into bytes: inout [UInt8]) {
     bytes.reserveCapacity(input.count)
     while position < input.count {
-      // The run up to the next backslash is copied at once (a long text is mostly runs).
-      let end = backslash(from: position)
+      // The run up to the next backslash is copied at once (a long text is mostly runs). In
+      // validated string content the only byte JSON requires escaped is the backslash, so the
+      // writer's eight-at-a-time search finds it.
+      let end = JSONWriter.firstByteNeedingEscape(input, from: position)
       if end > position {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
         position = end
@@ -484,21 +486,5 @@ public struct JSONScanner {
       }
       position += 2
     }
-  }
-
-  /// The first index from `start` holding a backslash, or `input.count`; eight bytes at a time.
-  private func backslash(from start: Int) -> Int {
-    guard let base = input.baseAddress else { return input.count }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    var index = start
-    while index + 8 <= input.count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x5C)
-      // The lowest flagged lane is exact (a borrow only flags lanes above a zero one).
-      let flags = (word &- ones) & ~word & (ones &* 0x80)
-      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
-      index += 8
-    }
-    while index < input.count, base[index] != UInt8(ascii: "\\") { index += 1 }
-    return index
   }
 }

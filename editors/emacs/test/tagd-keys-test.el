@@ -128,33 +128,6 @@
   (cl-loop for tail = completions then (cdr tail)
            while (consp tail) collect (car tail)))
 
-(ert-deftest tagd-keys-test-capf ()
-  "`completion-at-point' sees tagd's ranking, matched letters highlighted."
-  (let (all faces metadata)
-    (setq tagd-test--hook
-          (lambda ()
-            (tagd-sync)
-            (pcase-let ((`(,beg ,end ,table . ,_) (tagd-completion-at-point)))
-              (let ((string (buffer-substring-no-properties beg end)))
-                (setq metadata (completion-metadata string table nil))
-                (setq all (completion-all-completions string table nil (length string)
-                                                      metadata))
-                (setq faces (mapcar (lambda (c)
-                                      (cl-loop for i below (length c)
-                                               collect (and (memq 'completions-common-part
-                                                                  (ensure-list
-                                                                   (get-text-property i 'face c)))
-                                                            t)))
-                                    (tagd-keys-test--proper all)))))))
-    (tagd-test--read (list "Tags: " nil (list :suggestions ["urgent" "urban" "turbo" "work"]))
-                     "ur" [f9 ?\C-a ?\C-k return])
-    (should (eq (completion-metadata-get metadata 'category) 'tagd))
-    ;; Prefix matches (alphabetical), then the word-inner fuzzy one.
-    (should (equal (mapcar #'substring-no-properties (tagd-keys-test--proper all))
-                   '("urban" "urgent" "turbo")))
-    (should (equal (car faces) '(t t nil nil nil)))
-    (should (equal (nth 2 faces) '(nil t t nil nil)))))
-
 (defun tagd-keys-test--package (name)
   "Activate the installed package NAME (Debian's elpa-NAME); non-nil if it is there."
   (require 'package)
@@ -174,6 +147,31 @@ installs it), elsewhere the test is skipped without it."
   (setq tagd-test--hook (lambda () (tagd-sync) (funcall body)))
   (tagd-test--read (list "Tags: " nil (list :suggestions suggestions))
                    typed [f9 ?\C-a ?\C-k return]))
+
+(ert-deftest tagd-keys-test-capf ()
+  "`completion-at-point' sees tagd's ranking, matched letters highlighted."
+  (let (all faces metadata)
+    (tagd-keys-test--in-field
+     ["urgent" "urban" "turbo" "work"] "ur"
+     (lambda ()
+       (pcase-let ((`(,beg ,end ,table . ,_) (tagd-completion-at-point)))
+         (let ((string (buffer-substring-no-properties beg end)))
+           (setq metadata (completion-metadata string table nil))
+           (setq all (completion-all-completions string table nil (length string)
+                                                 metadata))
+           (setq faces (mapcar (lambda (c)
+                                 (cl-loop for i below (length c)
+                                          collect (and (memq 'completions-common-part
+                                                             (ensure-list
+                                                              (get-text-property i 'face c)))
+                                                       t)))
+                               (tagd-keys-test--proper all)))))))
+    (should (eq (completion-metadata-get metadata 'category) 'tagd))
+    ;; Prefix matches (alphabetical), then the word-inner fuzzy one.
+    (should (equal (mapcar #'substring-no-properties (tagd-keys-test--proper all))
+                   '("urban" "urgent" "turbo")))
+    (should (equal (car faces) '(t t nil nil nil)))
+    (should (equal (nth 2 faces) '(nil t t nil nil)))))
 
 (ert-deftest tagd-keys-test-company-capf ()
   "company's `company-capf' back end offers tagd's suggestions, in tagd's order."
