@@ -70,3 +70,60 @@ import Testing
     }
   }
 }
+
+/// Strings in validated bytes (``MessageBytes``) are delimited and decoded without validating
+/// them again; what they read must be what the validating tree reader reads.
+@Suite struct TrustedStringTests {
+  /// A random JSON string literal: plain text, every escape, surrogate pairs, raw UTF-8.
+  static func literal(_ random: inout SplitMix64) -> String {
+    let pieces = [
+      "a", "Z", " ", "café", "😀", "—", "日本", #"\""#, #"\\"#, #"\/"#, #"\b"#, #"\f"#, #"\n"#,
+      #"\r"#, #"\t"#, #"\u0041"#, #"\u00e9"#, #"\u65e5"#, #"\ud83d\ude00"#, #"\u0000"#,
+      #"\\\""#,
+    ]
+    let count = Int.random(in: 0...24, using: &random)
+    let chosen = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+    return "\"" + chosen.joined() + "\""
+  }
+
+  @Test func readsWhatTheTreeReaderReads() throws {
+    var random = SplitMix64(seed: 44)
+    for _ in 0..<2_000 {
+      let values = (0..<3).map { _ in Self.literal(&random) }
+      let text = #"{"a":\#(values[0]),"b":[\#(values[1])],"c":\#(values[2])}"#
+      let bytes = MessageBytes(copying: Array(text.utf8))
+      let tree = try JSONReader.parse(Array(text.utf8))
+      var read: [String] = []
+      let taken = FastPath.counting {
+        var scanner = bytes.scanner(0..<bytes.count, maxDepth: 8)
+        guard (try? scanner.beginObject()) == true else { return }
+        while let key = try? scanner.nextKey() {
+          if key == "b" {
+            _ = try? scanner.beginArray()
+            _ = try? scanner.nextElement()
+            read.append((try? scanner.readString()) ?? "<not read>")
+            _ = try? scanner.nextElement()
+          } else {
+            read.append((try? scanner.readString()) ?? "<not read>")
+          }
+        }
+      }
+      let expected = [
+        tree["a"]?.stringValue, tree["b"]?.arrayValue?.first?.stringValue, tree["c"]?.stringValue,
+      ]
+      #expect(read == expected.map { $0 ?? "<none>" }, "\(text)")
+      #if DEBUG
+      #expect(taken[.trustedString, default: 0] >= 3, "the strings were validated again")
+      #endif
+    }
+  }
+
+  /// Bytes that are not valid JSON are never trusted: their strings are validated as read.
+  @Test func invalidBytesAreValidatedWhenRead() {
+    let bytes = MessageBytes(copying: [UInt8](#"{"a":"x"#.utf8) + [0xFF, 0x22, 0x7D])
+    var scanner = bytes.scanner(0..<bytes.count, maxDepth: 8)
+    #expect((try? scanner.beginObject()) == true)
+    _ = try? scanner.nextKey()
+    #expect(throws: JSONParseError.self) { _ = try scanner.readString() }
+  }
+}

@@ -1,4 +1,4 @@
-import TagCore
+@testable import TagCore
 import TagTestSupport
 import Testing
 
@@ -46,4 +46,22 @@ import Testing
   #expect(("e\u{301}").hasUTF8Prefix("e"))
   // Canonically equivalent but spelt differently: not the same bytes.
   #expect(!"\u{E9}".hasSameUTF8(as: "e\u{301}"))
+}
+
+/// The word-at-a-time line-break search stops exactly where a byte-by-byte search stops, with
+/// tabs and other control bytes (which share its first test) in every lane.
+@Test func lineBreakSearchMatchesAByteByByteSearch() {
+  var random = SplitMix64(seed: 45)
+  let alphabet: [UInt8] = [0x0A, 0x0D, 0x09, 0x0B, 0x0C, 0x00, 0x0E, 0x20, 0x61, 0x8A, 0xC3, 0xFF]
+  for _ in 0..<5_000 {
+    let count = Int.random(in: 0...40, using: &random)
+    let bytes = (0..<count).map { _ in
+      Int.random(in: 0..<3, using: &random) == 0
+        ? alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+        : UInt8(ascii: "x")
+    }
+    let start = Int.random(in: 0...count, using: &random)
+    let naive = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? count
+    #expect(bytes.span.firstLineBreak(from: start) == naive, "\(bytes) from \(start)")
+  }
 }

@@ -30,6 +30,7 @@ import Testing
     Case(path: .plainHeader, messages: [open]),
     Case(path: .plainStringMember, messages: [open]),
     Case(path: .scannedStringMember, messages: [open, change(#"gr\u0065en"#)]),
+    Case(path: .trustedString, messages: [open, change(#"gr\u0065en"#)]),
     Case(
       path: .numberMember,
       messages: [

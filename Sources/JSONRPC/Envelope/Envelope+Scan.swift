@@ -198,7 +198,8 @@ extension Envelope {
       }
       try scanner.finish()
       guard sawVersion, let method else { return nil }
-      return ScannedCall(id: id, method: method, params: params, body: MessageBytes(lending: body))
+      let bytes = MessageBytes(lendingValidated: body)
+      return ScannedCall(id: id, method: method, params: params, body: bytes)
     } catch {
       return nil
     }

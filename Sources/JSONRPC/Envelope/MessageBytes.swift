@@ -2,30 +2,42 @@
 /// bytes: how code outside JSONRPC reads message bytes without holding a pointer.
 ///
 /// A body lent by the framer is valid only for the call it is lent to; nothing read from it
-/// (strings, values, numbers) keeps it.
+/// (strings, values, numbers) keeps it. Its bytes are valid JSON (the envelope scan accepted
+/// them, or they were checked when copied), so their strings are read without being validated
+/// a second time.
 public struct MessageBytes {
   // The pointer stays in this module; `owner`, when set, keeps `buffer` alive. Inlinable, so
   // that a matcher's byte reads are loads at the call site.
   @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
   private let owner: Storage?
 
+  /// Whether the bytes are known to be one valid JSON text.
+  ///
+  /// Lent ones always are (the envelope scan lends only what it accepted), copied ones when the
+  /// copy checked them. Kept out of the struct's own fields, which fit an existential's inline buffer.
+  private var trusted: Bool { owner?.trusted ?? true }
+
   /// Bytes that a ``MessageBytes`` owns.
   private final class Storage {
     let bytes: UnsafeMutableBufferPointer<UInt8>
+    let trusted: Bool
     init(_ text: [UInt8]) {
       bytes = .allocate(capacity: text.count)
       _ = bytes.initialize(from: text)
+      var scanner = JSONScanner(UnsafeBufferPointer(bytes), maxDepth: JSONReader.maxSupportedDepth)
+      trusted = (try? scanner.scanDocument()) != nil
     }
     deinit { bytes.deallocate() }
   }
 
-  /// Lends `buffer` (valid as long as the caller keeps it).
-  init(lending buffer: UnsafeBufferPointer<UInt8>) {
+  /// Lends `buffer` (valid as long as the caller keeps it), which the envelope scan has
+  /// validated as one JSON text.
+  init(lendingValidated buffer: UnsafeBufferPointer<UInt8>) {
     self.buffer = buffer
     owner = nil
   }
 
-  /// Owns a copy of `text`.
+  /// Owns a copy of `text` (checked once here: only valid JSON is read without validating).
   public init(copying text: [UInt8]) {
     let storage = Storage(text)
     self.buffer = UnsafeBufferPointer(storage.bytes)
@@ -34,7 +46,7 @@ public struct MessageBytes {
 
   /// No bytes.
   public init() {
-    self.init(lending: UnsafeBufferPointer(start: nil, count: 0))
+    self.init(lendingValidated: UnsafeBufferPointer(start: nil, count: 0))
   }
 
   /// The number of bytes.
@@ -59,7 +71,33 @@ public struct MessageBytes {
 
   /// A scanner over `range`.
   public func scanner(_ range: Range<Int>, maxDepth: Int) -> JSONScanner {
-    JSONScanner(slice(range), maxDepth: maxDepth)
+    JSONScanner(slice(range), maxDepth: maxDepth, trusted: trusted)
+  }
+
+  /// The string value of `member`, escapes decoded; nil when it is not a string.
+  ///
+  /// Bytes known to be valid JSON are decoded in one pass, without validating them again: the
+  /// content lies between two quote bytes, so it is whole UTF-8 scalars. A short string without
+  /// escapes is made by the standard library's small-string path, which is cheaper there; other
+  /// bytes are read by the validating scanner.
+  /// The length (quotes included) up to which a string without escapes is made by the
+  /// standard library's small-string path rather than copied unvalidated.
+  public static let shortString = 34
+
+  public func stringValue(of member: JSONObjectRanges.Member) -> String? {
+    let value = member.value
+    if member.isPlainString, value.count <= Self.shortString || !trusted {
+      return string((value.lowerBound + 1)..<(value.upperBound - 1))
+    }
+    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
+      buffer[value.upperBound - 1] == UInt8(ascii: "\"")
+    else {
+      var scanner = JSONScanner(slice(value), maxDepth: 1)
+      return (try? scanner.readString()) ?? nil
+    }
+    FastPath.trustedString.taken()
+    let content = slice((value.lowerBound + 1)..<(value.upperBound - 1))
+    return JSONScanner.Key(raw: content, hasEscapes: !member.isPlainString).string
   }
 
   /// The text of `member`'s key.

@@ -150,7 +150,13 @@ public struct FrameDecoder: Sendable {
         case .continue: continue
         }
       case .body(let length):
-        guard buffer.count - readIndex >= length else { return nil }
+        guard buffer.count - readIndex >= length else {
+          // Room for a large body at once, rather than doubling (and copying) as it comes.
+          if length >= 1 << 16, buffer.capacity < readIndex + length {
+            buffer.reserveCapacity(readIndex + length)
+          }
+          return nil
+        }
         let body = readIndex..<(readIndex + length)
         readIndex += length
         state = .headers(length: nil, consumed: 0)

@@ -59,23 +59,29 @@ extension JSONScanner {
     return value
   }
 
-  func appendScalar(_ scalar: UInt32, to bytes: inout [UInt8]) {
-    switch scalar {
-    case 0..<0x80:
-      bytes.append(UInt8(truncatingIfNeeded: scalar))
-    case 0x80..<0x800:
-      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-    case 0x800..<0x10000:
-      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+  /// Writes `scalar` as UTF-8 at `to` and returns its length: 0 (nothing written) when it
+  /// needs more than `room` bytes.
+  static func encodeScalar(_ scalar: UInt32, into to: UnsafeMutablePointer<UInt8>, room: Int) -> Int
+  {
+    let length = scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
+    guard length <= room else { return 0 }
+    switch length {
+    case 1:
+      to[0] = UInt8(truncatingIfNeeded: scalar)
+    case 2:
+      to[0] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+      to[1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+    case 3:
+      to[0] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+      to[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+      to[2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
     default:
-      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+      to[0] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+      to[1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+      to[2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+      to[3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
     }
+    return length
   }
 
   /// The length of the UTF-8 sequence at `position` when it is well formed and of a common kind,

@@ -34,6 +34,9 @@ public struct JSONScanner {
   private var highKinds: [UInt64] = []
   /// True right after `{` or `[`: the next member or element needs no comma.
   private var afterOpen = false
+  /// Whether `input` is known to be valid JSON (a body the envelope scan accepted, or text
+  /// written by ``JSONWriter``): its strings are then found without validating them again.
+  private let trusted: Bool
 
   /// An object member's name as it appears in the input (between the quotes, escapes undone
   /// only when asked).
@@ -47,10 +50,7 @@ public struct JSONScanner {
     public var string: String {
       guard hasEscapes else { return Self.validatedText(raw) }
       // Already validated when the key was scanned, so decoding cannot fail.
-      var scanner = JSONScanner(raw, maxDepth: 1)
-      var bytes: [UInt8] = []
-      scanner.decodeEscapedRun(into: &bytes)
-      return bytes.withUnsafeBufferPointer(Self.validatedText)
+      return JSONScanner.decodeEscapedRun(raw).withUnsafeBufferPointer(Self.validatedText)
     }
 
     /// Bytes the scanner has validated (a `Key` is made only from them, and decoding their
@@ -119,8 +119,15 @@ public struct JSONScanner {
 
   /// Scans `input`; containers may nest `maxDepth` deep (capped as ``JSONReader`` caps it).
   public init(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONReader.defaultMaxDepth) {
+    self.init(input, maxDepth: maxDepth, trusted: false)
+  }
+
+  /// A scanner over `input`; `trusted` only for bytes already validated as JSON (see
+  /// ``MessageBytes``), whose strings are then delimited without being validated again.
+  init(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int, trusted: Bool) {
     self.input = input
     self.maxDepth = min(maxDepth, JSONReader.maxSupportedDepth)
+    self.trusted = trusted
   }
 
   // MARK: Structure
@@ -396,6 +403,24 @@ public struct JSONScanner {
     position += 1
     let start = position
     var hasEscapes = false
+    if trusted {
+      // Valid JSON: the string ends at the first quote that is not an escape's second byte
+      // (a `\u` escape's hex digits hold neither a quote nor a backslash).
+      FastPath.trustedString.taken()
+      while true {
+        position = JSONWriter.firstByteNeedingEscape(input, from: position)
+        guard position < input.count else { break }
+        if input[position] == UInt8(ascii: "\"") {
+          let raw = UnsafeBufferPointer(rebasing: input[start..<position])
+          position += 1
+          return (raw, hasEscapes)
+        }
+        hasEscapes = hasEscapes || input[position] == UInt8(ascii: "\\")
+        position += input[position] == UInt8(ascii: "\\") ? 2 : 1
+      }
+      position = input.count
+      throw JSONParseError(offset: opening, reason: "unterminated string")
+    }
     while position < input.count {
       position = JSONScanner.plainRunEnd(input, from: position)
       guard position < input.count else { break }
@@ -458,33 +483,69 @@ public struct JSONScanner {
     }
   }
 
-  /// Decodes the whole (already validated) input as string content with escapes.
-  fileprivate mutating func decodeEscapedRun(into bytes: inout [UInt8]) {
-    bytes.reserveCapacity(input.count)
-    while position < input.count {
-      // The run up to the next backslash is copied at once (a long text is mostly runs). In
-      // validated string content the only byte JSON requires escaped is the backslash, so the
-      // writer's eight-at-a-time search finds it.
-      let end = JSONWriter.firstByteNeedingEscape(input, from: position)
-      if end > position {
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
-        position = end
-        continue
+  /// The first backslash in `raw` from `start`, or `raw.count`: eight bytes at a time.
+  ///
+  /// In validated string content the backslash is the only byte that needs a look, and this
+  /// one-byte test is a third of the writer's three-byte one (`JSONWriter.escapeFlags`): a
+  /// long text is mostly runs between escapes.
+  static func firstBackslash(_ raw: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = raw.baseAddress else { return raw.count }
+    var index = start
+    while index + 8 <= raw.count {
+      let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x5C5C_5C5C_5C5C_5C5C
+      // A zero byte of x is a backslash; only the lowest flag is exact (a borrow may flag the
+      // bytes above it).
+      let flags = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    while index < raw.count, raw[index] != UInt8(ascii: "\\") { index += 1 }
+    return index
+  }
+
+  /// The bytes of `raw` (string content with escapes, already validated) with the escapes
+  /// decoded.
+  ///
+  /// Runs between escapes are copied whole (a long text is mostly runs), into
+  /// an array of `raw`'s size: decoding never lengthens (an escape of 2, 6 or 12 bytes stands
+  /// for at most 4).
+  fileprivate static func decodeEscapedRun(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    guard let from = raw.baseAddress else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: raw.count) { out, written in
+      guard let to = out.baseAddress else { return }
+      var scanner = JSONScanner(raw, maxDepth: 1)
+      var at = 0
+      while scanner.position < raw.count {
+        let run = scanner.position
+        let end = firstBackslash(raw, from: run)
+        if end > run {
+          (to + at).initialize(from: from + run, count: end - run)
+          at += end - run
+          scanner.position = end
+          continue
+        }
+        guard run + 1 < raw.count else { break }
+        let escaped = raw[run + 1]
+        switch escaped {
+        case UInt8(ascii: "b"): to[at] = 0x08
+        case UInt8(ascii: "f"): to[at] = 0x0C
+        case UInt8(ascii: "n"): to[at] = 0x0A
+        case UInt8(ascii: "r"): to[at] = 0x0D
+        case UInt8(ascii: "t"): to[at] = 0x09
+        case UInt8(ascii: "u"):
+          // Validated, so `try?` never yields nil; if it did, the escape is stepped over.
+          guard let scalar = try? scanner.decodeUnicodeEscape() else {
+            scanner.position = run + 2
+            continue
+          }
+          at += JSONScanner.encodeScalar(scalar, into: to + at, room: raw.count - at)
+          continue
+        default: to[at] = escaped
+        }
+        at += 1
+        scanner.position = run + 2
       }
-      let escaped = input[position + 1]
-      switch escaped {
-      case UInt8(ascii: "b"): bytes.append(0x08)
-      case UInt8(ascii: "f"): bytes.append(0x0C)
-      case UInt8(ascii: "n"): bytes.append(0x0A)
-      case UInt8(ascii: "r"): bytes.append(0x0D)
-      case UInt8(ascii: "t"): bytes.append(0x09)
-      case UInt8(ascii: "u"):
-        // Validated: `try?` never yields nil here.
-        appendScalar((try? decodeUnicodeEscape()) ?? 0xFFFD, to: &bytes)
-        continue
-      default: bytes.append(escaped)
-      }
-      position += 2
+      written = at
     }
   }
 }

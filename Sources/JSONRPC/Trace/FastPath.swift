@@ -19,6 +19,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case plainStringMember
   /// A params string member with escapes, read by the scanner.
   case scannedStringMember
+  /// A string in bytes already validated as JSON, delimited without validating it again.
+  case trustedString
   /// A params number member read by the scanner.
   case numberMember
   /// A params Boolean member read by the scanner.

@@ -163,16 +163,11 @@ public enum Document {
         target -= 1
       }
       while at < target {
-        let byte = bytes[at]
-        at += 1
-        if byte == 0x0A {
-          line += 1
-          lineStart = at
-        } else if byte == 0x0D {
-          if at < bytes.count, bytes[at] == 0x0A { at += 1 }
-          line += 1
-          lineStart = at
-        }
+        at = bytes.firstLineBreak(from: at)
+        guard at < target else { break }
+        at += bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A ? 2 : 1
+        line += 1
+        lineStart = at
       }
       var character = target - lineStart
       if encoding != .utf8 {

@@ -15,9 +15,7 @@ struct DocumentText {
 
   /// The end of the content of the line starting at `start` (where its line break begins).
   func lineEnd(_ start: Int) -> Int {
-    var at = start
-    while at < bytes.count, bytes[at] != 0x0A, bytes[at] != 0x0D { at += 1 }
-    return at
+    bytes.span.firstLineBreak(from: start)
   }
 
   /// The start of the line after the one at `start` (the text's end on the last line).

@@ -5,9 +5,13 @@ extension Span where Element == UInt8 {
   /// The eight bytes at `offset`, the first in the low byte.
   @inline(__always)
   func word(at offset: Int) -> UInt64 {
-    let w = extracting(offset..<(offset + 8))
-    return UInt64(w[0]) | UInt64(w[1]) << 8 | UInt64(w[2]) << 16 | UInt64(w[3]) << 24
-      | UInt64(w[4]) << 32 | UInt64(w[5]) << 40 | UInt64(w[6]) << 48 | UInt64(w[7]) << 56
+    // The last byte is read first: its bounds check covers the seven before it (offset ≥ 0 is
+    // checked once too), so the optimizer drops theirs and the eight reads become one load.
+    let last = UInt64(self[offset + 7]) << 56
+    precondition(offset >= 0, "word out of bounds")
+    return UInt64(self[offset]) | UInt64(self[offset &+ 1]) << 8 | UInt64(self[offset &+ 2]) << 16
+      | UInt64(self[offset &+ 3]) << 24 | UInt64(self[offset &+ 4]) << 32
+      | UInt64(self[offset &+ 5]) << 40 | UInt64(self[offset &+ 6]) << 48 | last
   }
 
   /// The last one to seven bytes from `offset` to the end, the first in the low byte, in at most
@@ -47,5 +51,30 @@ extension Span where Element == UInt8 {
     bytes.reserveCapacity(count)
     for offset in indices { bytes.append(self[offset]) }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension Span where Element == UInt8 {
+  /// The first offset from `start` holding a CR or an LF, or `count`: eight bytes at a time.
+  ///
+  /// A word is tested for any byte below 0x0E (LF is 0x0A, CR 0x0D) in three operations; the
+  /// byte found is then checked, and a tab or another control byte only resumes the search.
+  func firstLineBreak(from start: Int) -> Int {
+    var at = start
+    while at + 8 <= count {
+      let word = word(at: at)
+      // The high bit of each byte below 0x0E; only the lowest flag is exact (a borrow may flag
+      // the bytes above it), and bytes of 0x80 and more are never flagged.
+      let flags = (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080
+      if flags == 0 {
+        at += 8
+        continue
+      }
+      at += flags.trailingZeroBitCount / 8
+      if self[at] == 0x0A || self[at] == 0x0D { return at }
+      at += 1
+    }
+    while at < count, self[at] != 0x0A, self[at] != 0x0D { at += 1 }
+    return at
   }
 }
