@@ -5,8 +5,8 @@ import Glibc
 /// The C reference: `bench/reference/field-ref.c`, compiled at run time with the system C
 /// compiler, the yardstick of issue 25's "≤ 2× a C implementation".
 ///
-/// It is built fresh on every run (`cc -std=c11 -O2`, well under a second), so what is
-/// measured is always the committed source with this machine's compiler. Without `cc` or the
+/// It is built fresh on every run (`cc -std=c11 -O2`: about 1.5 s of CPU), so what is measured
+/// is always the committed source with this machine's compiler. Without `cc` or the
 /// source, the C rows are skipped and the reason is printed and reported; a source that does
 /// not compile fails the run.
 enum CReference {
