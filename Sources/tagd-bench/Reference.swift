@@ -30,7 +30,8 @@ enum CReference {
     return nil
   }
 
-  /// Compiles the source under `root` (the package root) into `directory` as `field-ref`.
+  /// Compiles the source under `root` (the package root) into `directory` as `field-ref` (into
+  /// a new temporary directory when `directory` is not writable).
   ///
   /// The compiler writes a name of its own first and the result is renamed into place, so two
   /// runs at once never execute a half-written program. Compiler warnings are passed to
@@ -45,7 +46,7 @@ enum CReference {
     }
     let sourcePath = (root ?? ".") + "/" + source
     guard access(sourcePath, R_OK) == 0 else { return .skipped("no \(sourcePath)") }
-    let binary = directory + "/field-ref"
+    let binary = try writable(directory) + "/field-ref"
     let partial = binary + ".\(getpid())"
     let messages = try Instructions.temporaryFile([])
     defer { unlink(messages) }
@@ -67,5 +68,16 @@ enum CReference {
     }
     if !said.isEmpty { progress("C reference: cc warned:\n\(said)") }
     return .built(binary)
+  }
+
+  /// `directory` when this process may write there, else a new directory under /tmp.
+  private static func writable(_ directory: String) throws(BenchError) -> String {
+    if access(directory, W_OK) == 0 { return directory }
+    var template = Array("/tmp/tagd-bench-cref-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkdtemp($0) != nil } ?? false
+    }
+    guard made else { throw BenchError("mkdtemp failed: errno \(errno)") }
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }
