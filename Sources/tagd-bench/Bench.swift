@@ -8,6 +8,8 @@ struct Bench {
   let bench: String
   /// The Node.js peer (`bench/peer/field-peer.js`) and the `node` to run it, when both exist.
   let peer: (node: String, script: String)?
+  /// The compiled C reference (``CReference``), when this run has one.
+  let reference: String?
   /// A smoke run: fewer and smaller measurements.
   let quick: Bool
   /// Progress lines go to stderr.
@@ -38,8 +40,18 @@ struct Bench {
     return child
   }
 
+  /// Spawns the C reference and initializes it.
+  func startReference() throws(BenchError) -> Child {
+    guard let reference else { throw BenchError("no C reference") }
+    let child = try Child(path: reference)
+    try initialize(child, expectName: "field-ref")
+    return child
+  }
+
   /// The servers a comparison runs, in the order of each round.
-  var servers: [ServerKind] { peer == nil ? [.tagd, .floor] : [.tagd, .floor, .peer] }
+  var servers: [ServerKind] {
+    [.tagd, .floor] + (peer == nil ? [] : [.peer]) + (reference == nil ? [] : [.reference])
+  }
 
   /// Spawns and initializes one of the servers.
   func start(_ kind: ServerKind) throws(BenchError) -> Child {
@@ -47,6 +59,7 @@ struct Bench {
     case .tagd: try startTagd()
     case .floor: try startFloor()
     case .peer: try startPeer()
+    case .reference: try startReference()
     }
   }
 
@@ -85,9 +98,21 @@ struct Bench {
   }
 }
 
-/// The servers measured side by side: tagd, the do-nothing floor and the Node.js peer.
+/// The servers measured side by side: tagd, the do-nothing floor, the Node.js peer and the C
+/// reference.
 enum ServerKind {
   case tagd
   case floor
   case peer
+  case reference
+
+  /// What a parity failure calls it.
+  var name: String {
+    switch self {
+    case .tagd: "tagd"
+    case .floor: "the floor"
+    case .peer: "the Node.js peer"
+    case .reference: "the C reference"
+    }
+  }
 }

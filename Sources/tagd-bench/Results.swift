@@ -3,13 +3,22 @@ import JSONRPC
 /// Everything measured in one run of the benchmark, ready to be reported.
 struct Results {
   var start: (tagd: Sample, floor: Sample)
-  var throughput: (tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun])
-  var latency: (tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double])
+  var throughput:
+    (
+      tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun],
+      reference: [ThroughputRun]
+    )
+  var latency:
+    (
+      tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double], reference: [Double]
+    )
   var scale: [ScaleRow]
   var memory: (tagd: [MemoryRun], floorIdlePeak: [Int])
   var decoders: [DecoderTiming]
   /// Callgrind counts per item, when valgrind is installed.
   var instructions: [Instructions.Row]?
+  /// Why the C reference was not measured, when it was not.
+  var referenceSkipped: String?
   var pipelinedCount: Int
   var openFieldCount: Int
   var seconds: Double
@@ -74,27 +83,30 @@ struct Results {
           "\(Format.fixed(floorP50.median, 1)) µs (+\(Format.fixed(p50.median - floorP50.median, 1)) µs)"
       )
     )
-    if !throughput.peer.isEmpty, !latency.peer.isEmpty {
-      let peerRate = Sample(throughput.peer.map(\.rate))
-      let peerCPU = Sample(throughput.peer.map(\.cpuMicroseconds))
-      let peerP50 = Sample(latency.peer)
+    rows += comparison(
+      "Node.js peer",
+      "peer",
+      throughput.peer,
+      latency.peer,
+      rate: rate,
+      cpu: cpu,
+      p50: p50
+    )
+    rows += comparison(
+      "C reference",
+      "C",
+      throughput.reference,
+      latency.reference,
+      rate: rate,
+      cpu: cpu,
+      p50: p50
+    )
+    if let referenceSkipped {
       rows.append(
         Figure(
-          name: "Node.js peer: pipelined `field/change`; tagd ÷ peer",
+          name: "C reference",
           target: "—",
-          measured:
-            "\(Format.sample(Sample(peerRate.values.map { $0 / 1e3 }), 0, "k/s")); tagd ×\(Format.fixed(rate.median / peerRate.median, 2))",
-          pass: true,
-          floor:
-            "CPU \(Format.fixed(peerCPU.median, 3)) µs per request (tagd ÷ peer ×\(Format.fixed(cpu.median / peerCPU.median, 2)))"
-        )
-      )
-      rows.append(
-        Figure(
-          name: "Node.js peer: round trip p50; tagd ÷ peer",
-          target: "—",
-          measured:
-            "\(Format.sample(peerP50, 1, "µs")); tagd ×\(Format.fixed(p50.median / peerP50.median, 2))",
+          measured: "not measured: \(referenceSkipped)",
           pass: true,
           floor: "—"
         )
@@ -164,5 +176,41 @@ struct Results {
       )
     )
     return rows
+  }
+
+  /// The rows of a server measured beside tagd on the same bytes (none when it was not):
+  /// its pipelined throughput and round trip, and tagd's as a ratio to them.
+  private func comparison(
+    _ name: String,
+    _ short: String,
+    _ runs: [ThroughputRun],
+    _ latency: [Double],
+    rate: Sample,
+    cpu: Sample,
+    p50: Sample
+  ) -> [Figure] {
+    guard !runs.isEmpty, !latency.isEmpty else { return [] }
+    let theirRate = Sample(runs.map(\.rate))
+    let theirCPU = Sample(runs.map(\.cpuMicroseconds))
+    let theirP50 = Sample(latency)
+    return [
+      Figure(
+        name: "\(name): pipelined `field/change`; tagd ÷ \(short)",
+        target: "—",
+        measured:
+          "\(Format.sample(Sample(theirRate.values.map { $0 / 1e3 }), 0, "k/s")); tagd ×\(Format.fixed(rate.median / theirRate.median, 2))",
+        pass: true,
+        floor:
+          "CPU \(Format.fixed(theirCPU.median, 3)) µs per request (tagd ÷ \(short) ×\(Format.fixed(cpu.median / theirCPU.median, 2)))"
+      ),
+      Figure(
+        name: "\(name): round trip p50; tagd ÷ \(short)",
+        target: "—",
+        measured:
+          "\(Format.sample(theirP50, 1, "µs")); tagd ×\(Format.fixed(p50.median / theirP50.median, 2))",
+        pass: true,
+        floor: "—"
+      ),
+    ]
   }
 }

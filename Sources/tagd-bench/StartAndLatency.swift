@@ -20,16 +20,17 @@ extension Bench {
     return (Sample(tagdTimes), Sample(floorTimes))
   }
 
-  /// Round-trip p50 and p99 in µs of one `field/change` at a time (the floor and the peer get
-  /// the same bytes); one sample per run, tagd, floor and peer in turn.
+  /// Round-trip p50 and p99 in µs of one `field/change` at a time (the floor, the peer and the
+  /// C reference get the same bytes); one sample per run, each server in turn.
   func measureLatency() throws(BenchError) -> (
-    tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double]
+    tagd: [Double], floor: [Double], tagdP99: [Double], peer: [Double], reference: [Double]
   ) {
     let count = quick ? 2_000 : 20_000
     var tagdP50: [Double] = []
     var floorP50: [Double] = []
     var tagdP99: [Double] = []
     var peerP50: [Double] = []
+    var referenceP50: [Double] = []
     for run in 0...runs {
       for kind in servers {
         let isFloor = kind == .floor
@@ -51,13 +52,14 @@ extension Bench {
         switch kind {
         case .floor: floorP50.append(p50)
         case .peer: peerP50.append(p50)
+        case .reference: referenceP50.append(p50)
         case .tagd:
           tagdP50.append(p50)
           tagdP99.append(Sample.percentile(times, 0.99))
         }
       }
     }
-    return (tagdP50, floorP50, tagdP99, peerP50)
+    return (tagdP50, floorP50, tagdP99, peerP50, referenceP50)
   }
 
   /// Opens field `f` with a handful of tags.
@@ -92,13 +94,13 @@ extension Bench {
 }
 
 extension Bench {
-  /// Checks that the peer answers the typing workload with exactly tagd's bytes, so the two are
-  /// compared on the same job.
-  func checkPeerParity() throws(BenchError) {
-    guard peer != nil else { return }
+  /// Checks that `kind` (the Node.js peer or the C reference) answers the typing workload with
+  /// exactly tagd's bytes, so the two are compared on the same job; a difference fails the run
+  /// with the first differing reply of each.
+  func checkParity(_ kind: ServerKind) throws(BenchError) {
     let (frames, _) = Workloads.typing(count: quick ? 500 : 5_000, firstID: 100, field: "f")
     var bodies: [[ArraySlice<UInt8>]] = []
-    for kind in [ServerKind.tagd, .peer] {
+    for kind in [ServerKind.tagd, kind] {
       let child = try start(kind)
       try openTypingField(child)
       let first = child.frames.count
@@ -107,11 +109,15 @@ extension Bench {
       child.finish()
     }
     guard bodies[0].count == bodies[1].count else {
-      throw BenchError("the peer sent \(bodies[1].count) replies, tagd \(bodies[0].count)")
+      throw BenchError("\(kind.name) sent \(bodies[1].count) replies, tagd \(bodies[0].count)")
     }
     for (index, (ours, theirs)) in zip(bodies[0], bodies[1]).enumerated() where ours != theirs {
       throw BenchError(
-        "the peer's reply \(index) differs from tagd's: \(String(decoding: theirs, as: UTF8.self))"
+        """
+        \(kind.name)'s reply \(index) to the typing workload differs from tagd's:
+          \(kind.name): \(String(decoding: theirs, as: UTF8.self))
+          tagd: \(String(decoding: ours, as: UTF8.self))
+        """
       )
     }
   }

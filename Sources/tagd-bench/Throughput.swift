@@ -12,14 +12,17 @@ extension Bench {
   /// The number of pipelined requests per run.
   var pipelinedCount: Int { quick ? 10_000 : 100_000 }
 
-  /// Runs the typing workload pipelined against tagd, the floor and the peer, in turn.
+  /// Runs the typing workload pipelined against tagd, the floor, the peer and the C reference,
+  /// in turn.
   func measureThroughput() throws(BenchError) -> (
-    tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun]
+    tagd: [ThroughputRun], floor: [ThroughputRun], peer: [ThroughputRun],
+    reference: [ThroughputRun]
   ) {
     let (frames, drafts) = Workloads.typing(count: pipelinedCount, firstID: 100, field: "f")
     var tagdRuns: [ThroughputRun] = []
     var floorRuns: [ThroughputRun] = []
     var peerRuns: [ThroughputRun] = []
+    var referenceRuns: [ThroughputRun] = []
     for run in 0...runs {
       for kind in servers {
         let isFloor = kind == .floor
@@ -49,9 +52,10 @@ extension Bench {
         case .tagd: tagdRuns.append(result)
         case .floor: floorRuns.append(result)
         case .peer: peerRuns.append(result)
+        case .reference: referenceRuns.append(result)
         }
       }
     }
-    return (tagdRuns, floorRuns, peerRuns)
+    return (tagdRuns, floorRuns, peerRuns, referenceRuns)
   }
 }

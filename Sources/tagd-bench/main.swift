@@ -15,6 +15,10 @@ import Glibc
 //   .build/release/tagd-bench --instructions --check [--quick] [--budgets PATH]
 //                         the same, then fails (exit 1) when a workload is more than 3 % over
 //                         its budget in bench/budgets.json (CI runs it with --quick)
+//
+// Every run but --documents first compiles the C reference, bench/reference/field-ref.c, with
+// `cc` into this executable's directory (without cc its rows are skipped, saying so) and checks
+// its replies equal tagd's before measuring it.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--responder" { Responder.run() }
@@ -94,12 +98,51 @@ while let argument = arguments.first {
   }
 }
 
+/// The first executable `name` on `PATH`.
+func onPath(_ name: String) -> String? {
+  guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+  for directory in path.split(separator: ":") {
+    let candidate = String(directory) + "/" + name
+    if access(candidate, X_OK) == 0 { return candidate }
+  }
+  return nil
+}
 let tagd = tagdPath ?? directory + "/tagd"
 guard access(tagd, X_OK) == 0 else {
   fail("no tagd at \(tagd); run `swift build -c release` first")
 }
 
 if check && !instructionsOnly { fail("--check goes with --instructions") }
+
+let progress: (String) -> Void = { writeText($0 + "\n", to: STDERR_FILENO) }
+let packageRoot = Procfs.packageRoot(from: directory)
+let peerScript = (packageRoot ?? ".") + "/bench/peer/field-peer.js"
+let peer = onPath("node").flatMap { node in
+  access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
+}
+// The C reference is compiled for the runs that measure it (not for --documents): into this
+// executable's directory, the build directory (.build/release), beside tagd.
+let reference: CReference
+do throws(BenchError) {
+  reference =
+    documentsOnly
+    ? .skipped("not measured by --documents")
+    : try CReference.build(root: packageRoot, into: directory, progress: progress)
+} catch {
+  fail(error.description)
+}
+if let reason = reference.skipReason, !documentsOnly {
+  progress("no C reference: \(reason); its rows are left out")
+}
+let bench = Bench(
+  tagd: tagd,
+  bench: executable,
+  peer: peer,
+  reference: reference.path,
+  quick: quick,
+  progress: progress
+)
+
 if instructionsOnly {
   guard let valgrind = Instructions.valgrind() else {
     fail("--instructions needs valgrind on PATH")
@@ -109,16 +152,25 @@ if instructionsOnly {
     let budgets =
       try check
       ? Instructions.budgets(
-        at: budgetsPath ?? (Procfs.packageRoot(from: directory) ?? ".") + "/bench/budgets.json",
+        at: budgetsPath ?? (packageRoot ?? ".") + "/bench/budgets.json",
         quick: quick
       ) : [:]
+    if bench.reference != nil {
+      progress("C reference: checking its replies equal tagd's…")
+      try bench.checkParity(.reference)
+    }
     let rows = try Instructions.measure(
       tagd: tagd,
+      reference: bench.reference,
       valgrind: valgrind,
       quick: quick,
-      keep: callgrindDirectory
-    ) { writeText($0 + "\n", to: STDERR_FILENO) }
-    writeText(Report.instructionTable(rows), to: STDOUT_FILENO)
+      keep: callgrindDirectory,
+      progress: progress
+    )
+    writeText(
+      Report.instructionTable(rows, referenceSkipped: reference.skipReason),
+      to: STDOUT_FILENO
+    )
     if check {
       let (lines, pass) = Instructions.check(rows, budgets: budgets)
       writeText(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
@@ -129,23 +181,6 @@ if instructionsOnly {
     fail(error.description)
   }
 }
-/// The first executable `name` on `PATH`.
-func onPath(_ name: String) -> String? {
-  guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
-  for directory in path.split(separator: ":") {
-    let candidate = String(directory) + "/" + name
-    if access(candidate, X_OK) == 0 { return candidate }
-  }
-  return nil
-}
-let peerScript = (Procfs.packageRoot(from: directory) ?? ".") + "/bench/peer/field-peer.js"
-let peer = onPath("node").flatMap { node in
-  access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
-}
-let bench = Bench(tagd: tagd, bench: executable, peer: peer, quick: quick) { line in
-  writeText(line + "\n", to: STDERR_FILENO)
-}
-
 if documentsOnly {
   do throws(BenchError) {
     for row in try bench.measureDocuments() {
@@ -169,7 +204,11 @@ do throws(BenchError) {
     bench.progress("no node on PATH or no bench/peer/field-peer.js: no Node.js peer")
   } else {
     bench.progress("Node.js peer: checking its replies equal tagd's…")
-    try bench.checkPeerParity()
+    try bench.checkParity(.peer)
+  }
+  if bench.reference != nil {
+    bench.progress("C reference: checking its replies equal tagd's…")
+    try bench.checkParity(.reference)
   }
   bench.progress("pipelined field/change…")
   let throughput = try bench.measureThroughput()
@@ -197,6 +236,7 @@ do throws(BenchError) {
   if let valgrind = Instructions.valgrind() {
     instructions = try Instructions.measure(
       tagd: tagd,
+      reference: bench.reference,
       valgrind: valgrind,
       quick: quick,
       keep: callgrindDirectory,
@@ -213,6 +253,7 @@ do throws(BenchError) {
     memory: memory,
     decoders: decoders,
     instructions: instructions,
+    referenceSkipped: reference.skipReason,
     pipelinedCount: bench.pipelinedCount,
     openFieldCount: bench.openFieldCount,
     seconds: Clock.seconds() - began
@@ -226,7 +267,7 @@ do throws(BenchError) {
     bench.progress("quick run: every reply verified; no report written")
     exit(0)
   }
-  let path = output ?? (Procfs.packageRoot(from: directory) ?? ".") + "/BENCHMARKS.md"
+  let path = output ?? (packageRoot ?? ".") + "/BENCHMARKS.md"
   let report = Report.render(
     results,
     machine: .current(),
