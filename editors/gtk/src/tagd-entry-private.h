@@ -1,6 +1,12 @@
-/* tagd-entry-private.h: what the parts of TagdEntry share (tagd-entry.c: the widget, its
- * chips and keys; tagd-entry-session.c: the field session in tagd; tagd-entry-layout.c:
- * field/layout and size allocation; tagd-entry-suggest.c: the suggestion popover). Private.
+/* tagd-entry-private.h: what the parts of TagdEntry share. Private. The parts:
+ *   tagd-entry.c          the type, properties, signals, construction, the API on tags
+ *   tagd-entry-options.c  the field/open options (each change re-opens the session)
+ *   tagd-entry-chips.c    chips from tagd's tags, the selected chip, chip requests
+ *   tagd-entry-keys.c     keys, focus, clicks on the entry
+ *   tagd-entry-announce.c announcements, refusals, tag-dropped
+ *   tagd-entry-session.c  the field session in tagd: requests, field/open, the sync path
+ *   tagd-entry-layout.c   field/layout and size allocation
+ *   tagd-entry-suggest.c  the suggestion popover
  *
  * SPDX-License-Identifier: MIT
  */
@@ -32,6 +38,31 @@ typedef struct {
   char      *text;        /* the buffer when the user acted */
   gint64     version;     /* its version */
 } Op;
+
+enum {
+  PROP_0,
+  PROP_TAGS,
+  PROP_PROMPT,
+  PROP_SEPARATORS,
+  PROP_MAX_TAGS,
+  PROP_MAX_TAG_LENGTH,
+  PROP_CASE_SENSITIVE,
+  PROP_TRANSFORM,
+  PROP_PATTERN,
+  PROP_ALLOW,
+  PROP_DENY,
+  PROP_SUGGESTIONS,
+  PROP_BACKSPACE_MODE,
+  PROP_COMMIT_ON_BLUR,
+  PROP_HISTORY,
+  PROP_SELECTED,
+  PROP_ANNOUNCEMENT,
+  N_PROPS
+};
+G_GNUC_INTERNAL extern GParamSpec *_tagd_entry_properties[N_PROPS];
+
+enum { SIGNAL_TAGS_CHANGED, SIGNAL_TAG_DROPPED, SIGNAL_ACTIVATE, N_SIGNALS };
+G_GNUC_INTERNAL extern guint _tagd_entry_signals[N_SIGNALS];
 
 struct _TagdEntry {
   GtkWidget        parent_instance;
@@ -104,6 +135,16 @@ typedef struct {
   GPtrArray *chips;
 } Reply;
 
+G_GNUC_INTERNAL void               _tagd_entry_select_chip (TagdEntry *self, int index, gboolean tell_tagd);
+G_GNUC_INTERNAL int                _tagd_entry_nearest_chip (TagdEntry *self, int from, int step);
+G_GNUC_INTERNAL void               _tagd_entry_remove_chip (TagdEntry *self, TagdChip *chip);
+G_GNUC_INTERNAL void               _tagd_entry_edit_chip (TagdEntry *self, int index);
+G_GNUC_INTERNAL void               _tagd_entry_move_chip (TagdEntry *self, int step);
+G_GNUC_INTERNAL gboolean           _tagd_entry_focus_is_in_chips (TagdEntry *self);
+G_GNUC_INTERNAL void               _tagd_entry_set_tags_internal (TagdEntry *self, char **tags);
+G_GNUC_INTERNAL void               _tagd_entry_keys_init (TagdEntry *self);
+G_GNUC_INTERNAL gboolean           _tagd_entry_grab_focus (GtkWidget *widget);
+G_GNUC_INTERNAL gboolean           _tagd_entry_focus (GtkWidget *widget, GtkDirectionType direction);
 G_GNUC_INTERNAL void               _tagd_entry_apply_outcome (TagdEntry *self, GVariant *state);
 G_GNUC_INTERNAL void               _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce);
 G_GNUC_INTERNAL void               _tagd_entry_clear_refusal (TagdEntry *self);
