@@ -8,6 +8,15 @@
 #include "tagd-entry-private.h"
 #include "tagd-enums.h"
 
+#if GTK_CHECK_VERSION (4, 14, 0)
+/* GTK 4.14 has gtk_accessible_announce(). Debian 12, the floor, has GTK 4.8, so this branch is
+ * neither compiled nor tested there (README, "Screen readers"). */
+static void
+speak (TagdEntry *self, const char *sentence)
+{
+  gtk_accessible_announce (GTK_ACCESSIBLE (self), sentence, GTK_ACCESSIBLE_ANNOUNCEMENT_PRIORITY_MEDIUM);
+}
+#else
 static gboolean
 clear_description_cb (gpointer data)
 {
@@ -32,19 +41,14 @@ announce_target (TagdEntry *self)
   return self->text_box;
 }
 
+/* GTK 4.8 has no gtk_accessible_announce(): Orca 43 speaks a change of the accessible
+ * description of its locus of focus. The description is cleared on the next idle, so the same
+ * sentence twice is spoken twice and is not read again when focus comes back. */
 static void
-set_announcement (TagdEntry *self, const char *sentence)
+speak (TagdEntry *self, const char *sentence)
 {
-  GtkWidget *target;
+  GtkWidget *target = announce_target (self);
 
-  if (sentence == NULL || sentence[0] == '\0')
-    return;
-  g_free (self->announcement);
-  self->announcement = g_strdup (sentence);
-  /* GTK 4.8 has no gtk_accessible_announce() (4.14): Orca speaks a change of the accessible
-   * description of its locus of focus. The description is cleared on the next idle, so the
-   * same sentence twice is spoken twice and is not read again when focus comes back. */
-  target = announce_target (self);
   if (self->described != NULL && self->described != target)
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->described),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "", -1);
@@ -53,6 +57,17 @@ set_announcement (TagdEntry *self, const char *sentence)
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, sentence, -1);
   g_clear_handle_id (&self->clear_description, g_source_remove);
   self->clear_description = g_idle_add (clear_description_cb, self);
+}
+#endif
+
+static void
+set_announcement (TagdEntry *self, const char *sentence)
+{
+  if (sentence == NULL || sentence[0] == '\0')
+    return;
+  g_free (self->announcement);
+  self->announcement = g_strdup (sentence);
+  speak (self, sentence);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_ANNOUNCEMENT]);
 }
 
