@@ -105,7 +105,7 @@ rebuild_chips (TagdEntry *self)
 void
 _tagd_entry_set_tags_internal (TagdEntry *self, char **tags /* transfer full */)
 {
-  if (_tagd_entry_strv_equal (self->tags, tags))
+  if (_tagd_strv_equal (self->tags, tags))
     {
       g_strfreev (tags);
       return;

@@ -202,7 +202,7 @@ on_focus_leave (GtkEventControllerFocus *controller, TagdEntry *self)
       g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SELECTED]);
     }
   _tagd_entry_hide_suggestions (self);
-  if (self->field != NULL && self->open_source == 0)
+  if (_tagd_session_started (self->session))
     _tagd_entry_request (self, "field/blur", NULL, self->commit_on_blur ? 0 : OP_LOCAL, NULL);
 }
 

@@ -27,7 +27,7 @@ tagd_entry_set_prompt (TagdEntry *self, const char *prompt)
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->text_box), prompt);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_PROMPT]);
 }
 
@@ -50,7 +50,7 @@ replace_strv (char ***slot, const char * const *value)
 {
   if (*slot == NULL && value == NULL)
     return FALSE;
-  if (*slot != NULL && value != NULL && _tagd_entry_strv_equal (*slot, (char **) value))
+  if (*slot != NULL && value != NULL && _tagd_strv_equal (*slot, (char **) value))
     return FALSE;
   g_strfreev (*slot);
   *slot = g_strdupv ((char **) value);
@@ -68,7 +68,7 @@ tagd_entry_set_separators (TagdEntry *self, const char * const *separators)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->separators, separators))
     return;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SEPARATORS]);
 }
 
@@ -86,7 +86,7 @@ tagd_entry_set_max_tags (TagdEntry *self, int max_tags)
   if (self->max_tags == max_tags)
     return;
   self->max_tags = max_tags;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_MAX_TAGS]);
 }
 
@@ -106,7 +106,7 @@ tagd_entry_set_max_tag_length (TagdEntry *self, int max_tag_length)
   if (self->max_tag_length == max_tag_length)
     return;
   self->max_tag_length = max_tag_length;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_MAX_TAG_LENGTH]);
 }
 
@@ -125,7 +125,7 @@ tagd_entry_set_case_sensitive (TagdEntry *self, gboolean case_sensitive)
   if (self->case_sensitive == case_sensitive)
     return;
   self->case_sensitive = case_sensitive;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_CASE_SENSITIVE]);
 }
 
@@ -143,7 +143,7 @@ tagd_entry_set_transform (TagdEntry *self, TagdTransform transform)
   if (self->transform == transform)
     return;
   self->transform = transform;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_TRANSFORM]);
 }
 
@@ -173,7 +173,7 @@ tagd_entry_set_pattern (TagdEntry *self, const char *pattern)
     return;
   g_free (self->pattern);
   self->pattern = g_strdup (pattern);
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_PATTERN]);
 }
 
@@ -201,7 +201,7 @@ tagd_entry_set_allow (TagdEntry *self, const char * const *allow)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->allow, allow))
     return;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_ALLOW]);
 }
 
@@ -229,7 +229,7 @@ tagd_entry_set_deny (TagdEntry *self, const char * const *deny)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->deny, deny))
     return;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_DENY]);
 }
 
@@ -260,11 +260,11 @@ tagd_entry_set_suggestions (TagdEntry *self, const char * const *suggestions)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->suggestions, suggestions))
     return;
-  if (_tagd_entry_session_live (self))
-    _tagd_connection_call (self->conn, "field/setSuggestions",
-                           g_variant_new_parsed ("{'field': <%s>, 'suggestions': <%v>}", self->field,
-                                                 g_variant_new_strv (suggestions ? suggestions : empty, -1)),
-                           _tagd_entry_on_ignore_reply, g_object_ref (self));
+  if (_tagd_session_is_live (self->session))
+    _tagd_session_call (self->session, "field/setSuggestions",
+                        g_variant_new_parsed ("{'suggestions': <%v>}",
+                                              g_variant_new_strv (suggestions ? suggestions : empty, -1)),
+                        NULL, NULL);
   _tagd_entry_schedule_suggest (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SUGGESTIONS]);
 }
@@ -283,7 +283,7 @@ tagd_entry_set_backspace_mode (TagdEntry *self, TagdBackspaceMode mode)
   if (self->backspace_mode == mode)
     return;
   self->backspace_mode = mode;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_BACKSPACE_MODE]);
 }
 
@@ -302,7 +302,7 @@ tagd_entry_set_commit_on_blur (TagdEntry *self, gboolean commit_on_blur)
   if (self->commit_on_blur == commit_on_blur)
     return;
   self->commit_on_blur = commit_on_blur;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_COMMIT_ON_BLUR]);
 }
 
@@ -320,7 +320,7 @@ tagd_entry_set_history (TagdEntry *self, int history)
   if (self->history == history)
     return;
   self->history = history;
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_HISTORY]);
 }
 

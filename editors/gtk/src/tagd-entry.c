@@ -55,24 +55,13 @@ tagd_entry_editable_init (GtkEditableInterface *iface)
 
 /* ---- GObject */
 
-static gboolean
-open_idle_cb (gpointer data)
-{
-  TagdEntry *self = data;
-  self->open_source = 0;
-  _tagd_entry_send_open (self);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 tagd_entry_constructed (GObject *object)
 {
   TagdEntry *self = TAGD_ENTRY (object);
 
   G_OBJECT_CLASS (tagd_entry_parent_class)->constructed (object);
-  self->field = _tagd_connection_register (self->conn, "entry", self, &_tagd_entry_session_vtable);
-  /* Open once the construct properties (tags, options) are all set. */
-  self->open_source = g_idle_add (open_idle_cb, self);
+  _tagd_session_start (self->session);
 }
 
 static void
@@ -80,22 +69,10 @@ tagd_entry_dispose (GObject *object)
 {
   TagdEntry *self = TAGD_ENTRY (object);
 
-  g_clear_handle_id (&self->open_source, g_source_remove);
   g_clear_handle_id (&self->suggest_source, g_source_remove);
   g_clear_handle_id (&self->clear_description, g_source_remove);
   g_clear_weak_pointer (&self->described);
-  if (self->held != NULL)
-    {
-      g_queue_free_full (self->held, (GDestroyNotify) _tagd_entry_op_free);
-      self->held = NULL;
-    }
-  if (self->field != NULL)
-    {
-      if (_tagd_entry_session_live (self))
-        _tagd_connection_call (self->conn, "field/close", _tagd_entry_field_params (self), _tagd_entry_on_ignore_reply, g_object_ref (self->conn));
-      _tagd_connection_unregister (self->conn, self->field);
-      g_clear_pointer (&self->field, g_free);
-    }
+  _tagd_session_stop (self->session);
   if (self->buffer != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->buffer, self);
@@ -130,6 +107,7 @@ tagd_entry_finalize (GObject *object)
   g_free (self->prompt);
   g_free (self->announcement);
   g_string_free (self->mirror, TRUE);
+  _tagd_session_free (self->session);
   G_OBJECT_CLASS (tagd_entry_parent_class)->finalize (object);
 }
 
@@ -358,11 +336,10 @@ static void
 tagd_entry_init (TagdEntry *self)
 {
   _tagd_style_ensure ();
-  self->conn = tagd_connection_get_default ();
+  self->session = _tagd_session_new (G_OBJECT (self), &_tagd_entry_session_class);
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
   self->tags = g_new0 (char *, 1);
   self->mirror = g_string_new ("");
-  self->held = g_queue_new ();
   self->items = g_ptr_array_new_with_free_func (g_free);
   self->max_tags = -1;
   self->max_tag_length = -1;
@@ -455,10 +432,10 @@ tagd_entry_set_tags (TagdEntry *self, const char * const *tags)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (tags == NULL)
     tags = empty;
-  if (_tagd_entry_strv_equal (self->tags, (char **) tags))
+  if (_tagd_strv_equal (self->tags, (char **) tags))
     return;
   _tagd_entry_set_tags_internal (self, g_strdupv ((char **) tags));
-  _tagd_entry_reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
 }
 
 /**
