@@ -4,7 +4,8 @@
  *   tagd-entry-chips.c    chips from tagd's tags, the selected chip, chip requests
  *   tagd-entry-keys.c     keys, focus, clicks on the entry
  *   tagd-entry-announce.c announcements, refusals, tag-dropped
- *   tagd-entry-session.c  the field session in tagd: requests, field/open, the sync path
+ *   tagd-entry-session.c  what its field session (tagd-session.c) carries: requests with
+ *                         their text, field/open, the sync path
  *   tagd-entry-layout.c   field/layout and size allocation
  *   tagd-entry-suggest.c  the suggestion popover
  *
