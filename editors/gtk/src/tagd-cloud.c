@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "tagd-cloud.h"
-#include "tagd-private.h"
+#include "tagd-session.h"
 #include "tagd-style.h"
 
 #define ANIMATION_USEC (700 * 1000)
@@ -33,9 +33,7 @@ struct _TagdCloud {
   gboolean         syncing;          /* setting buttons from tagd's state */
   int              current;          /* the tag Tab comes back to, or -1 */
 
-  TagdConnection  *conn;
-  char            *cloud;
-  guint            open_source;
+  TagdSession     *session;          /* the cloud in tagd */
   gint64           state_version;
 
   /* layout */
@@ -68,53 +66,8 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TagdCloud, tagd_cloud, GTK_TYPE_WIDGET)
 
-static void send_open (TagdCloud *self);
 static double margin (TagdCloud *self);
 static void request_layout (TagdCloud *self, gboolean transition, double progress);
-
-typedef struct {
-  TagdCloud *self;
-  char      *cloud;
-  guint      serial;
-  guint      n_tags;
-  gboolean   animation;
-} Reply;
-
-static Reply *
-reply_new (TagdCloud *self)
-{
-  Reply *r = g_new0 (Reply, 1);
-  r->self = g_object_ref (self);
-  r->cloud = g_strdup (self->cloud);
-  return r;
-}
-
-static void
-reply_free (Reply *r)
-{
-  g_object_unref (r->self);
-  g_free (r->cloud);
-  g_free (r);
-}
-
-static void
-report_error (const char *method, const GError *error)
-{
-  if (!g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
-    g_warning ("tagd: %s failed: %s", method, error->message);
-}
-
-static gboolean
-strv_equal (char **a, char **b)
-{
-  guint na = a ? g_strv_length (a) : 0, nb = b ? g_strv_length (b) : 0;
-  if (na != nb)
-    return FALSE;
-  for (guint i = 0; i < na; i++)
-    if (g_strcmp0 (a[i], b[i]) != 0)
-      return FALSE;
-  return TRUE;
-}
 
 /* GTK 4.8 shows a toggle button as a push button whose change a screen reader does not
  * speak; as a check box with its CHECKED state kept in step it says "checked"/"not checked". */
@@ -136,7 +89,7 @@ set_selection_internal (TagdCloud *self, char **selection /* transfer full */)
       gtk_toggle_button_set_active (self->buttons->pdata[i], on);
     }
   self->syncing = FALSE;
-  if (strv_equal (self->selection, selection))
+  if (_tagd_strv_equal (self->selection, selection))
     {
       g_strfreev (selection);
       return;
@@ -147,25 +100,18 @@ set_selection_internal (TagdCloud *self, char **selection /* transfer full */)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
 }
 
+/* Takes a CloudState if it is newer than what the cloud shows. */
 static void
-on_state_reply (GVariant *result, const GError *error, gpointer data)
+apply_state (TagdCloud *self, GVariant *state)
 {
-  Reply *r = data;
-  TagdCloud *self = r->self;
+  gint64 version = (gint64) _tagd_variant_number (state, "version", 0);
+  g_autoptr (GVariant) selection = _tagd_variant_lookup (state, "selection");
 
-  if (error != NULL)
-    report_error ("cloud request", error);
-  else if (g_strcmp0 (r->cloud, self->cloud) == 0)
+  if (version > self->state_version)
     {
-      gint64 version = (gint64) _tagd_variant_number (result, "version", 0);
-      g_autoptr (GVariant) selection = _tagd_variant_lookup (result, "selection");
-      if (version > self->state_version)
-        {
-          self->state_version = version;
-          set_selection_internal (self, _tagd_variant_strv (selection));
-        }
+      self->state_version = version;
+      set_selection_internal (self, _tagd_variant_strv (selection));
     }
-  reply_free (r);
 }
 
 static void
@@ -174,19 +120,15 @@ on_toggled (GtkToggleButton *button, TagdCloud *self)
   const char *title = g_object_get_data (G_OBJECT (button), "tagd-title");
 
   sync_checked (button);
-  if (self->syncing || self->cloud == NULL)
+  if (self->syncing)
     return;
   {
     guint index;
     if (g_ptr_array_find (self->buttons, button, &index))
       self->current = (int) index;
   }
-  if (self->open_source != 0)
-    send_open (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  _tagd_connection_call (self->conn, "cloud/toggle",
-                         g_variant_new_parsed ("{'cloud': <%s>, 'title': <%s>}", self->cloud, title),
-                         on_state_reply, reply_new (self));
+  _tagd_session_request (self->session, "cloud/toggle", g_variant_new_parsed ("{'title': <%s>}", title), 0, NULL);
 }
 
 static void
@@ -223,25 +165,15 @@ rebuild_buttons (TagdCloud *self)
 
 /* ---- session */
 
-static void
-on_open_reply (GVariant *result, const GError *error, gpointer data)
+/* cloud/open: the tags and the selection. Held toggles go out after it, so the widget's
+ * selection (tagd's last answer) is the state they were made in. */
+static GVariant *
+session_open_params (gpointer owner, const TagdRequest *first)
 {
-  on_state_reply (result, error, data);
-}
-
-static void
-on_ignore_reply (GVariant *result, const GError *error, gpointer data)
-{
-  g_object_unref (data);
-}
-
-static void
-send_open (TagdCloud *self)
-{
+  TagdCloud *self = TAGD_CLOUD (owner);
   GVariantBuilder b, tags;
   const char *empty[] = { NULL };
 
-  g_clear_handle_id (&self->open_source, g_source_remove);
   self->state_version = 0;
   g_variant_builder_init (&tags, G_VARIANT_TYPE ("aa{sv}"));
   for (guint i = 0; self->titles[i] != NULL; i++)
@@ -254,53 +186,58 @@ send_open (TagdCloud *self)
       g_variant_builder_add_value (&tags, g_variant_builder_end (&t));
     }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "cloud", g_variant_new_string (self->cloud));
   g_variant_builder_add (&b, "{sv}", "tags", g_variant_builder_end (&tags));
   g_variant_builder_add (&b, "{sv}", "selection",
                          g_variant_new_strv (self->selection ? (const char * const *) self->selection : empty, -1));
-  _tagd_connection_call (self->conn, "cloud/open", g_variant_builder_end (&b), on_open_reply, reply_new (self));
+  return g_variant_builder_end (&b);
+}
+
+static void
+session_open_reply (gpointer owner, GVariant *result)
+{
+  apply_state (TAGD_CLOUD (owner), result);
+}
+
+static void
+session_after_open (gpointer owner)
+{
+  TagdCloud *self = TAGD_CLOUD (owner);
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 static void
-reopen (TagdCloud *self, gboolean close_old)
+session_answered (gpointer owner, const TagdRequest *request, GVariant *result, const GError *error, gboolean current)
 {
-  char *id;
-
-  if (self->cloud == NULL)
-    return;
-  if (close_old && self->open_source == 0)
-    _tagd_connection_call (self->conn, "cloud/close",
-                           g_variant_new_parsed ("{'cloud': <%s>}", self->cloud),
-                           on_ignore_reply, g_object_ref (self));
-  id = _tagd_connection_rename (self->conn, self->cloud, "cloud");
-  g_free (self->cloud);
-  self->cloud = id;
-  if (self->open_source == 0)
-    send_open (self);
+  if (error != NULL)
+    _tagd_report_error (request->method, error);
+  else if (current)
+    apply_state (TAGD_CLOUD (owner), result);
 }
 
-static void
-session_notify (gpointer owner, const char *method, GVariant *params)
-{
-}
-
-static void
-session_reopen (gpointer owner)
-{
-  reopen (TAGD_CLOUD (owner), FALSE);
-}
-
-static const TagdSessionVTable session_vtable = { session_notify, session_reopen };
+static const TagdSessionClass session_class = {
+  .kind = "cloud",
+  .prefix = "cloud",
+  .open_params = session_open_params,
+  .open_reply = session_open_reply,
+  .after_open = session_after_open,
+  .answered = session_answered,
+};
 
 /* ---- layout */
 
+/* What a cloud/layout reply is checked against. */
+typedef struct {
+  guint      serial;
+  guint      n_tags;
+  gboolean   animation;
+} LayoutReply;
+
 static void
-on_layout_reply (GVariant *result, const GError *error, gpointer data)
+on_layout_reply (gpointer owner, GVariant *result, const GError *error, gboolean current, gpointer data)
 {
-  Reply *r = data;
-  TagdCloud *self = r->self;
+  LayoutReply *r = data;
+  TagdCloud *self = TAGD_CLOUD (owner);
   g_autoptr (GVariant) frames = NULL;
   g_autoptr (GVariant) size = NULL;
   g_autoptr (GVariant) groups = NULL;
@@ -309,14 +246,14 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
     self->in_flight = FALSE;
   if (error != NULL)
     {
-      report_error ("cloud/layout", error);
-      reply_free (r);
+      _tagd_report_error ("cloud/layout", error);
+      g_free (r);
       return;
     }
   frames = _tagd_variant_lookup (result, "frames");
   size = _tagd_variant_lookup (result, "size");
   groups = _tagd_variant_lookup (result, "groups");
-  if (g_strcmp0 (r->cloud, self->cloud) == 0 && r->n_tags == self->buttons->len &&
+  if (current && r->n_tags == self->buttons->len &&
       r->serial > self->layout_applied && frames != NULL && g_variant_n_children (frames) == r->n_tags)
     {
       GVariantIter iter;
@@ -362,18 +299,18 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
       self->layout_applied = r->serial;
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
-  reply_free (r);
+  g_free (r);
 }
 
 static void
 request_layout (TagdCloud *self, gboolean transition, double progress)
 {
   GVariantBuilder b, sizes;
-  Reply *r;
+  LayoutReply *r;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   double avail = width - 2 * margin (self);
 
-  if (self->cloud == NULL || self->open_source != 0 || width <= 0)
+  if (!_tagd_session_is_live (self->session) || width <= 0)
     return;
   self->layout_width = width;
   g_variant_builder_init (&sizes, G_VARIANT_TYPE ("aa{sv}"));
@@ -385,7 +322,6 @@ request_layout (TagdCloud *self, gboolean transition, double progress)
       g_variant_builder_add_parsed (&sizes, "{'width': <%d>, 'height': <%d>}", (double) w, (double) h);
     }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "cloud", g_variant_new_string (self->cloud));
   g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (MAX (avail, 0)));
   g_variant_builder_add (&b, "{sv}", "sizes", g_variant_builder_end (&sizes));
   if (transition)
@@ -395,13 +331,13 @@ request_layout (TagdCloud *self, gboolean transition, double progress)
   else
     g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (self->spacing));
   g_variant_builder_add (&b, "{sv}", "mergeDistance", g_variant_new_double (self->merge_distance));
-  r = reply_new (self);
+  r = g_new0 (LayoutReply, 1);
   r->serial = ++self->layout_serial;
   r->n_tags = self->buttons->len;
   r->animation = transition;
   if (transition)
     self->in_flight = TRUE;
-  _tagd_connection_call (self->conn, "cloud/layout", g_variant_builder_end (&b), on_layout_reply, r);
+  _tagd_session_call (self->session, "cloud/layout", g_variant_builder_end (&b), on_layout_reply, r);
 }
 
 static gboolean
@@ -620,15 +556,6 @@ tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
 /* ---- GObject */
 
-static gboolean
-open_idle_cb (gpointer data)
-{
-  TagdCloud *self = data;
-  self->open_source = 0;
-  send_open (self);
-  return G_SOURCE_REMOVE;
-}
-
 static int
 focused_button (TagdCloud *self)
 {
@@ -711,8 +638,7 @@ tagd_cloud_constructed (GObject *object)
 {
   TagdCloud *self = TAGD_CLOUD (object);
   G_OBJECT_CLASS (tagd_cloud_parent_class)->constructed (object);
-  self->cloud = _tagd_connection_register (self->conn, "cloud", self, &session_vtable);
-  self->open_source = g_idle_add (open_idle_cb, self);
+  _tagd_session_start (self->session);
 }
 
 static void
@@ -720,19 +646,12 @@ tagd_cloud_dispose (GObject *object)
 {
   TagdCloud *self = TAGD_CLOUD (object);
 
-  g_clear_handle_id (&self->open_source, g_source_remove);
   if (self->tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-  if (self->cloud != NULL)
-    {
-      _tagd_connection_call (self->conn, "cloud/close", g_variant_new_parsed ("{'cloud': <%s>}", self->cloud),
-                             on_ignore_reply, g_object_ref (self->conn));
-      _tagd_connection_unregister (self->conn, self->cloud);
-      g_clear_pointer (&self->cloud, g_free);
-    }
+  _tagd_session_stop (self->session);
   if (self->buttons != NULL)
     {
       for (guint i = 0; i < self->buttons->len; i++)
@@ -751,6 +670,7 @@ tagd_cloud_finalize (GObject *object)
   g_strfreev (self->selection);
   g_array_unref (self->frames);
   g_free (self->group_of);
+  _tagd_session_free (self->session);
   G_OBJECT_CLASS (tagd_cloud_parent_class)->finalize (object);
 }
 
@@ -850,7 +770,7 @@ static void
 tagd_cloud_init (TagdCloud *self)
 {
   _tagd_style_ensure ();
-  self->conn = tagd_connection_get_default ();
+  self->session = _tagd_session_new (G_OBJECT (self), &session_class);
   self->buttons = g_ptr_array_new_with_free_func (g_object_unref);
   self->titles = g_new0 (char *, 1);
   self->tints = g_new0 (char *, 1);
@@ -917,7 +837,7 @@ tagd_cloud_set_tags (TagdCloud *self, const char * const *titles, const char * c
   g_strfreev (self->selection);
   self->selection = selection;
   rebuild_buttons (self);
-  reopen (self, TRUE);
+  _tagd_session_reopen (self->session, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLES]);
 }
 
@@ -959,14 +879,13 @@ tagd_cloud_set_selection (TagdCloud *self, const char * const *selection)
   g_return_if_fail (TAGD_IS_CLOUD (self));
   if (selection == NULL)
     selection = empty;
-  if (self->open_source != 0 || self->cloud == NULL)
+  if (!_tagd_session_started (self->session))
     {
       set_selection_internal (self, g_strdupv ((char **) selection));
       return;
     }
-  _tagd_connection_call (self->conn, "cloud/select",
-                         g_variant_new_parsed ("{'cloud': <%s>, 'selection': <%^as>}", self->cloud, selection),
-                         on_state_reply, reply_new (self));
+  _tagd_session_request (self->session, "cloud/select",
+                         g_variant_new_parsed ("{'selection': <%^as>}", selection), 0, NULL);
 }
 
 double

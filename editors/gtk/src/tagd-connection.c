@@ -15,7 +15,7 @@
 #include <locale.h>
 #include <unistd.h>
 
-#include "tagd-private.h"
+#include "tagd-session.h"
 
 G_DEFINE_QUARK (tagd-error-quark, tagd_error)
 
@@ -32,11 +32,6 @@ _tagd_i18n_init (void)
     }
 }
 
-typedef struct {
-  gpointer                 owner;
-  const TagdSessionVTable *vtable;
-} Session;
-
 struct _TagdConnection {
   GObject         parent_instance;
   char           *program;
@@ -48,7 +43,7 @@ struct _TagdConnection {
   guint           quick_deaths; /* children that died before answering initialize */
   guint           respawn_source;
   gboolean        gave_up;      /* tagd cannot be started: stop trying (and warning) */
-  GHashTable     *sessions;     /* id -> Session */
+  GHashTable     *sessions;     /* id -> TagdSession* (not owned) */
   guint           next_session;
 };
 
@@ -78,23 +73,11 @@ find_program (TagdConnection *self)
 static void
 reopen_all (TagdConnection *self)
 {
-  GPtrArray *owners = g_ptr_array_new ();
-  GPtrArray *vtables = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer value;
-
   /* Re-opening renames sessions, so collect first. */
-  g_hash_table_iter_init (&iter, self->sessions);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      Session *s = value;
-      g_ptr_array_add (owners, s->owner);
-      g_ptr_array_add (vtables, (gpointer) s->vtable);
-    }
-  for (guint i = 0; i < owners->len; i++)
-    ((const TagdSessionVTable *) vtables->pdata[i])->reopen (owners->pdata[i]);
-  g_ptr_array_free (owners, TRUE);
-  g_ptr_array_free (vtables, TRUE);
+  GList *sessions = g_hash_table_get_values (self->sessions);
+  for (GList *l = sessions; l != NULL; l = l->next)
+    _tagd_session_restarted (l->data);
+  g_list_free (sessions);
 }
 
 typedef struct {
@@ -135,7 +118,7 @@ on_notification (JsonrpcClient  *client,
                  TagdConnection *self)
 {
   const char *id = NULL;
-  Session *s;
+  TagdSession *s;
 
   if (client != self->client || params == NULL)
     return;
@@ -143,7 +126,7 @@ on_notification (JsonrpcClient  *client,
     return;
   s = g_hash_table_lookup (self->sessions, id);
   if (s != NULL)
-    s->vtable->notify (s->owner, method, params);
+    _tagd_session_dispatch (s, method, params);
 }
 
 static gboolean
@@ -373,17 +356,13 @@ _tagd_connection_generation (TagdConnection *self)
 }
 
 char *
-_tagd_connection_register (TagdConnection          *self,
-                           const char              *prefix,
-                           gpointer                 owner,
-                           const TagdSessionVTable *vtable)
+_tagd_connection_register (TagdConnection *self,
+                           const char     *prefix,
+                           TagdSession    *session)
 {
-  Session *s = g_new0 (Session, 1);
   char *id = g_strdup_printf ("gtk-%s-%u", prefix, ++self->next_session);
 
-  s->owner = owner;
-  s->vtable = vtable;
-  g_hash_table_insert (self->sessions, g_strdup (id), s);
+  g_hash_table_insert (self->sessions, g_strdup (id), session);
   ensure_started (self);
   return id;
 }
@@ -393,16 +372,12 @@ _tagd_connection_rename (TagdConnection *self,
                          const char     *old_id,
                          const char     *prefix)
 {
-  Session *s = g_hash_table_lookup (self->sessions, old_id);
+  TagdSession *s = g_hash_table_lookup (self->sessions, old_id);
   char *id;
 
   g_return_val_if_fail (s != NULL, NULL);
+  g_hash_table_remove (self->sessions, old_id);
   id = g_strdup_printf ("gtk-%s-%u", prefix, ++self->next_session);
-  {
-    gpointer old_key = NULL;
-    g_hash_table_steal_extended (self->sessions, old_id, &old_key, NULL);
-    g_free (old_key);
-  }
   g_hash_table_insert (self->sessions, g_strdup (id), s);
   return id;
 }
@@ -481,6 +456,18 @@ _tagd_variant_strv (GVariant *value)
   return (char **) g_ptr_array_free (out, FALSE);
 }
 
+gboolean
+_tagd_strv_equal (char **a, char **b)
+{
+  guint na = a ? g_strv_length (a) : 0, nb = b ? g_strv_length (b) : 0;
+  if (na != nb)
+    return FALSE;
+  for (guint i = 0; i < na; i++)
+    if (g_strcmp0 (a[i], b[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -547,7 +534,7 @@ tagd_connection_class_init (TagdConnectionClass *klass)
 static void
 tagd_connection_init (TagdConnection *self)
 {
-  self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /**

@@ -53,11 +53,25 @@ message_height (TagdEntry *self, int width)
   return nat;
 }
 
+/* What a field/layout reply is checked against. */
+typedef struct {
+  guint      serial;
+  guint      rebuilds;      /* chip list generation when the request was sent */
+  GPtrArray *chips;
+} LayoutReply;
+
 static void
-on_layout_reply (GVariant *result, const GError *error, gpointer data)
+layout_reply_free (LayoutReply *r)
 {
-  Reply *r = data;
-  TagdEntry *self = r->self;
+  g_ptr_array_unref (r->chips);
+  g_free (r);
+}
+
+static void
+on_layout_reply (gpointer owner, GVariant *result, const GError *error, gboolean current, gpointer data)
+{
+  LayoutReply *r = data;
+  TagdEntry *self = TAGD_ENTRY (owner);
   g_autoptr (GVariant) frames = NULL;
   g_autoptr (GVariant) size = NULL;
   gboolean same_chips;
@@ -68,14 +82,14 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
        * field/open reply) saying so came before this reply, since tagd answers in order, and
        * rebuilt the chips, which sent a new request; or the session was re-opened under a new
        * id. Not an error of the widget's. */
-      if (r->rebuilds != self->rebuilds || g_strcmp0 (r->field, self->field) != 0)
+      if (r->rebuilds != self->rebuilds || !current)
         g_debug ("tagd: stale field/layout: %s", error->message);
       else
-        _tagd_entry_report_error ("field/layout", error);
-      _tagd_entry_reply_free (r);
+        _tagd_report_error ("field/layout", error);
+      layout_reply_free (r);
       return;
     }
-  same_chips = g_strcmp0 (r->field, self->field) == 0 && r->chips->len == self->chips->len;
+  same_chips = current && r->chips->len == self->chips->len;
   for (guint i = 0; same_chips && i < r->chips->len; i++)
     same_chips = r->chips->pdata[i] == self->chips->pdata[i];
   frames = _tagd_variant_lookup (result, "frames");
@@ -107,18 +121,18 @@ on_layout_reply (GVariant *result, const GError *error, gpointer data)
       self->layout_applied = r->serial;
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
-  _tagd_entry_reply_free (r);
+  layout_reply_free (r);
 }
 
 void
 _tagd_entry_request_layout (TagdEntry *self)
 {
   GVariantBuilder b, sizes;
-  Reply *r;
+  LayoutReply *r;
   int width = gtk_widget_get_width (GTK_WIDGET (self));
 
-  /* Before field/open is sent, tagd would not know the id: send_open() asks again. */
-  if (!_tagd_entry_session_live (self) || width <= 0)
+  /* Before field/open is sent, tagd would not know the id: the open asks again (after_open). */
+  if (!_tagd_session_is_live (self->session) || width <= 0)
     return;
   self->layout_width = width;
   g_variant_builder_init (&sizes, G_VARIANT_TYPE ("aa{sv}"));
@@ -130,19 +144,18 @@ _tagd_entry_request_layout (TagdEntry *self)
       g_variant_builder_add_parsed (&sizes, "{'width': <%d>, 'height': <%d>}", (double) w, (double) h);
     }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
   g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (width));
   g_variant_builder_add (&b, "{sv}", "chipSizes", g_variant_builder_end (&sizes));
   g_variant_builder_add (&b, "{sv}", "fieldHeight", g_variant_new_double (line_height (self)));
   g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (CHIP_SPACING));
   g_variant_builder_add (&b, "{sv}", "fieldMinWidth", g_variant_new_double (text_min_width (self)));
-  r = _tagd_entry_reply_new (self);
+  r = g_new0 (LayoutReply, 1);
   r->rebuilds = self->rebuilds;
   r->serial = ++self->layout_serial;
   r->chips = g_ptr_array_new_full (self->chips->len, g_object_unref);
   for (guint i = 0; i < self->chips->len; i++)
     g_ptr_array_add (r->chips, g_object_ref (self->chips->pdata[i]));
-  _tagd_connection_call (self->conn, "field/layout", g_variant_builder_end (&b), on_layout_reply, r);
+  _tagd_session_call (self->session, "field/layout", g_variant_builder_end (&b), on_layout_reply, r);
 }
 
 void

@@ -1,6 +1,13 @@
-/* tagd-entry-private.h: what the parts of TagdEntry share (tagd-entry.c: the widget, its
- * chips and keys; tagd-entry-session.c: the field session in tagd; tagd-entry-layout.c:
- * field/layout and size allocation; tagd-entry-suggest.c: the suggestion popover). Private.
+/* tagd-entry-private.h: what the parts of TagdEntry share. Private. The parts:
+ *   tagd-entry.c          the type, properties, signals, construction, the API on tags
+ *   tagd-entry-options.c  the field/open options (each change re-opens the session)
+ *   tagd-entry-chips.c    chips from tagd's tags, the selected chip, chip requests
+ *   tagd-entry-keys.c     keys, focus, clicks on the entry
+ *   tagd-entry-announce.c announcements, refusals, tag-dropped
+ *   tagd-entry-session.c  what its field session (tagd-session.c) carries: requests with
+ *                         their text, field/open, the sync path
+ *   tagd-entry-layout.c   field/layout and size allocation
+ *   tagd-entry-suggest.c  the suggestion popover
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,6 +16,7 @@
 #include "tagd-chip.h"
 #include "tagd-entry.h"
 #include "tagd-private.h"
+#include "tagd-session.h"
 
 G_BEGIN_DECLS
 
@@ -17,21 +25,43 @@ G_BEGIN_DECLS
 
 /* What a request is, for the reply and for replay after a restart. */
 enum {
-  OP_ADD_TAGS = 1 << 0,   /* its outcome may be the only report of a drop */
-  OP_REMOVE   = 1 << 1,   /* field/removeTag of a chip hidden meanwhile */
-  OP_SELECT   = 1 << 2,   /* field/select: the entry's own selection wins until answered */
-  OP_LOCAL    = 1 << 3,   /* not replayed after a restart (selection, blur) */
+  OP_LOCAL    = TAGD_REQUEST_LOCAL, /* not replayed after a restart (selection, blur) */
+  OP_ADD_TAGS = 1 << 1,   /* its outcome may be the only report of a drop */
+  OP_REMOVE   = 1 << 2,   /* field/removeTag of a chip hidden meanwhile */
+  OP_SELECT   = 1 << 3,   /* field/select: the entry's own selection wins until answered */
 };
 
+/* A request's data (TagdRequest.data): the text when the user acted, for the replay. */
 typedef struct {
-  guint64    seq;
-  char      *method;
-  GVariant  *extra;       /* the params besides "field", a{sv} */
-  guint      flags;
   TagdChip  *chip;        /* OP_REMOVE: the chip being removed */
   char      *text;        /* the buffer when the user acted */
   gint64     version;     /* its version */
 } Op;
+
+enum {
+  PROP_0,
+  PROP_TAGS,
+  PROP_PROMPT,
+  PROP_SEPARATORS,
+  PROP_MAX_TAGS,
+  PROP_MAX_TAG_LENGTH,
+  PROP_CASE_SENSITIVE,
+  PROP_TRANSFORM,
+  PROP_PATTERN,
+  PROP_ALLOW,
+  PROP_DENY,
+  PROP_SUGGESTIONS,
+  PROP_BACKSPACE_MODE,
+  PROP_COMMIT_ON_BLUR,
+  PROP_HISTORY,
+  PROP_SELECTED,
+  PROP_ANNOUNCEMENT,
+  N_PROPS
+};
+G_GNUC_INTERNAL extern GParamSpec *_tagd_entry_properties[N_PROPS];
+
+enum { SIGNAL_TAGS_CHANGED, SIGNAL_TAG_DROPPED, SIGNAL_ACTIVATE, N_SIGNALS };
+G_GNUC_INTERNAL extern guint _tagd_entry_signals[N_SIGNALS];
 
 struct _TagdEntry {
   GtkWidget        parent_instance;
@@ -66,18 +96,12 @@ struct _TagdEntry {
   int              selected;        /* index of the selected chip, or -1 */
   guint            select_pending;  /* field/select requests not answered yet */
 
-  TagdConnection  *conn;
-  char            *field;           /* the session id in tagd */
-  guint            open_generation; /* the connection's generation when field/open was sent */
+  TagdSession     *session;         /* the field in tagd */
   gint64           version;         /* the buffer's version, as reported to tagd */
   gint64           state_version;   /* the newest FieldState version applied */
   GString         *mirror;          /* the buffer as last reported (UTF-8) */
   gboolean         applying;        /* applying tagd's edits: not user changes */
   guint            rebuilds;        /* how often the chip list changed */
-  guint            open_source;
-  guint            updates_seen;    /* field/didUpdate notifications handled */
-  guint64          next_seq;
-  GQueue          *held;            /* Op*: requests waiting for a tagd that can take them */
 
   /* suggestions */
   guint            suggest_source;
@@ -93,17 +117,16 @@ struct _TagdEntry {
   double           layout_height;   /* size.height of the last layout applied, or -1 */
 };
 
-/* A request in flight, and what its reply needs. */
-typedef struct {
-  TagdEntry *self;
-  char      *field;
-  Op        *op;
-  guint      updates;       /* self->updates_seen when sent */
-  guint      serial;
-  guint      rebuilds;      /* chip list generation when the request was sent */
-  GPtrArray *chips;
-} Reply;
-
+G_GNUC_INTERNAL void               _tagd_entry_select_chip (TagdEntry *self, int index, gboolean tell_tagd);
+G_GNUC_INTERNAL int                _tagd_entry_nearest_chip (TagdEntry *self, int from, int step);
+G_GNUC_INTERNAL void               _tagd_entry_remove_chip (TagdEntry *self, TagdChip *chip);
+G_GNUC_INTERNAL void               _tagd_entry_edit_chip (TagdEntry *self, int index);
+G_GNUC_INTERNAL void               _tagd_entry_move_chip (TagdEntry *self, int step);
+G_GNUC_INTERNAL gboolean           _tagd_entry_focus_is_in_chips (TagdEntry *self);
+G_GNUC_INTERNAL void               _tagd_entry_set_tags_internal (TagdEntry *self, char **tags);
+G_GNUC_INTERNAL void               _tagd_entry_keys_init (TagdEntry *self);
+G_GNUC_INTERNAL gboolean           _tagd_entry_grab_focus (GtkWidget *widget);
+G_GNUC_INTERNAL gboolean           _tagd_entry_focus (GtkWidget *widget, GtkDirectionType direction);
 G_GNUC_INTERNAL void               _tagd_entry_apply_outcome (TagdEntry *self, GVariant *state);
 G_GNUC_INTERNAL void               _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce);
 G_GNUC_INTERNAL void               _tagd_entry_clear_refusal (TagdEntry *self);
@@ -113,19 +136,9 @@ G_GNUC_INTERNAL void               _tagd_entry_request_layout (TagdEntry *self);
 G_GNUC_INTERNAL GtkSizeRequestMode _tagd_entry_get_request_mode (GtkWidget *widget);
 G_GNUC_INTERNAL void               _tagd_entry_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural, int *minimum_baseline, int *natural_baseline);
 G_GNUC_INTERNAL void               _tagd_entry_size_allocate (GtkWidget *widget, int width, int height, int baseline);
-G_GNUC_INTERNAL GVariant *         _tagd_entry_field_params (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_on_deleted_text (GtkEntryBuffer *buffer, guint position, guint n_chars, TagdEntry *self);
-G_GNUC_INTERNAL void               _tagd_entry_on_ignore_reply (GVariant *result, const GError *error, gpointer data);
 G_GNUC_INTERNAL void               _tagd_entry_on_inserted_text (GtkEntryBuffer *buffer, guint position, const char *chars, guint n_chars, TagdEntry *self);
-G_GNUC_INTERNAL void               _tagd_entry_op_free (Op *op);
-G_GNUC_INTERNAL void               _tagd_entry_reopen (TagdEntry *self, gboolean close_old);
-G_GNUC_INTERNAL void               _tagd_entry_reply_free (Reply *r);
-G_GNUC_INTERNAL Reply *            _tagd_entry_reply_new (TagdEntry *self);
-G_GNUC_INTERNAL void               _tagd_entry_report_error (const char *method, const GError *error);
 G_GNUC_INTERNAL void               _tagd_entry_request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip);
-G_GNUC_INTERNAL void               _tagd_entry_send_open (TagdEntry *self);
-G_GNUC_INTERNAL gboolean           _tagd_entry_session_live (TagdEntry *self);
-G_GNUC_INTERNAL gboolean           _tagd_entry_strv_equal (char **a, char **b);
 G_GNUC_INTERNAL void               _tagd_entry_hide_suggestions (TagdEntry *self);
 G_GNUC_INTERNAL int                _tagd_entry_highlighted_row (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_move_highlight (TagdEntry *self, int step);
@@ -133,7 +146,7 @@ G_GNUC_INTERNAL void               _tagd_entry_on_row_activated (GtkListBox *lis
 G_GNUC_INTERNAL void               _tagd_entry_schedule_suggest (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_take_suggestion (TagdEntry *self, guint index);
 
-/* How the connection reaches the entry's session (field/didUpdate, re-open after a restart). */
-G_GNUC_INTERNAL extern const TagdSessionVTable _tagd_entry_session_vtable;
+/* The entry's part of its field session (tagd-entry-session.c). */
+G_GNUC_INTERNAL extern const TagdSessionClass _tagd_entry_session_class;
 
 G_END_DECLS

@@ -1,17 +1,14 @@
-/* tagd-entry-session.c: the entry's field session in tagd. Positions, requests (held while tagd
- * restarts and replayed in their place), field/open with every option, the sync path
+/* tagd-entry-session.c: what the entry's field session (a TagdSession) carries. Positions,
+ * requests with the text they were made at (so that, held over a restart, they go out again
+ * between the right text changes), field/open with every option, the sync path
  * (field/didChange out, field/didUpdate in, Protocol/sync.md).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-#include <math.h>
-
 #include "tagd-entry-private.h"
 #include "tagd-enums.h"
-#include "tagd-style.h"
 
 /* ---- positions: character offsets <-> {line, character} (utf-32, lines split at CR, LF, CRLF) */
 
@@ -64,99 +61,35 @@ range_variant (const char *text, glong start, glong end)
 
 /* ---- requests */
 
-
-void
-_tagd_entry_op_free (Op *op)
+static void
+op_free (gpointer data)
 {
-  g_free (op->method);
-  g_clear_pointer (&op->extra, g_variant_unref);
+  Op *op = data;
   g_clear_object (&op->chip);
   g_free (op->text);
   g_free (op);
 }
 
-Reply *
-_tagd_entry_reply_new (TagdEntry *self)
-{
-  Reply *r = g_new0 (Reply, 1);
-  r->self = g_object_ref (self);
-  r->field = g_strdup (self->field);
-  return r;
-}
-
 void
-_tagd_entry_reply_free (Reply *r)
+_tagd_entry_request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip)
 {
-  g_object_unref (r->self);
-  g_free (r->field);
-  if (r->chips)
-    g_ptr_array_unref (r->chips);
-  g_clear_pointer (&r->op, _tagd_entry_op_free);
-  g_free (r);
-}
+  Op *op = g_new0 (Op, 1);
 
-void
-_tagd_entry_report_error (const char *method, const GError *error)
-{
-  if (g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
-    return;
-  /* A refusal from tagd is a bug in this widget: say so loudly (the tests fail on warnings). */
-  g_warning ("tagd: %s failed: %s", method, error->message);
-}
-
-gboolean
-_tagd_entry_strv_equal (char **a, char **b)
-{
-  guint na = a ? g_strv_length (a) : 0, nb = b ? g_strv_length (b) : 0;
-  if (na != nb)
-    return FALSE;
-  for (guint i = 0; i < na; i++)
-    if (g_strcmp0 (a[i], b[i]) != 0)
-      return FALSE;
-  return TRUE;
-}
-
-/* The session is open in the tagd that runs now. */
-gboolean
-_tagd_entry_session_live (TagdEntry *self)
-{
-  return self->field != NULL && self->open_source == 0 &&
-         self->open_generation == _tagd_connection_generation (self->conn);
+  op->chip = chip != NULL ? g_object_ref (chip) : NULL;
+  op->text = g_strdup (self->mirror->str);
+  op->version = self->version;
+  if (_tagd_session_request (self->session, method, extra, flags, op) && (flags & OP_SELECT))
+    self->select_pending++;
 }
 
 static void
-hold (TagdEntry *self, Op *op)
+session_answered (gpointer owner, const TagdRequest *request, GVariant *result, const GError *error, gboolean current)
 {
-  GList *l = self->held->tail;
-  while (l != NULL && ((Op *) l->data)->seq > op->seq)
-    l = l->prev;
-  if (l == NULL)
-    g_queue_push_head (self->held, op);
-  else
-    g_queue_insert_after (self->held, l, op);
-}
+  TagdEntry *self = TAGD_ENTRY (owner);
+  Op *op = request->data;
 
-static void
-on_state_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  TagdEntry *self = r->self;
-  Op *op = r->op;
-
-  if (op->flags & OP_SELECT)
+  if (request->flags & OP_SELECT)
     self->select_pending--;
-  if (error != NULL && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED) &&
-      !(op->flags & OP_LOCAL) && r->updates == self->updates_seen && self->field != NULL)
-    {
-      /* tagd died with the request: nothing it did reached the entry, whose state the next
-       * session starts from, so the request is sent again there, in its place. */
-      hold (self, op);
-      r->op = NULL;
-      _tagd_entry_reply_free (r);
-      if (_tagd_entry_session_live (self))
-        _tagd_entry_send_open (self);
-      return;
-    }
   if (op->chip != NULL && op->chip->removing)
     {
       /* Answered: tagd's tags now decide. If the chip is still a child, its tag is still
@@ -164,12 +97,12 @@ on_state_reply (GVariant *result, const GError *error, gpointer data)
       op->chip->removing = FALSE;
       gtk_widget_queue_allocate (GTK_WIDGET (self));
     }
-  if (error != NULL && (op->flags & OP_REMOVE) && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
+  if (error != NULL && (request->flags & OP_REMOVE) && g_error_matches (error, TAGD_ERROR, TAGD_ERROR_INVALID_PARAMS))
     /* The tag was already gone (× clicked twice, or Delete pressed twice before the reply). */
     g_debug ("tagd: field/removeTag: %s", error->message);
   else if (error != NULL)
-    _tagd_entry_report_error (op->method, error);
-  else if (g_strcmp0 (r->field, self->field) == 0 && result != NULL)
+    _tagd_report_error (request->method, error);
+  else if (current && result != NULL)
     {
       g_autoptr (GVariant) outcome = _tagd_variant_lookup (result, "outcome");
       g_autoptr (GVariant) added = _tagd_variant_lookup (outcome, "added");
@@ -178,96 +111,17 @@ on_state_reply (GVariant *result, const GError *error, gpointer data)
 
       /* field/addTags that only dropped candidates changes nothing, so no field/didUpdate
        * reports it: the reply is the only place its outcome appears. */
-      if ((op->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
+      if ((request->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
           g_variant_n_children (added) == 0 && g_variant_n_children (removed) == 0)
         _tagd_entry_apply_outcome (self, result);
       _tagd_entry_apply_state (self, result, "version", TRUE);
     }
-  _tagd_entry_reply_free (r);
 }
 
 static void
-send_op (TagdEntry *self, Op *op)
+session_open_reply (gpointer owner, GVariant *result)
 {
-  GVariantBuilder b;
-  Reply *r;
-
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
-  if (op->extra != NULL)
-    {
-      GVariantIter iter;
-      const char *key;
-      GVariant *value;
-      g_variant_iter_init (&iter, op->extra);
-      while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
-        {
-          g_variant_builder_add (&b, "{sv}", key, value);
-          g_variant_unref (value);
-        }
-    }
-  r = _tagd_entry_reply_new (self);
-  r->op = op;
-  r->updates = self->updates_seen;
-  if (op->flags & OP_SELECT)
-    self->select_pending++;
-  _tagd_connection_call (self->conn, op->method, g_variant_builder_end (&b), on_state_reply, r);
-}
-
-/* A request made before the idle field/open ran (right after construction) opens first. */
-static void
-ensure_open (TagdEntry *self)
-{
-  if (self->open_source != 0)
-    _tagd_entry_send_open (self);
-}
-
-void
-_tagd_entry_request (TagdEntry *self, const char *method, GVariant *extra, guint flags, TagdChip *chip)
-{
-  Op *op = g_new0 (Op, 1);
-
-  ensure_open (self);
-  op->seq = ++self->next_seq;
-  op->method = g_strdup (method);
-  op->extra = extra != NULL ? g_variant_ref_sink (extra) : NULL;
-  op->flags = flags;
-  op->chip = chip != NULL ? g_object_ref (chip) : NULL;
-  op->text = g_strdup (self->mirror->str);
-  op->version = self->version;
-  if (self->field == NULL)
-    _tagd_entry_op_free (op);
-  else if (_tagd_entry_session_live (self))
-    send_op (self, op);
-  else if (flags & OP_LOCAL)
-    _tagd_entry_op_free (op);   /* the re-opened session starts with no selection */
-  else
-    hold (self, op);
-}
-
-static void
-on_open_reply (GVariant *result, const GError *error, gpointer data)
-{
-  Reply *r = data;
-  if (error != NULL)
-    _tagd_entry_report_error ("field/open", error);
-  else if (g_strcmp0 (r->field, r->self->field) == 0)
-    _tagd_entry_apply_state (r->self, result, "version", FALSE);
-  _tagd_entry_reply_free (r);
-}
-
-void
-_tagd_entry_on_ignore_reply (GVariant *result, const GError *error, gpointer data)
-{
-  if (error != NULL && !g_error_matches (error, TAGD_ERROR, TAGD_ERROR_RESTARTED))
-    g_debug ("tagd: %s", error->message);
-  g_object_unref (data);
-}
-
-GVariant *
-_tagd_entry_field_params (TagdEntry *self)
-{
-  return g_variant_new_parsed ("{'field': <%s>}", self->field);
+  _tagd_entry_apply_state (TAGD_ENTRY (owner), result, "version", FALSE);
 }
 
 static void
@@ -276,18 +130,12 @@ send_change_at (TagdEntry *self, GVariant *changes, gint64 version, gint64 appli
   GVariantBuilder b;
 
   /* Until field/open is sent in the running tagd, the open carries the text. */
-  if (!_tagd_entry_session_live (self))
-    {
-      g_variant_unref (g_variant_ref_sink (changes));
-      return;
-    }
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
   g_variant_builder_add (&b, "{sv}", "version", g_variant_new_int64 (version));
   if (applied >= 0)
     g_variant_builder_add (&b, "{sv}", "applied", g_variant_new_int64 (applied));
   g_variant_builder_add (&b, "{sv}", "contentChanges", changes);
-  _tagd_connection_notify (self->conn, "field/didChange", g_variant_builder_end (&b));
+  _tagd_session_notify (self->session, "field/didChange", g_variant_builder_end (&b));
 }
 
 static void
@@ -328,17 +176,17 @@ strv_variant (char **v)
   return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
 }
 
-void
-_tagd_entry_send_open (TagdEntry *self)
+/* field/open: the widget's tags, options and text; with requests held over a restart, the text
+ * as it was when the first of them was made (the changes since go out between them). */
+static GVariant *
+session_open_params (gpointer owner, const TagdRequest *first)
 {
+  TagdEntry *self = TAGD_ENTRY (owner);
   GVariantBuilder b, opts;
   const char *text = self->mirror->str;
   gint64 version = self->version;
-  g_autofree char *prev = NULL;
 
-  g_clear_handle_id (&self->open_source, g_source_remove);
   self->state_version = 0;
-  self->open_generation = _tagd_connection_generation (self->conn);
   g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
   if (self->separators != NULL)
     g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
@@ -369,66 +217,41 @@ _tagd_entry_send_open (TagdEntry *self)
   if (self->history >= 0)
     g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
 
-  /* Requests held over a restart: the session starts from the text as it was when the first
-   * of them was made, and the text changes made since go out between them. */
-  if (!g_queue_is_empty (self->held))
+  if (first != NULL)
     {
-      Op *first = g_queue_peek_head (self->held);
-      text = first->text;
-      version = first->version;
+      Op *op = first->data;
+      text = op->text;
+      version = op->version;
     }
-  prev = g_strdup (text);
-
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "field", g_variant_new_string (self->field));
   g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
   g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (text));
   g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
   g_variant_builder_add (&b, "{sv}", "sync", g_variant_new_parsed ("{'version': <%x>}", version));
-  _tagd_connection_call (self->conn, "field/open", g_variant_builder_end (&b), on_open_reply, _tagd_entry_reply_new (self));
+  return g_variant_builder_end (&b);
+}
 
-  while (!g_queue_is_empty (self->held))
-    {
-      Op *op = g_queue_pop_head (self->held);
-      Op *next = g_queue_peek_head (self->held);
-      const char *next_text = next != NULL ? next->text : self->mirror->str;
-      gint64 next_version = next != NULL ? next->version : self->version;
+/* A held request went out again: then the text changes made between it and the next one. */
+static void
+session_resent (gpointer owner, const TagdRequest *request, const TagdRequest *next)
+{
+  TagdEntry *self = TAGD_ENTRY (owner);
+  const Op *op = request->data, *next_op = next != NULL ? next->data : NULL;
+  const char *next_text = next_op != NULL ? next_op->text : self->mirror->str;
 
-      send_op (self, op);
-      if (!g_str_equal (prev, next_text))
-        send_difference (self, prev, next_text, next_version);
-      g_free (prev);
-      prev = g_strdup (next_text);
-    }
+  if (!g_str_equal (op->text, next_text))
+    send_difference (self, op->text, next_text, next_op != NULL ? next_op->version : self->version);
+}
+
+static void
+session_after_open (gpointer owner)
+{
+  TagdEntry *self = TAGD_ENTRY (owner);
 
   _tagd_entry_send_selection (self);
   /* The new session knows nothing of earlier layouts. */
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
-}
-
-/* A new session (new id) with the widget's own tags and text: after tagd restarted, or when
- * an option changed (tagd has no method to change options of an open field). */
-void
-_tagd_entry_reopen (TagdEntry *self, gboolean close_old)
-{
-  char *id;
-
-  if (self->field == NULL)
-    return;
-  if (close_old && self->open_source == 0 && _tagd_entry_session_live (self))
-    _tagd_connection_call (self->conn, "field/close", _tagd_entry_field_params (self), _tagd_entry_on_ignore_reply, g_object_ref (self));
-  id = _tagd_connection_rename (self->conn, self->field, "entry");
-  g_free (self->field);
-  self->field = id;
-  if (self->open_source == 0)
-    _tagd_entry_send_open (self);
-}
-
-static void
-session_reopen (gpointer owner)
-{
-  _tagd_entry_reopen (TAGD_ENTRY (owner), FALSE);
 }
 
 static void
@@ -437,7 +260,6 @@ handle_update (TagdEntry *self, GVariant *params)
   gint64 version = (gint64) _tagd_variant_number (params, "version", -1);
   gboolean resync = FALSE;
 
-  self->updates_seen++;
   g_variant_lookup (params, "resync", "b", &resync);
   if (resync)
     {
@@ -515,17 +337,21 @@ handle_update (TagdEntry *self, GVariant *params)
 static void
 session_notify (gpointer owner, const char *method, GVariant *params)
 {
-  TagdEntry *self = TAGD_ENTRY (owner);
-  const char *field = NULL;
-
-  if (!g_str_equal (method, "field/didUpdate"))
-    return;
-  if (!g_variant_lookup (params, "field", "&s", &field) || g_strcmp0 (field, self->field) != 0)
-    return;
-  handle_update (self, params);
+  if (g_str_equal (method, "field/didUpdate"))
+    handle_update (TAGD_ENTRY (owner), params);
 }
 
-const TagdSessionVTable _tagd_entry_session_vtable = { session_notify, session_reopen };
+const TagdSessionClass _tagd_entry_session_class = {
+  .kind = "field",
+  .prefix = "entry",
+  .open_params = session_open_params,
+  .open_reply = session_open_reply,
+  .resent = session_resent,
+  .after_open = session_after_open,
+  .answered = session_answered,
+  .notify = session_notify,
+  .free_data = op_free,
+};
 
 /* ---- the text's buffer: every change is reported in order */
 

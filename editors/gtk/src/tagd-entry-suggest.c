@@ -62,10 +62,10 @@ _tagd_entry_hide_suggestions (TagdEntry *self)
 }
 
 static void
-on_suggest_reply (GVariant *result, const GError *error, gpointer data)
+on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolean current, gpointer data)
 {
-  Reply *r = data;
-  TagdEntry *self = r->self;
+  TagdEntry *self = TAGD_ENTRY (owner);
+  guint serial = GPOINTER_TO_UINT (data);
   g_autoptr (GVariant) items = NULL;
   GtkWidget *child;
   GVariantIter iter;
@@ -73,15 +73,11 @@ on_suggest_reply (GVariant *result, const GError *error, gpointer data)
 
   if (error != NULL)
     {
-      _tagd_entry_report_error ("field/suggest", error);
-      _tagd_entry_reply_free (r);
+      _tagd_report_error ("field/suggest", error);
       return;
     }
-  if (r->serial != self->suggest_serial || g_strcmp0 (r->field, self->field) != 0)
-    {
-      _tagd_entry_reply_free (r);
-      return;
-    }
+  if (serial != self->suggest_serial || !current)
+    return;
   while ((child = gtk_widget_get_first_child (self->list)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
   g_ptr_array_set_size (self->items, 0);
@@ -119,28 +115,24 @@ on_suggest_reply (GVariant *result, const GError *error, gpointer data)
     }
   else
     gtk_popover_popdown (GTK_POPOVER (self->popover));
-  _tagd_entry_reply_free (r);
 }
 
 static gboolean
 suggest_cb (gpointer data)
 {
   TagdEntry *self = data;
-  Reply *r;
 
   self->suggest_source = 0;
   self->suggest_serial++;
   if (self->suggestions == NULL || gtk_entry_buffer_get_length (self->buffer) == 0 ||
-      !gtk_widget_has_focus (self->text) || !_tagd_entry_session_live (self))
+      !gtk_widget_has_focus (self->text) || !_tagd_session_is_live (self->session))
     {
       _tagd_entry_hide_suggestions (self);
       return G_SOURCE_REMOVE;
     }
-  r = _tagd_entry_reply_new (self);
-  r->serial = self->suggest_serial;
-  _tagd_connection_call (self->conn, "field/suggest",
-                         g_variant_new_parsed ("{'field': <%s>, 'limit': <%x>}", self->field, (gint64) SUGGESTION_LIMIT),
-                         on_suggest_reply, r);
+  _tagd_session_call (self->session, "field/suggest",
+                      g_variant_new_parsed ("{'limit': <%x>}", (gint64) SUGGESTION_LIMIT),
+                      on_suggest_reply, GUINT_TO_POINTER (self->suggest_serial));
   return G_SOURCE_REMOVE;
 }
 

@@ -20,20 +20,14 @@ enum {
   TAGD_ERROR_INVALID_PARAMS = -32602,
 };
 
-/* A session (field or cloud) registered with the connection. */
-typedef struct {
-  /* A server notification for this session's id (field/didUpdate). */
-  void (*notify) (gpointer owner, const char *method, GVariant *params);
-  /* A fresh tagd is up: open the session again (with a new id) from the widget's own state. */
-  void (*reopen) (gpointer owner);
-} TagdSessionVTable;
+/* A field or cloud session (tagd-session.h), registered with the connection by its id. */
+typedef struct _TagdSession TagdSession;
 
 typedef void (*TagdReplyFunc) (GVariant *result, const GError *error, gpointer user_data);
 
-char *_tagd_connection_register   (TagdConnection          *self,
-                                   const char              *prefix,
-                                   gpointer                 owner,
-                                   const TagdSessionVTable *vtable);
+char *_tagd_connection_register   (TagdConnection *self,
+                                   const char     *prefix,
+                                   TagdSession    *session);
 char *_tagd_connection_rename     (TagdConnection *self,
                                    const char     *old_id,
                                    const char     *prefix);
@@ -59,5 +53,6 @@ void  _tagd_connection_notify     (TagdConnection *self,
 double       _tagd_variant_number (GVariant *dict, const char *key, double fallback);
 char       **_tagd_variant_strv   (GVariant *value);
 GVariant    *_tagd_variant_lookup (GVariant *dict, const char *key);
+gboolean     _tagd_strv_equal     (char **a, char **b);
 
 G_END_DECLS

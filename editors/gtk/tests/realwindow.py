@@ -955,6 +955,25 @@ def keys_pressed_while_tagd_restarts_are_kept(ctx):
     check_atspi_matches(demo, ["vegan", "weeknight"], "")
 
 
+@test
+def cloud_toggle_while_tagd_restarts_is_kept(ctx):
+    demo = ctx.demo(restartable=True)
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests", "the interests page")
+    wait_for(lambda: demo.node("check box", "Layout").get_extents(Atspi.CoordType.WINDOW).width > 0,
+             "the cloud laid out")
+    with open(demo.gate, "w") as f:
+        f.write("1.5")
+    first = demo.dump()["tagdPid"]
+    os.kill(first, signal.SIGKILL)
+    wait_for(lambda: demo.dump()["tagdPid"] != first, "tagd gone")
+    demo.click(demo.node("check box", "Layout"))  # while tagd restarts: held, sent after cloud/open
+    wait_for(lambda: demo.dump()["restarts"] >= 1 and demo.dump()["tagdPid"] not in (0, first),
+             "a new tagd child")
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Layout"], "Layout selected after the restart")
+    os.unlink(demo.gate)
+
+
 # ---------------------------------------------------------------------------------------------
 # SPEC §6 behind the keys of §6a
 
