@@ -308,7 +308,12 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens
   /// with text, and after every change).
   public mutating func commit(_ field: inout TagField) -> FieldOutcome {
-    let outcome = field.apply(.draftChanged(draft))
+    let current = draft
+    let outcome = field.apply(.draftChanged(current))
+    // Nothing committed (most keystrokes): the cells already spell the draft, and comparing
+    // them byte by byte would cost the draft's length. The field keeps the string it was
+    // given, so this comparison sees one storage and costs nothing.
+    if field.draft == current { return outcome }
     retarget(to: field.draft)
     return outcome
   }
