@@ -19,14 +19,23 @@
 public enum DisplayWidth {
   /// The number of terminal cells `text` occupies.
   public static func cells(_ text: String) -> Int {
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
-      return text.utf8.count
-    }
+    if isPrintableASCII(text.utf8.span) { return text.utf8.count }
     var total = 0
     for character in text {
       total += cells(of: character)
     }
     return total
+  }
+
+  /// Whether every byte is printable ASCII (U+0020…U+007E), read off the span (a generic
+  /// `allSatisfy` over the UTF-8 view cost ten times as much, once per chip of every layout).
+  private static func isPrintableASCII(_ bytes: Span<UInt8>) -> Bool {
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] &- 0x20 < 0x5F else { return false }
+      index += 1
+    }
+    return true
   }
 
   /// `text` cut to at most `cells` cells, ending with `…` (one cell) when it had to be cut;
