@@ -483,26 +483,6 @@ public struct JSONScanner {
     }
   }
 
-  /// The first backslash in `raw` from `start`, or `raw.count`: eight bytes at a time.
-  ///
-  /// In validated string content the backslash is the only byte that needs a look, and this
-  /// one-byte test is a third of the writer's three-byte one (`JSONWriter.escapeFlags`): a
-  /// long text is mostly runs between escapes.
-  static func firstBackslash(_ raw: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    guard let base = raw.baseAddress else { return raw.count }
-    var index = start
-    while index + 8 <= raw.count {
-      let x = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x5C5C_5C5C_5C5C_5C5C
-      // A zero byte of x is a backslash; only the lowest flag is exact (a borrow may flag the
-      // bytes above it).
-      let flags = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
-      index += 8
-    }
-    while index < raw.count, raw[index] != UInt8(ascii: "\\") { index += 1 }
-    return index
-  }
-
   /// The bytes of `raw` (string content with escapes, already validated) with the escapes
   /// decoded.
   ///
@@ -516,14 +496,33 @@ public struct JSONScanner {
       var scanner = JSONScanner(raw, maxDepth: 1)
       var at = 0
       while scanner.position < raw.count {
-        let run = scanner.position
-        let end = firstBackslash(raw, from: run)
-        if end > run {
-          (to + at).initialize(from: from + run, count: end - run)
-          at += end - run
-          scanner.position = end
-          continue
+        var run = scanner.position
+        // Runs are copied a word at a time as they are searched: each word is stored whole
+        // (there is room, as the output never gets ahead of the input), and the bytes from a
+        // backslash on are overwritten by what follows. A call to memcpy per run cost more
+        // than the run, which is a line or less of text.
+        while run + 8 <= raw.count {
+          let word = UnsafeRawPointer(from + run).loadUnaligned(as: UInt64.self)
+          UnsafeMutableRawPointer(to + at).storeBytes(of: word, as: UInt64.self)
+          let x = word ^ 0x5C5C_5C5C_5C5C_5C5C
+          let flags = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+          if flags != 0 {
+            let length = flags.trailingZeroBitCount / 8
+            run += length
+            at += length
+            break
+          }
+          run += 8
+          at += 8
         }
+        if run + 8 > raw.count {
+          while run < raw.count, raw[run] != UInt8(ascii: "\\") {
+            to[at] = raw[run]
+            run += 1
+            at += 1
+          }
+        }
+        scanner.position = run
         guard run + 1 < raw.count else { break }
         let escaped = raw[run + 1]
         switch escaped {
