@@ -74,16 +74,16 @@ public struct MessageBytes {
     JSONScanner(slice(range), maxDepth: maxDepth, trusted: trusted)
   }
 
+  /// The length (quotes included) up to which a string without escapes is made by the
+  /// standard library's small-string path rather than copied unvalidated.
+  public static let shortString = 34
+
   /// The string value of `member`, escapes decoded; nil when it is not a string.
   ///
   /// Bytes known to be valid JSON are decoded in one pass, without validating them again: the
   /// content lies between two quote bytes, so it is whole UTF-8 scalars. A short string without
   /// escapes is made by the standard library's small-string path, which is cheaper there; other
   /// bytes are read by the validating scanner.
-  /// The length (quotes included) up to which a string without escapes is made by the
-  /// standard library's small-string path rather than copied unvalidated.
-  public static let shortString = 34
-
   public func stringValue(of member: JSONObjectRanges.Member) -> String? {
     let value = member.value
     if member.isPlainString, value.count <= Self.shortString || !trusted {

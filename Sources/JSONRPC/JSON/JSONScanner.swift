@@ -34,8 +34,9 @@ public struct JSONScanner {
   private var highKinds: [UInt64] = []
   /// True right after `{` or `[`: the next member or element needs no comma.
   private var afterOpen = false
-  /// Whether `input` is known to be valid JSON (a body the envelope scan accepted, or text
-  /// written by ``JSONWriter``): its strings are then found without validating them again.
+  /// Whether `input` is known to be valid JSON (bytes of a ``MessageBytes``: a body the
+  /// envelope scan accepted, or a copy checked when made): its strings are then found without
+  /// validating them again.
   private let trusted: Bool
 
   /// An object member's name as it appears in the input (between the quotes, escapes undone
