@@ -308,7 +308,12 @@ extension DocumentTagsRequest: ServedRequest {
     do throws(DocumentError) {
       let found = try Document.tags(in: t.text, format: t.format, key: t.keyOrDefault, line: t.line)
       try checkKey(t, format: found.format)
-      return DocumentTagsResult(found, in: t.text, encoding: s.positionEncoding)
+      return DocumentTagsResult(
+        found,
+        in: t.text,
+        encoding: s.positionEncoding,
+        allOnLine: found.format == .orgHeading ? t.line ?? 0 : nil
+      )
     } catch {
       throw .session(.document(error))
     }
@@ -328,7 +333,12 @@ extension DocumentSetTagsRequest: ServedRequest {
         line: t.line
       )
       try checkKey(t, format: set.format)
-      return DocumentEditsResult(set.edits, in: t.text, encoding: s.positionEncoding)
+      return DocumentEditsResult(
+        set.edits,
+        in: t.text,
+        encoding: s.positionEncoding,
+        allOnLine: set.format == .orgHeading ? t.line ?? 0 : nil
+      )
     } catch {
       throw .session(.document(error))
     }

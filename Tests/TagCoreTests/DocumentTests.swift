@@ -1,4 +1,5 @@
 import TagCore
+import TagTestSupport
 import Testing
 
 /// Applies `edits` (UTF-8 ranges of `text`, last first) one after another.
@@ -604,5 +605,34 @@ enum YAMLQuotingProbe {
         ":été:a_1:@home:#x:50%:日本:\n"
       )
     )
+  }
+}
+
+/// Positions found from their own line's start (`allOnLine`, an Org heading's edits) are the
+/// positions found by counting every line before them, in every encoding.
+@Test func positionsOnAKnownLineAreThePositionsCounted() {
+  var random = SplitMix64(seed: 46)
+  let pieces = ["a", " ", "é", "日", "😀", "\n", "\r\n", "\r", "\t", ":x:"]
+  for _ in 0..<500 {
+    let count = Int.random(in: 0...30, using: &random)
+    let text = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+      .joined()
+    let bytes = Array(text.utf8)
+    // Scalar boundaries that are not between a CR and its LF.
+    let cuts = (0...bytes.count).filter { at in
+      (at == bytes.count || bytes[at] & 0xC0 != 0x80)
+        && !(at > 0 && at < bytes.count && bytes[at - 1] == 0x0D && bytes[at] == 0x0A)
+    }
+    let offset = cuts[Int.random(in: 0..<cuts.count, using: &random)]
+    for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+      let counted = Document.positions(of: [offset], in: text, encoding: encoding)[0]
+      let onLine = Document.positions(
+        of: [offset],
+        in: text,
+        encoding: encoding,
+        allOnLine: counted.line
+      )[0]
+      #expect(onLine == counted, "\(text.debugDescription) at \(offset)")
+    }
   }
 }

@@ -142,11 +142,27 @@ public enum Document {
 
   /// The LSP positions of UTF-8 `offsets` (in any order) in `text`, counted in `encoding`, in
   /// one pass up to the largest offset.
+  ///
+  /// When every offset is known to lie on one 0-based `line` (an Org heading's edits), pass it:
+  /// each position is then found from its own line's start, without counting the lines before.
   public static func positions(
     of offsets: [Int],
     in text: String,
-    encoding: PositionEncoding
+    encoding: PositionEncoding,
+    allOnLine line: Int? = nil
   ) -> [TextPosition] {
+    if let line {
+      let bytes = text.utf8.span
+      return offsets.map { offset in
+        let target = min(max(offset, 0), bytes.count)
+        var start = target
+        while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+        return TextPosition(
+          line: line,
+          character: characters(bytes, start..<target, encoding)
+        )
+      }
+    }
     let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
     var result = [TextPosition](
       repeating: TextPosition(line: 0, character: 0),
@@ -169,15 +185,25 @@ public enum Document {
         line += 1
         lineStart = at
       }
-      var character = target - lineStart
-      if encoding != .utf8 {
-        character = 0
-        for offset in lineStart..<target where bytes[offset] & 0xC0 != 0x80 {
-          character += encoding == .utf16 && bytes[offset] >= 0xF0 ? 2 : 1
-        }
-      }
-      result[index] = TextPosition(line: line, character: character)
+      result[index] = TextPosition(
+        line: line,
+        character: characters(bytes, lineStart..<target, encoding)
+      )
     }
     return result
+  }
+
+  /// The length of `range` (part of one line) in `encoding`'s code units.
+  private static func characters(
+    _ bytes: Span<UInt8>,
+    _ range: Range<Int>,
+    _ encoding: PositionEncoding
+  ) -> Int {
+    guard encoding != .utf8 else { return range.count }
+    var character = 0
+    for offset in range where bytes[offset] & 0xC0 != 0x80 {
+      character += encoding == .utf16 && bytes[offset] >= 0xF0 ? 2 : 1
+    }
+    return character
   }
 }

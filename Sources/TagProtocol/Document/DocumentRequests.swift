@@ -108,15 +108,22 @@ public struct DocumentTagsResult: JSONWritable, Hashable, Sendable {
   /// The tags' value in the negotiated encoding.
   public var range: TextRange?
 
-  /// The result for `found` in `text`, positions counted in `encoding`.
-  public init(_ found: DocumentTags, in text: String, encoding: PositionEncoding) {
+  /// The result for `found` in `text`, positions counted in `encoding` (see
+  /// `Document.positions` for `allOnLine`).
+  public init(
+    _ found: DocumentTags,
+    in text: String,
+    encoding: PositionEncoding,
+    allOnLine line: Int? = nil
+  ) {
     format = found.format
     tags = found.tags
     range = found.range.map { range in
       let ends = Document.positions(
         of: [range.lowerBound, range.upperBound],
         in: text,
-        encoding: encoding
+        encoding: encoding,
+        allOnLine: line
       )
       return TextRange(start: ends[0], end: ends[1])
     }
@@ -148,10 +155,16 @@ public struct DocumentEditsResult: JSONWritable, Hashable, Sendable {
   /// The edits.
   public var edits: [TextEdit]
 
-  /// The result for `edits` of `text`, positions counted in `encoding`.
-  public init(_ edits: [DocumentEdit], in text: String, encoding: PositionEncoding) {
+  /// The result for `edits` of `text`, positions counted in `encoding` (see
+  /// `Document.positions` for `allOnLine`).
+  public init(
+    _ edits: [DocumentEdit],
+    in text: String,
+    encoding: PositionEncoding,
+    allOnLine line: Int? = nil
+  ) {
     let offsets = edits.flatMap { [$0.range.lowerBound, $0.range.upperBound] }
-    let positions = Document.positions(of: offsets, in: text, encoding: encoding)
+    let positions = Document.positions(of: offsets, in: text, encoding: encoding, allOnLine: line)
     self.edits = edits.indices.map { i in
       TextEdit(
         range: TextRange(start: positions[2 * i], end: positions[2 * i + 1]),
