@@ -841,6 +841,36 @@ def orca_speaks_the_field_announcements_and_chips(ctx):
     demo.key("ctrl+shift+z")
     d = settle(demo, BASE + ["spicy"], "")
     orca.hears(m, d["entry"]["announcement"], what="Orca to speak the redo")
+    # A refusal by every other reason: tagd's own sentence (Protocol/announcements.md), as the
+    # announcement property holds it, is what Orca speaks. (The limits keep the four tags:
+    # weeknight is 9 characters long.)
+    tags = BASE + ["spicy"]
+    for prop, value, typed, reason, kind in [
+            ("max-tag-length", "int32 10", "verylongtag", "too-long", "tooLong"),
+            ("pattern", "'[a-z]+'", "abc1", "pattern", "pattern"),
+            ("deny", "['meat']", "meat", "denied", "denied"),
+            ("allow", "['vegan', 'dinner', 'weeknight', 'spicy', 'tofu']", "bread", "not-allowed", "notAllowed")]:
+        demo.set_entry(prop, value)
+        m = orca.mark()
+        demo.type(typed + ",")
+        d = settle(demo, tags, "")
+        want = protocol_sentence(kind, typed, 10)
+        check(d["entry"]["dropped"][-1] == "%s|%s|%s" % (typed, reason, want),
+              "%s refused as %s with tagd's sentence %r: %r" % (typed, reason, want, d["entry"]["dropped"][-1]))
+        check(d["entry"]["announcement"] == want, "the announcement is tagd's: %r" % d["entry"]["announcement"])
+        orca.hears(m, want, what="Orca to speak the %s refusal %r" % (reason, want))
+
+
+def protocol_sentence(kind, text, count):
+    """The English sentence of @kind in Protocol/announcements.md, for the refused @text (and
+    @count, for the rows that have one)."""
+    with open(os.path.join(HERE, "..", "..", "..", "Protocol", "announcements.md"), encoding="utf-8") as f:
+        rows = [line.split("|") for line in f if line.startswith("| `%s` |" % kind)]
+    check(rows, "a %s row in Protocol/announcements.md" % kind)
+    sentence = rows[-1][2].strip()  # the plural one, where there are two
+    for n in ("20", "10"):
+        sentence = sentence.replace(" %s " % n, " %d " % count)
+    return sentence.replace("{text}", text)
 
 
 @test
