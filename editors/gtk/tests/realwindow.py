@@ -719,6 +719,57 @@ def seed_demo_pages_and_screenshots(ctx):
         check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
 
 
+def window_pixels(demo, path):
+    """A screenshot of the demo, as a function of AT-SPI window coordinates to (r, g, b)."""
+    demo.screenshot(path)
+    width, height, pixels = read_ppm(path)
+    frame = demo.node("frame", "Tags").get_extents(Atspi.CoordType.WINDOW)
+    ox, oy = (width - frame.width) // 2, (height - frame.height) // 2
+
+    def pixel(x, y):
+        k = ((oy + y) * width + (ox + x)) * 3
+        return tuple(pixels[k:k + 3])
+    return pixel
+
+
+def luminance(rgb):
+    return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+
+
+def ink(pixel, x0, y0, x1, y1):
+    """How far, on average, the pixels of a box are from its background (its commonest
+    colour), in luminance: how strongly the glyphs in it are drawn."""
+    from collections import Counter
+    box = [pixel(x, y) for y in range(y0, y1) for x in range(x0, x1)]
+    bg = luminance(Counter(box).most_common(1)[0][0])
+    return sum(abs(luminance(p) - bg) for p in box) / len(box)
+
+
+@test
+def placeholder_is_dimmed(ctx):
+    # The empty field's placeholder (the prompt) is drawn dimmer than the same words typed.
+    demo = ctx.demo()
+    text = demo.node("text", "Add a tag")
+    wait_for(lambda: demo.has_state(text, Atspi.StateType.FOCUSED), "the focus in the field")
+    placeholder = window_pixels(demo, os.path.join(demo.dir, "placeholder.png"))
+    demo.type("Add a tag")
+    settle(demo, BASE, "Add a tag")
+    typed = window_pixels(demo, os.path.join(demo.dir, "typed.png"))
+    # The columns of the text's box where the typed words have ink, less 8 px at each end:
+    # the cursor (before the placeholder, after the typed text) stays out of the box.
+    e = text.get_extents(Atspi.CoordType.WINDOW)
+    bg = luminance(typed(e.x, e.y + e.height // 2))
+    inked = [x for x in range(e.x, e.x + e.width)
+             if any(abs(luminance(typed(x, y)) - bg) > 40 for y in range(e.y, e.y + e.height))]
+    check(inked, "the typed words drawn in the text's box %r" % (e,))
+    box = (inked[0] + 8, e.y, inked[-1] - 8, e.y + e.height)
+    check(box[2] - box[0] > 20, "the words have a box: %r" % (box,))
+    dim, full = ink(placeholder, *box), ink(typed, *box)
+    check(full > 10, "the typed text is drawn: %.1f" % full)
+    check(dim > 0.15 * full, "the placeholder is drawn: %.1f against %.1f typed" % (dim, full))
+    check(dim < 0.7 * full, "the placeholder is dimmer than typed text: %.1f against %.1f" % (dim, full))
+
+
 # ---------------------------------------------------------------------------------------------
 # Orca, the screen reader, run headless against the demo (../shared/ORCA.md)
 
