@@ -732,6 +732,18 @@ def window_pixels(demo, path):
     return pixel
 
 
+def still_pixels(demo, path):
+    """window_pixels once two screenshots in a row are the same (transitions over)."""
+    last = []
+
+    def same():
+        demo.screenshot(path)
+        last.append(read_ppm(path))
+        return len(last) >= 2 and last[-1] == last[-2]
+    wait_for(same, "the window to stop changing")
+    return window_pixels(demo, path)
+
+
 def luminance(rgb):
     return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
 
@@ -768,6 +780,43 @@ def placeholder_is_dimmed(ctx):
     check(full > 10, "the typed text is drawn: %.1f" % full)
     check(dim > 0.15 * full, "the placeholder is drawn: %.1f against %.1f typed" % (dim, full))
     check(dim < 0.7 * full, "the placeholder is dimmer than typed text: %.1f against %.1f" % (dim, full))
+
+
+@test
+def cloud_shapes_stay_inside_and_take_clicks(ctx):
+    # Every tag's shape (its frame grown by half the merge distance) is drawn inside the
+    # cloud's allocation, and a click on the shape's outer band, outside the tag's frame,
+    # toggles the tag.
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
+    cloud = demo.node("check box", "SwiftUI").get_parent()
+    check(cloud.get_role_name() == "panel", "the cloud, a group: %r" % cloud.get_role_name())
+    pixel = still_pixels(demo, os.path.join(demo.dir, "cloud.png"))  # after the stack's crossfade
+    c = cloud.get_extents(Atspi.CoordType.WINDOW)
+    box = (c.x, c.y, c.width, c.height)
+    bg = pixel(c.x - 10, c.y + c.height // 2)  # the page, left of the cloud
+
+    def drawn(x, y):
+        return max(abs(a - b) for a, b in zip(pixel(x, y), bg)) > 12
+    inside = [(x, y) for y in range(c.y, c.y + c.height) for x in range(c.x, c.x + c.width) if drawn(x, y)]
+    check(inside, "the shapes are drawn in the cloud %r" % (box,))
+    band = 8  # the page around the cloud: its margins are 12 px, nothing else is drawn there
+    outside = [(x, y) for y in range(c.y - band, c.y + c.height + band) for x in range(c.x - band, c.x + c.width + band)
+               if not (c.x <= x < c.x + c.width and c.y <= y < c.y + c.height) and drawn(x, y)]
+    check(not outside, "nothing drawn outside the cloud %r: %d pixels, e.g. %r" % (box, len(outside), outside[:5]))
+    # Layout's shape, along its middle line: its drawn left edge, found from the picture (the
+    # button's AT-SPI extents, here, are narrower than the shape it is allocated).
+    e = demo.node("check box", "Layout").get_extents(Atspi.CoordType.WINDOW)
+    y = e.y + e.height // 2
+    edge = e.x + e.width // 2
+    while drawn(edge - 1, y):
+        edge -= 1
+    check(edge < e.x, "Layout's shape drawn left of its content (%d, %d)" % (edge, e.x))
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + edge + 2), str(oy + y), "click", "1")
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Layout"],
+             "a click 2 px inside the shape's edge selects Layout")
 
 
 # ---------------------------------------------------------------------------------------------
