@@ -544,6 +544,45 @@ def right_to_left_mirrors_layout_and_arrows(ctx):
         demo.screenshot(os.path.join(ctx.shots, "rtl-interests-tight.png"))
 
 
+def chip_sides(demo, tag):
+    """(gap left of the chip's first child, gap right of its last, whether the Remove button is
+    on the left): the children's AT-SPI extents against the chip's drawn edges, found along
+    its middle line in a screenshot."""
+    label = demo.node("label", tag).get_extents(Atspi.CoordType.WINDOW)
+    button = demo.node("push button", "Remove " + tag).get_extents(Atspi.CoordType.WINDOW)
+    pixel = window_pixels(demo, os.path.join(demo.dir, "chip.png"))
+    y = label.y + label.height // 2
+    text = demo.node("text", "Add a tag").get_extents(Atspi.CoordType.WINDOW)
+    bg = pixel(text.x + text.width - 4, y)  # the field, at the far end of its text
+
+    def chip(x):
+        return max(abs(a - b) for a, b in zip(pixel(x, y), bg)) > 6
+    left = right = label.x + label.width // 2
+    while chip(left - 1):
+        left -= 1
+    while chip(right + 1):
+        right += 1
+    first, last = (button, label) if button.x < label.x else (label, button)
+    return first.x - left, right + 1 - (last.x + last.width), button.x < label.x
+
+
+@test
+def right_to_left_mirrors_chip_padding(ctx):
+    # In a right-to-left layout a chip is its left-to-right self mirrored: the Remove button
+    # on its left, and the padding on each side swapped.
+    demo = ctx.demo()
+    ltr = chip_sides(demo, "dinner")
+    demo.stop()
+    demo = ctx.demo(extra=["--rtl"])
+    wait_for(lambda: demo.node("panel", "vegan").get_extents(Atspi.CoordType.WINDOW).x >
+             demo.node("panel", "dinner").get_extents(Atspi.CoordType.WINDOW).x, "the chips right to left")
+    rtl = chip_sides(demo, "dinner")
+    check(not ltr[2] and rtl[2], "the Remove button right of the label, left of it in RTL: %r %r" % (ltr, rtl))
+    check(ltr[0] > ltr[1] + 4, "left to right, more room before the label than after the button: %r" % (ltr,))
+    check(abs(rtl[0] - ltr[1]) <= 1 and abs(rtl[1] - ltr[0]) <= 1,
+          "right to left, the same gaps swapped: %r against %r" % (rtl, ltr))
+
+
 SEED_TITLES = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation",
                "Metal", "Widgets"]
 # The seed's tints, as hues in degrees: blue, pink, orange, teal, purple, green, red, indigo,
