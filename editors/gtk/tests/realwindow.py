@@ -583,6 +583,43 @@ def right_to_left_mirrors_chip_padding(ctx):
           "right to left, the same gaps swapped: %r against %r" % (rtl, ltr))
 
 
+@test
+def page_scrolls_when_tags_outgrow_the_window(ctx):
+    # Once the tags are taller than the window, the page scrolls: to the field's text when the
+    # focus comes back to it, and with the mouse wheel.
+    demo = ctx.demo()
+    demo.xdotool("windowsize", demo.window, "560", "320")
+    frame = demo.node("frame", "Tags")
+    wait_for(lambda: frame.get_extents(Atspi.CoordType.WINDOW).height <= 340, "the window 320 px tall")
+    height = frame.get_extents(Atspi.CoordType.WINDOW).height
+    tags = list(BASE)
+    while demo.dump()["entry"]["height"] <= height:
+        check(len(tags) < 200, "the tags outgrow the window: %r" % demo.dump()["entry"])
+        more = ["tag%d" % i for i in range(len(tags), len(tags) + 20)]
+        demo.type(",".join(more) + ",")
+        tags += more
+        settle(demo, tags, "")
+
+    def y(role, name):
+        return demo.node(role, name).get_extents(Atspi.CoordType.WINDOW).y
+    heading = max(demo.nodes("label", "Recipe tags"), key=lambda n: n.get_extents(Atspi.CoordType.WINDOW).y)  # not the tab's
+    top = heading.get_extents(Atspi.CoordType.WINDOW).y
+    # Tab to the suggestion buttons below the field and back: the text is in view.
+    demo.key("Tab")
+    wait_for(lambda: demo.has_state(demo.node("push button", "Add spicy"), Atspi.StateType.FOCUSED), "the first suggestion")
+    demo.key("shift+Tab")
+    wait_for(lambda: demo.has_state(demo.node("text", "Add a tag"), Atspi.StateType.FOCUSED), "the focus back in the text")
+    text = demo.node("text", "Add a tag")
+    wait_for(lambda: 0 <= y("text", "Add a tag") and y("text", "Add a tag") + text.get_extents(Atspi.CoordType.WINDOW).height <= height,
+             "the text in view, inside the window's %d px" % height)
+    scrolled = heading.get_extents(Atspi.CoordType.WINDOW).y
+    check(scrolled < top - 50, "the page scrolled: its heading from y %d to %d" % (top, scrolled))
+    # The wheel, over the page, scrolls it back up.
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + 12), str(oy + height // 2), "click", "--repeat", "20", "4")
+    wait_for(lambda: heading.get_extents(Atspi.CoordType.WINDOW).y == top, "the wheel scrolled the page back to its top")
+
+
 SEED_TITLES = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation",
                "Metal", "Widgets"]
 # The seed's tints, as hues in degrees: blue, pink, orange, teal, purple, green, red, indigo,
