@@ -695,6 +695,40 @@ def tight_spacing_animates_and_merges_groups(ctx):
 
 
 @test
+def tight_spacing_switch_stays_under_the_pointer(ctx):
+    # The cloud's height changes while spacing animates; the Tight spacing switch does not move,
+    # so a second click lands on it again.
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: len(groups_of(demo.dump())) == 10, "the cloud laid out")
+    switch = demo.node("check box", "Tight spacing")
+
+    def where():
+        e = switch.get_extents(Atspi.CoordType.WINDOW)
+        return (e.x, e.y, e.width, e.height)
+    before = where()
+    cloud = demo.node("check box", "SwiftUI").get_parent()
+    cloud_before = cloud.get_extents(Atspi.CoordType.WINDOW).height
+    seen = set()
+    demo.click(switch)
+
+    def done():
+        seen.add(where())
+        d = demo.dump()["cloud"]
+        return d["spacing"] == 3 and d["animationRuns"] == 1 and not d["animating"]
+    wait_for(done, "the tight layout, animated")
+    seen.add(where())
+    cloud_after = cloud.get_extents(Atspi.CoordType.WINDOW).height
+    check(cloud_after != cloud_before, "the cloud's height changed (%d -> %d)" % (cloud_before, cloud_after))
+    check(seen == {before}, "the switch stayed at %r while the cloud changed: %r" % (before, sorted(seen)))
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + before[0] + before[2] // 2), str(oy + before[1] + before[3] // 2), "click", "1")
+    wait_for(lambda: demo.dump()["cloud"]["spacing"] == 18 and not demo.dump()["cloud"]["animating"],
+             "loose again: the second click on the same place reached the switch")
+    check(where() == before, "the switch back where it was: %r" % (where(),))
+
+
+@test
 def no_animation_when_animations_are_off(ctx):
     demo = ctx.demo(animations=False)
     demo.click(demo.node("page tab", "Pick your interests"))
