@@ -544,6 +544,82 @@ def right_to_left_mirrors_layout_and_arrows(ctx):
         demo.screenshot(os.path.join(ctx.shots, "rtl-interests-tight.png"))
 
 
+def chip_sides(demo, tag):
+    """(gap left of the chip's first child, gap right of its last, whether the Remove button is
+    on the left): the children's AT-SPI extents against the chip's drawn edges, found along
+    its middle line in a screenshot."""
+    label = demo.node("label", tag).get_extents(Atspi.CoordType.WINDOW)
+    button = demo.node("push button", "Remove " + tag).get_extents(Atspi.CoordType.WINDOW)
+    pixel = window_pixels(demo, os.path.join(demo.dir, "chip.png"))
+    y = label.y + label.height // 2
+    text = demo.node("text", "Add a tag").get_extents(Atspi.CoordType.WINDOW)
+    bg = pixel(text.x + text.width - 4, y)  # the field, at the far end of its text
+
+    def chip(x):
+        return max(abs(a - b) for a, b in zip(pixel(x, y), bg)) > 6
+    left = right = label.x + label.width // 2
+    while chip(left - 1):
+        left -= 1
+    while chip(right + 1):
+        right += 1
+    first, last = (button, label) if button.x < label.x else (label, button)
+    return first.x - left, right + 1 - (last.x + last.width), button.x < label.x
+
+
+@test
+def right_to_left_mirrors_chip_padding(ctx):
+    # In a right-to-left layout a chip is its left-to-right self mirrored: the Remove button
+    # on its left, and the padding on each side swapped.
+    demo = ctx.demo()
+    ltr = chip_sides(demo, "dinner")
+    demo.stop()
+    demo = ctx.demo(extra=["--rtl"])
+    wait_for(lambda: demo.node("panel", "vegan").get_extents(Atspi.CoordType.WINDOW).x >
+             demo.node("panel", "dinner").get_extents(Atspi.CoordType.WINDOW).x, "the chips right to left")
+    rtl = chip_sides(demo, "dinner")
+    check(not ltr[2] and rtl[2], "the Remove button right of the label, left of it in RTL: %r %r" % (ltr, rtl))
+    check(ltr[0] > ltr[1] + 4, "left to right, more room before the label than after the button: %r" % (ltr,))
+    check(abs(rtl[0] - ltr[1]) <= 1 and abs(rtl[1] - ltr[0]) <= 1,
+          "right to left, the same gaps swapped: %r against %r" % (rtl, ltr))
+
+
+@test
+def page_scrolls_when_tags_outgrow_the_window(ctx):
+    # Once the tags are taller than the window, the page scrolls: to the field's text when the
+    # focus comes back to it, and with the mouse wheel.
+    demo = ctx.demo()
+    demo.xdotool("windowsize", demo.window, "560", "320")
+    frame = demo.node("frame", "Tags")
+    wait_for(lambda: frame.get_extents(Atspi.CoordType.WINDOW).height <= 340, "the window 320 px tall")
+    height = frame.get_extents(Atspi.CoordType.WINDOW).height
+    tags = list(BASE)
+    while demo.dump()["entry"]["height"] <= height:
+        check(len(tags) < 200, "the tags outgrow the window: %r" % demo.dump()["entry"])
+        more = ["tag%d" % i for i in range(len(tags), len(tags) + 20)]
+        demo.type(",".join(more) + ",")
+        tags += more
+        settle(demo, tags, "")
+
+    def y(role, name):
+        return demo.node(role, name).get_extents(Atspi.CoordType.WINDOW).y
+    heading = max(demo.nodes("label", "Recipe tags"), key=lambda n: n.get_extents(Atspi.CoordType.WINDOW).y)  # not the tab's
+    top = heading.get_extents(Atspi.CoordType.WINDOW).y
+    # Tab to the suggestion buttons below the field and back: the text is in view.
+    demo.key("Tab")
+    wait_for(lambda: demo.has_state(demo.node("push button", "Add spicy"), Atspi.StateType.FOCUSED), "the first suggestion")
+    demo.key("shift+Tab")
+    wait_for(lambda: demo.has_state(demo.node("text", "Add a tag"), Atspi.StateType.FOCUSED), "the focus back in the text")
+    text = demo.node("text", "Add a tag")
+    wait_for(lambda: 0 <= y("text", "Add a tag") and y("text", "Add a tag") + text.get_extents(Atspi.CoordType.WINDOW).height <= height,
+             "the text in view, inside the window's %d px" % height)
+    scrolled = heading.get_extents(Atspi.CoordType.WINDOW).y
+    check(scrolled < top - 50, "the page scrolled: its heading from y %d to %d" % (top, scrolled))
+    # The wheel, over the page, scrolls it back up.
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + 12), str(oy + height // 2), "click", "--repeat", "20", "4")
+    wait_for(lambda: heading.get_extents(Atspi.CoordType.WINDOW).y == top, "the wheel scrolled the page back to its top")
+
+
 SEED_TITLES = ["SwiftUI", "Animation", "Layout", "Glass", "Gestures", "Symbols", "Charts", "Navigation",
                "Metal", "Widgets"]
 # The seed's tints, as hues in degrees: blue, pink, orange, teal, purple, green, red, indigo,
@@ -616,6 +692,40 @@ def tight_spacing_animates_and_merges_groups(ctx):
     demo.click(demo.node("check box", "Tight spacing"))
     wait_for(lambda: len(set(groups_of(demo.dump()))) == 10 and not demo.dump()["cloud"]["animating"],
              "loose again: ten separate shapes")
+
+
+@test
+def tight_spacing_switch_stays_under_the_pointer(ctx):
+    # The cloud's height changes while spacing animates; the Tight spacing switch does not move,
+    # so a second click lands on it again.
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: len(groups_of(demo.dump())) == 10, "the cloud laid out")
+    switch = demo.node("check box", "Tight spacing")
+
+    def where():
+        e = switch.get_extents(Atspi.CoordType.WINDOW)
+        return (e.x, e.y, e.width, e.height)
+    before = where()
+    cloud = demo.node("check box", "SwiftUI").get_parent()
+    cloud_before = cloud.get_extents(Atspi.CoordType.WINDOW).height
+    seen = set()
+    demo.click(switch)
+
+    def done():
+        seen.add(where())
+        d = demo.dump()["cloud"]
+        return d["spacing"] == 3 and d["animationRuns"] == 1 and not d["animating"]
+    wait_for(done, "the tight layout, animated")
+    seen.add(where())
+    cloud_after = cloud.get_extents(Atspi.CoordType.WINDOW).height
+    check(cloud_after != cloud_before, "the cloud's height changed (%d -> %d)" % (cloud_before, cloud_after))
+    check(seen == {before}, "the switch stayed at %r while the cloud changed: %r" % (before, sorted(seen)))
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + before[0] + before[2] // 2), str(oy + before[1] + before[3] // 2), "click", "1")
+    wait_for(lambda: demo.dump()["cloud"]["spacing"] == 18 and not demo.dump()["cloud"]["animating"],
+             "loose again: the second click on the same place reached the switch")
+    check(where() == before, "the switch back where it was: %r" % (where(),))
 
 
 @test
@@ -717,6 +827,106 @@ def seed_demo_pages_and_screenshots(ctx):
     for path in (recipe, interests):
         colours = subprocess.run(["identify", "-format", "%k", path], capture_output=True, text=True).stdout
         check(int(colours or 0) > 50, "%s has a real picture (%s colours)" % (path, colours))
+
+
+def window_pixels(demo, path):
+    """A screenshot of the demo, as a function of AT-SPI window coordinates to (r, g, b)."""
+    demo.screenshot(path)
+    width, height, pixels = read_ppm(path)
+    frame = demo.node("frame", "Tags").get_extents(Atspi.CoordType.WINDOW)
+    ox, oy = (width - frame.width) // 2, (height - frame.height) // 2
+
+    def pixel(x, y):
+        k = ((oy + y) * width + (ox + x)) * 3
+        return tuple(pixels[k:k + 3])
+    return pixel
+
+
+def still_pixels(demo, path):
+    """window_pixels once two screenshots in a row are the same (transitions over)."""
+    last = []
+
+    def same():
+        demo.screenshot(path)
+        last.append(read_ppm(path))
+        return len(last) >= 2 and last[-1] == last[-2]
+    wait_for(same, "the window to stop changing")
+    return window_pixels(demo, path)
+
+
+def luminance(rgb):
+    return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+
+
+def ink(pixel, x0, y0, x1, y1):
+    """How far, on average, the pixels of a box are from its background (its commonest
+    colour), in luminance: how strongly the glyphs in it are drawn."""
+    from collections import Counter
+    box = [pixel(x, y) for y in range(y0, y1) for x in range(x0, x1)]
+    bg = luminance(Counter(box).most_common(1)[0][0])
+    return sum(abs(luminance(p) - bg) for p in box) / len(box)
+
+
+@test
+def placeholder_is_dimmed(ctx):
+    # The empty field's placeholder (the prompt) is drawn dimmer than the same words typed.
+    demo = ctx.demo()
+    text = demo.node("text", "Add a tag")
+    wait_for(lambda: demo.has_state(text, Atspi.StateType.FOCUSED), "the focus in the field")
+    placeholder = window_pixels(demo, os.path.join(demo.dir, "placeholder.png"))
+    demo.type("Add a tag")
+    settle(demo, BASE, "Add a tag")
+    typed = window_pixels(demo, os.path.join(demo.dir, "typed.png"))
+    # The columns of the text's box where the typed words have ink, less 8 px at each end:
+    # the cursor (before the placeholder, after the typed text) stays out of the box.
+    e = text.get_extents(Atspi.CoordType.WINDOW)
+    bg = luminance(typed(e.x, e.y + e.height // 2))
+    inked = [x for x in range(e.x, e.x + e.width)
+             if any(abs(luminance(typed(x, y)) - bg) > 40 for y in range(e.y, e.y + e.height))]
+    check(inked, "the typed words drawn in the text's box %r" % (e,))
+    box = (inked[0] + 8, e.y, inked[-1] - 8, e.y + e.height)
+    check(box[2] - box[0] > 20, "the words have a box: %r" % (box,))
+    dim, full = ink(placeholder, *box), ink(typed, *box)
+    check(full > 10, "the typed text is drawn: %.1f" % full)
+    check(dim > 0.15 * full, "the placeholder is drawn: %.1f against %.1f typed" % (dim, full))
+    check(dim < 0.7 * full, "the placeholder is dimmer than typed text: %.1f against %.1f" % (dim, full))
+
+
+@test
+def cloud_shapes_stay_inside_and_take_clicks(ctx):
+    # Every tag's shape (its frame grown by half the merge distance) is drawn inside the
+    # cloud's allocation, and a click on the shape's outer band, outside the tag's frame,
+    # toggles the tag.
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
+    cloud = demo.node("check box", "SwiftUI").get_parent()
+    check(cloud.get_role_name() == "panel", "the cloud, a group: %r" % cloud.get_role_name())
+    pixel = still_pixels(demo, os.path.join(demo.dir, "cloud.png"))  # after the stack's crossfade
+    c = cloud.get_extents(Atspi.CoordType.WINDOW)
+    box = (c.x, c.y, c.width, c.height)
+    bg = pixel(c.x - 10, c.y + c.height // 2)  # the page, left of the cloud
+
+    def drawn(x, y):
+        return max(abs(a - b) for a, b in zip(pixel(x, y), bg)) > 12
+    inside = [(x, y) for y in range(c.y, c.y + c.height) for x in range(c.x, c.x + c.width) if drawn(x, y)]
+    check(inside, "the shapes are drawn in the cloud %r" % (box,))
+    band = 8  # the page around the cloud: its margins are 12 px, nothing else is drawn there
+    outside = [(x, y) for y in range(c.y - band, c.y + c.height + band) for x in range(c.x - band, c.x + c.width + band)
+               if not (c.x <= x < c.x + c.width and c.y <= y < c.y + c.height) and drawn(x, y)]
+    check(not outside, "nothing drawn outside the cloud %r: %d pixels, e.g. %r" % (box, len(outside), outside[:5]))
+    # Layout's shape, along its middle line: its drawn left edge, found from the picture (the
+    # button's AT-SPI extents, here, are narrower than the shape it is allocated).
+    e = demo.node("check box", "Layout").get_extents(Atspi.CoordType.WINDOW)
+    y = e.y + e.height // 2
+    edge = e.x + e.width // 2
+    while drawn(edge - 1, y):
+        edge -= 1
+    check(edge < e.x, "Layout's shape drawn left of its content (%d, %d)" % (edge, e.x))
+    ox, oy = demo.window_offset()
+    demo.xdotool("mousemove", str(ox + edge + 2), str(oy + y), "click", "1")
+    wait_for(lambda: demo.dump()["cloud"]["selection"] == ["SwiftUI", "Layout"],
+             "a click 2 px inside the shape's edge selects Layout")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -841,6 +1051,36 @@ def orca_speaks_the_field_announcements_and_chips(ctx):
     demo.key("ctrl+shift+z")
     d = settle(demo, BASE + ["spicy"], "")
     orca.hears(m, d["entry"]["announcement"], what="Orca to speak the redo")
+    # A refusal by every other reason: tagd's own sentence (Protocol/announcements.md), as the
+    # announcement property holds it, is what Orca speaks. (The limits keep the four tags:
+    # weeknight is 9 characters long.)
+    tags = BASE + ["spicy"]
+    for prop, value, typed, reason, kind in [
+            ("max-tag-length", "int32 10", "verylongtag", "too-long", "tooLong"),
+            ("pattern", "'[a-z]+'", "abc1", "pattern", "pattern"),
+            ("deny", "['meat']", "meat", "denied", "denied"),
+            ("allow", "['vegan', 'dinner', 'weeknight', 'spicy', 'tofu']", "bread", "not-allowed", "notAllowed")]:
+        demo.set_entry(prop, value)
+        m = orca.mark()
+        demo.type(typed + ",")
+        d = settle(demo, tags, "")
+        want = protocol_sentence(kind, typed, 10)
+        check(d["entry"]["dropped"][-1] == "%s|%s|%s" % (typed, reason, want),
+              "%s refused as %s with tagd's sentence %r: %r" % (typed, reason, want, d["entry"]["dropped"][-1]))
+        check(d["entry"]["announcement"] == want, "the announcement is tagd's: %r" % d["entry"]["announcement"])
+        orca.hears(m, want, what="Orca to speak the %s refusal %r" % (reason, want))
+
+
+def protocol_sentence(kind, text, count):
+    """The English sentence of @kind in Protocol/announcements.md, for the refused @text (and
+    @count, for the rows that have one)."""
+    with open(os.path.join(HERE, "..", "..", "..", "Protocol", "announcements.md"), encoding="utf-8") as f:
+        rows = [line.split("|") for line in f if line.startswith("| `%s` |" % kind)]
+    check(rows, "a %s row in Protocol/announcements.md" % kind)
+    sentence = rows[-1][2].strip()  # the plural one, where there are two
+    for n in ("20", "10"):
+        sentence = sentence.replace(" %s " % n, " %d " % count)
+    return sentence.replace("{text}", text)
 
 
 @test
