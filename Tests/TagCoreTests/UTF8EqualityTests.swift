@@ -1,6 +1,7 @@
-@testable import TagCore
 import TagTestSupport
 import Testing
+
+@testable import TagCore
 
 /// `hasSameUTF8` and `hasUTF8Prefix` are byte comparisons, whichever way they are computed
 /// (the word loop over spans, or `String` equality for long ASCII): checked against a plain
@@ -63,5 +64,32 @@ import Testing
     let start = Int.random(in: 0...count, using: &random)
     let naive = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? count
     #expect(bytes.span.firstLineBreak(from: start) == naive, "\(bytes) from \(start)")
+  }
+}
+
+/// Where a line starts after some breaks, found in one span, is what walking the lines one by
+/// one gives, with LF, CRLF (also split across words) and CR.
+@Test func lineStartAfterBreaksMatchesWalkingTheLines() {
+  var random = SplitMix64(seed: 47)
+  let pieces: [[UInt8]] = [
+    [0x0A], [0x0D], [0x0D, 0x0A], [0x09], [0x61], [0x62, 0x63], [0xC3, 0xA9],
+  ]
+  for _ in 0..<3_000 {
+    let count = Int.random(in: 0...40, using: &random)
+    let bytes = (0..<count).flatMap { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)]
+    }
+    let lines = Int.random(in: 0...12, using: &random)
+    var walked: Int? = 0
+    for _ in 0..<lines {
+      guard var at = walked else { break }
+      while at < bytes.count, bytes[at] != 0x0A, bytes[at] != 0x0D { at += 1 }
+      guard at < bytes.count else {
+        walked = nil
+        break
+      }
+      at += bytes[at] == 0x0D && at + 1 < bytes.count && bytes[at + 1] == 0x0A ? 2 : 1
+      walked = at
+    }
+    #expect(bytes.span.start(afterLineBreaks: lines, from: 0) == walked, "\(bytes) after \(lines)")
   }
 }

@@ -62,10 +62,7 @@ extension Span where Element == UInt8 {
   func firstLineBreak(from start: Int) -> Int {
     var at = start
     while at + 8 <= count {
-      let word = word(at: at)
-      // The high bit of each byte below 0x0E; only the lowest flag is exact (a borrow may flag
-      // the bytes above it), and bytes of 0x80 and more are never flagged.
-      let flags = (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080
+      let flags = Self.belowCR(word(at: at))
       if flags == 0 {
         at += 8
         continue
@@ -75,6 +72,25 @@ extension Span where Element == UInt8 {
       at += 1
     }
     while at < count, self[at] != 0x0A, self[at] != 0x0D { at += 1 }
+    return at
+  }
+
+  /// The high bit of each byte of `word` below 0x0E; only the lowest flag is exact (a borrow
+  /// may flag the bytes above it), and bytes of 0x80 and more are never flagged.
+  @inline(__always)
+  static func belowCR(_ word: UInt64) -> UInt64 {
+    (word &- 0x0E0E_0E0E_0E0E_0E0E) & ~word & 0x8080_8080_8080_8080
+  }
+
+  /// Where the line begins that follows `lines` line breaks (LF, CRLF or CR) after `start`, or
+  /// nil when fewer follow: an Org heading's line, found in one span.
+  func start(afterLineBreaks lines: Int, from start: Int) -> Int? {
+    var at = start
+    for _ in 0..<lines {
+      at = firstLineBreak(from: at)
+      guard at < count else { return nil }
+      at += self[at] == 0x0D && at + 1 < count && self[at + 1] == 0x0A ? 2 : 1
+    }
     return at
   }
 }
