@@ -30,9 +30,9 @@ struct StdioLoop {
           if let code = flush(&outbox) { return code }
         }
       }
-      if watchedProcess != nil || receivedSinceTrim >= Self.trimAfter {
-        // Idle for a second after large messages: their freed memory goes back to the kernel.
-        let trimming = receivedSinceTrim >= Self.trimAfter
+      // Idle for a second after large messages: their freed memory goes back to the kernel.
+      let trimming = receivedSinceTrim >= Self.trimAfter
+      if watchedProcess != nil || trimming {
         var pfd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         let ready = poll(&pfd, 1, trimming ? 1000 : 2000)
         if ready == 0 {

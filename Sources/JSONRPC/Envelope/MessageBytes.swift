@@ -76,7 +76,7 @@ public struct MessageBytes {
 
   /// The length (quotes included) up to which a string without escapes is made by the
   /// standard library's small-string path rather than copied unvalidated.
-  public static let shortString = 34
+  @usableFromInline static let shortString = 34
 
   /// The string value of `member`, escapes decoded; nil when it is not a string.
   ///
@@ -84,9 +84,18 @@ public struct MessageBytes {
   /// content lies between two quote bytes, so it is whole UTF-8 scalars. A short string without
   /// escapes is made by the standard library's small-string path, which is cheaper there; other
   /// bytes are read by the validating scanner.
-  public func stringValue(of member: JSONObjectRanges.Member) -> String? {
+  @inlinable public func stringValue(of member: JSONObjectRanges.Member) -> String? {
+    // Inlinable for this case, the common one (ids, a draft): a copy at the call site.
+    if member.isPlainString, member.value.count <= Self.shortString {
+      return string((member.value.lowerBound + 1)..<(member.value.upperBound - 1))
+    }
+    return decodedString(of: member)
+  }
+
+  /// ``stringValue(of:)`` for a string with escapes, or a long one.
+  @usableFromInline func decodedString(of member: JSONObjectRanges.Member) -> String? {
     let value = member.value
-    if member.isPlainString, value.count <= Self.shortString || !trusted {
+    if member.isPlainString, !trusted {
       return string((value.lowerBound + 1)..<(value.upperBound - 1))
     }
     guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),

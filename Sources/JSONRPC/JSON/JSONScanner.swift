@@ -505,8 +505,7 @@ public struct JSONScanner {
         while run + 8 <= raw.count {
           let word = UnsafeRawPointer(from + run).loadUnaligned(as: UInt64.self)
           UnsafeMutableRawPointer(to + at).storeBytes(of: word, as: UInt64.self)
-          let x = word ^ 0x5C5C_5C5C_5C5C_5C5C
-          let flags = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+          let flags = JSONWriter.bytesEqual(word, UInt8(ascii: "\\"))
           if flags != 0 {
             let length = flags.trailingZeroBitCount / 8
             run += length

@@ -445,9 +445,15 @@ public struct JSONWriter: ~Copyable {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let control = (word &- ones &* 0x20) & ~word & highs
-    let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22)) & highs
-    let slash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C)) & highs
-    return control | quote | slash
+    return control | bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
+  }
+
+  /// The high bit of each byte of `word` that is `byte`; only the lowest flag is exact (a
+  /// borrow may flag the bytes above it).
+  @inline(__always)
+  static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
   }
 
   /// The index of the first byte from `start` that JSON requires escaped (a control

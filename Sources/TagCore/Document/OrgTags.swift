@@ -24,14 +24,7 @@ enum OrgTags {
   /// The tags of the heading on `line` (0-based).
   static func heading(in doc: DocumentText, line: Int) throws(DocumentError) -> TagList {
     guard let start = doc.bytes.span.start(afterLineBreaks: line, from: 0) else {
-      // Fewer lines: counted again only for the error (a break ends a line; one more follows).
-      var lines = 1
-      var at = 0
-      while case let end = doc.lineEnd(at), end < doc.count {
-        at = doc.afterBreak(end)
-        lines += 1
-      }
-      throw .lineOutOfRange(line: line, lineCount: lines)
+      throw .lineOutOfRange(line: line, lineCount: doc.lineNumber(doc.count) + 1)
     }
     let bytes = doc.bytes
     let end = doc.lineEnd(start)

@@ -80,13 +80,10 @@ struct ParamsBytes {
   /// The value of member `index` if it is a string.
   func string(at index: Int) -> String? {
     let member = ranges.members[index]
-    if member.isPlainString, member.value.count <= MessageBytes.shortString {
-      // The common case (ids, a draft), copied straight from the body at the call site.
-      FastPath.plainStringMember.taken()
-      return body.string((member.value.lowerBound + 1)..<(member.value.upperBound - 1))
-    }
     let text = body.stringValue(of: member)
-    if text != nil { FastPath.scannedStringMember.taken() }
+    if text != nil {
+      (member.isPlainString ? FastPath.plainStringMember : .scannedStringMember).taken()
+    }
     return text
   }
 

@@ -796,17 +796,9 @@ def seed_demo_pages_and_screenshots(ctx):
           "SwiftUI selected, nothing else")
     time.sleep(0.6)  # let the stack's crossfade finish before the picture; not a timing assertion
     interests = os.path.join(out, "pick-your-interests.png")
-    demo.screenshot(interests)
     # What the picture shows: the dark page, each tag's shape in its seed tint (hue), at 0.85
     # when selected and 0.3 when not (how far the pixel is from the page towards the tint).
-    width, height, pixels = read_ppm(interests)
-    frame = demo.node("frame", "Tags").get_extents(Atspi.CoordType.WINDOW)
-    ox, oy = (width - frame.width) // 2, (height - frame.height) // 2
-
-    def pixel(x, y):
-        k = ((oy + y) * width + (ox + x)) * 3
-        return tuple(pixels[k:k + 3])
-
+    pixel = window_pixels(demo, interests)
     heading = [n for n in demo.nodes("label", "Pick your interests") if n.get_extents(Atspi.CoordType.WINDOW).y > 60][0]
     h = heading.get_extents(Atspi.CoordType.WINDOW)
     bg = pixel(h.x - 10, h.y + 2)  # the page's margin, left of its heading
