@@ -120,6 +120,47 @@ import Testing
     }
   }
 
+  /// The offset after each line break (LF, CRLF or CR) of `text`, found byte by byte.
+  static func lineStarts(_ text: String) -> [Int] {
+    let bytes = Array(text.utf8)
+    var starts: [Int] = []
+    for (at, byte) in bytes.enumerated() {
+      if byte == 0x0A || (byte == 0x0D && (at + 1 == bytes.count || bytes[at + 1] != 0x0A)) {
+        starts.append(at + 1)
+      }
+    }
+    return starts
+  }
+
+  /// A document's text is decoded straight to bytes, and the lines the decoder notes on the
+  /// way are the lines a byte-by-byte search of what the pieces spell finds.
+  @Test func textReadsThePiecesAndTheirLines() {
+    let lineBreaks: [(json: String, text: String)] = [
+      (#"\n"#, "\n"), (#"\r"#, "\r"), (#"\r\n"#, "\r\n"), (#"\u000a"#, "\n"), (#"\u000D"#, "\r"),
+      (#"\r\u000A"#, "\r\n"), (#"\u000d\n"#, "\r\n"), (#"\n\r"#, "\n\r"),
+    ]
+    var random = SplitMix64(seed: 47)
+    for _ in 0..<2_000 {
+      let count = Int.random(in: 0...24, using: &random)
+      let chosen = (0..<count).map { _ in
+        Bool.random(using: &random)
+          ? lineBreaks[Int.random(in: 0..<lineBreaks.count, using: &random)]
+          : Self.pieces[Int.random(in: 0..<Self.pieces.count, using: &random)]
+      }
+      let text = chosen.map(\.text).joined()
+      let body = MessageBytes(copying: Array(#"{"text":"\#(chosen.map(\.json).joined())"}"#.utf8))
+      var scanner = body.scanner(0..<body.count, maxDepth: 8)
+      let member = ((try? scanner.readObjectRanges()) ?? nil)?.members.first
+      var decoded: DecodedText?
+      let taken = FastPath.counting { decoded = member.flatMap(body.text(of:)) }
+      #expect(decoded?.utf8 == Array(text.utf8), "\(text.debugDescription)")
+      #expect(decoded?.lineStarts == Self.lineStarts(text), "\(text.debugDescription)")
+      #if DEBUG
+      #expect(taken[.decodedLines, default: 0] == 1)
+      #endif
+    }
+  }
+
   /// Bytes that are not valid JSON are never trusted: their strings are validated as read.
   @Test func invalidBytesAreValidatedWhenRead() {
     let bytes = MessageBytes(copying: [UInt8](#"{"a":"x"#.utf8) + [0xFF, 0x22, 0x7D])

@@ -440,15 +440,19 @@ func read(
     let text = "\u{FEFF}a😀\r\nb"
     let ends = [0, 3, 4, 8, 10, 11]
     #expect(
-      Document.positions(of: ends, in: text, encoding: .utf16).map { [$0.line, $0.character] }
+      Document.positions(of: ends, in: DocumentText(text), encoding: .utf16).map {
+        [$0.line, $0.character]
+      }
         == [[0, 0], [0, 1], [0, 2], [0, 4], [1, 0], [1, 1]]
     )
     #expect(
-      Document.positions(of: ends, in: text, encoding: .utf8).map { [$0.line, $0.character] }
+      Document.positions(of: ends, in: DocumentText(text), encoding: .utf8).map {
+        [$0.line, $0.character]
+      }
         == [[0, 0], [0, 3], [0, 4], [0, 8], [1, 0], [1, 1]]
     )
     #expect(
-      Document.positions(of: ends.reversed(), in: text, encoding: .utf32).map {
+      Document.positions(of: ends.reversed(), in: DocumentText(text), encoding: .utf32).map {
         [$0.line, $0.character]
       }
         == [[1, 1], [1, 0], [0, 3], [0, 2], [0, 1], [0, 0]]
@@ -625,14 +629,43 @@ enum YAMLQuotingProbe {
     }
     let offset = cuts[Int.random(in: 0..<cuts.count, using: &random)]
     for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
-      let counted = Document.positions(of: [offset], in: text, encoding: encoding)[0]
+      let counted = Document.positions(of: [offset], in: DocumentText(text), encoding: encoding)[0]
       let onLine = Document.positions(
         of: [offset],
-        in: text,
+        in: DocumentText(text),
         encoding: encoding,
         allOnLine: counted.line
       )[0]
       #expect(onLine == counted, "\(text.debugDescription) at \(offset)")
     }
+  }
+}
+
+/// A text given its line starts (decoded from JSON with them) reads and writes Org headings as
+/// the same text read by scanning for its lines does: the same tags, edits and errors.
+@Test func givenLineStartsReadAsScannedLines() {
+  var random = SplitMix64(seed: 48)
+  // No piece is empty or starts with LF, so a CR piece break never joins the next into a CRLF.
+  let pieces = ["* H :a:", "** TODO T  :b:c:", "text", "é 😀", "* ", "\t:x:"]
+  let breaks = ["\n", "\r\n", "\r"]
+  for _ in 0..<500 {
+    var text = ""
+    var starts: [Int] = []
+    for _ in 0..<Int.random(in: 0...8, using: &random) {
+      text += pieces[Int.random(in: 0..<pieces.count, using: &random)]
+      text += breaks[Int.random(in: 0..<breaks.count, using: &random)]
+      starts.append(text.utf8.count)
+    }
+    text += pieces[Int.random(in: 0..<pieces.count, using: &random)]
+    let given = DocumentText(utf8: Array(text.utf8), lineStarts: starts)
+    let line = Int.random(in: 0...(starts.count + 1), using: &random)
+    func read(_ doc: DocumentText) -> String {
+      do {
+        let tags = try Document.tags(in: doc, line: line)
+        let edits = try Document.setTags(["z"], in: doc, line: line).edits
+        return "\(tags) \(edits)"
+      } catch { return "\(error)" }
+    }
+    #expect(read(given) == read(DocumentText(text)), "\(text.debugDescription) line \(line)")
   }
 }

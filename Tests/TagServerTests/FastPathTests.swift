@@ -32,6 +32,12 @@ import Testing
     Case(path: .scannedStringMember, messages: [open, change(#"gr\u0065en"#)]),
     Case(path: .trustedString, messages: [open, change(#"gr\u0065en"#)]),
     Case(
+      path: .decodedLines,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"document/tags","params":{"text":"* A :x:\n* B :y:","line":1}}"#
+      ]
+    ),
+    Case(
       path: .numberMember,
       messages: [
         open, change("a,"),

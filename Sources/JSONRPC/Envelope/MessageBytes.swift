@@ -109,6 +109,27 @@ public struct MessageBytes {
     return JSONScanner.Key(raw: content, hasEscapes: !member.isPlainString).string
   }
 
+  /// The string value of `member` as UTF-8, escapes decoded, with the offset after each of its
+  /// line breaks when the decoder found them; nil when it is not a string.
+  ///
+  /// For a document's whole text: bytes known to be valid JSON are decoded in one pass that also
+  /// finds the lines (every line break in a JSON string is an escape) and no `String` is made.
+  /// Other bytes are read as ``stringValue(of:)`` reads them, and their lines are left unknown.
+  public func text(of member: JSONObjectRanges.Member) -> DecodedText? {
+    let value = member.value
+    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
+      buffer[value.upperBound - 1] == UInt8(ascii: "\"")
+    else {
+      return stringValue(of: member).map { DecodedText(utf8: Array($0.utf8), lineStarts: nil) }
+    }
+    FastPath.decodedLines.taken()
+    let content = slice((value.lowerBound + 1)..<(value.upperBound - 1))
+    guard !member.isPlainString else { return DecodedText(utf8: Array(content), lineStarts: []) }
+    var lines: [Int] = []
+    let utf8 = JSONScanner.decodeEscapedRun(content, lineStarts: &lines, collecting: true)
+    return DecodedText(utf8: utf8, lineStarts: lines)
+  }
+
   /// The text of `member`'s key.
   public func key(of member: JSONObjectRanges.Member) -> String {
     guard member.keyHasEscapes else { return string(member.key) }
@@ -197,4 +218,12 @@ public struct MessageBytes {
       return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<at]), as: UTF8.self)
     }
   }
+}
+
+/// A JSON string's text as UTF-8, and where its lines start when that was found while decoding.
+public struct DecodedText: Sendable {
+  /// The text (valid UTF-8).
+  public var utf8: [UInt8]
+  /// The offset in ``utf8`` after each line break (LF, CRLF or CR), in order; nil when unknown.
+  public var lineStarts: [Int]?
 }

@@ -486,11 +486,26 @@ public struct JSONScanner {
 
   /// The bytes of `raw` (string content with escapes, already validated) with the escapes
   /// decoded.
+  static func decodeEscapedRun(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    var unused: [Int] = []
+    return decodeEscapedRun(raw, lineStarts: &unused, collecting: false)
+  }
+
+  /// ``decodeEscapedRun(_:)``, also appending to `lineStarts` the offset after each line break
+  /// (LF, CRLF or CR) of the decoded text when `collecting`.
+  ///
+  /// Valid JSON holds no raw CR or LF in a string, so every line break is an escape, which the
+  /// decoder visits anyway: the lines cost nothing more to find.
   ///
   /// Runs between escapes are copied whole (a long text is mostly runs), into
   /// an array of `raw`'s size: decoding never lengthens (an escape of 2, 6 or 12 bytes stands
   /// for at most 4).
-  fileprivate static func decodeEscapedRun(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+  @inline(__always)
+  static func decodeEscapedRun(
+    _ raw: UnsafeBufferPointer<UInt8>,
+    lineStarts: inout [Int],
+    collecting: Bool
+  ) -> [UInt8] {
     guard let from = raw.baseAddress else { return [] }
     return [UInt8](unsafeUninitializedCapacity: raw.count) { out, written in
       guard let to = out.baseAddress else { return }
@@ -538,13 +553,26 @@ public struct JSONScanner {
             continue
           }
           at += JSONScanner.encodeScalar(scalar, into: to + at, room: raw.count - at)
+          if collecting, scalar == 0x0A || scalar == 0x0D { noteBreak(at - 1) }
           continue
         default: to[at] = escaped
+        }
+        if collecting, escaped == UInt8(ascii: "n") || escaped == UInt8(ascii: "r") {
+          noteBreak(at)
         }
         at += 1
         scanner.position = run + 2
       }
       written = at
+
+      /// Notes the CR or LF just written at `at`: an LF right after a CR ends the same line.
+      func noteBreak(_ at: Int) {
+        if to[at] == 0x0A, at > 0, to[at - 1] == 0x0D, lineStarts.last == at {
+          lineStarts[lineStarts.count - 1] = at + 1
+        } else {
+          lineStarts.append(at + 1)
+        }
+      }
     }
   }
 }

@@ -21,6 +21,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case scannedStringMember
   /// A string in bytes already validated as JSON, delimited without validating it again.
   case trustedString
+  /// A document's text decoded from validated bytes with its line starts, and no `String`.
+  case decodedLines
   /// A params number member read by the scanner.
   case numberMember
   /// A params Boolean member read by the scanner.

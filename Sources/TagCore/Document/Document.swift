@@ -82,12 +82,11 @@ public enum Document {
   ///
   /// `key` is the front-matter key; `line` the Org heading's 0-based line.
   public static func tags(
-    in text: String,
+    in doc: DocumentText,
     format: DocumentFormat? = nil,
     key: String = "tags",
     line: Int? = nil
   ) throws(DocumentError) -> DocumentTags {
-    let doc = DocumentText(text)
     let format = format ?? DocumentFormat.detect(in: doc, line: line)
     let found = try list(in: doc, format: format, key: key, line: line)
     return DocumentTags(format: format, tags: found.tags, range: found.valueRange)
@@ -100,12 +99,11 @@ public enum Document {
   /// document.
   public static func setTags(
     _ tags: [String],
-    in text: String,
+    in doc: DocumentText,
     format: DocumentFormat? = nil,
     key: String = "tags",
     line: Int? = nil
   ) throws(DocumentError) -> (format: DocumentFormat, edits: [DocumentEdit]) {
-    let doc = DocumentText(text)
     let format = format ?? DocumentFormat.detect(in: doc, line: line)
     if format == .orgHeading || format == .orgFiletags {
       for (index, tag) in tags.enumerated() where !OrgTags.canHold(tag) {
@@ -116,6 +114,27 @@ public enum Document {
     guard found.tags != tags else { return (format, []) }
     let edits = found.edits(setting: tags, in: doc)
     return (format, edits.reversed().map { doc.trimmed($0) }.filter { !$0.isNoOp(in: doc) })
+  }
+
+  /// ``tags(in:format:key:line:)`` of `text`.
+  public static func tags(
+    in text: String,
+    format: DocumentFormat? = nil,
+    key: String = "tags",
+    line: Int? = nil
+  ) throws(DocumentError) -> DocumentTags {
+    try tags(in: DocumentText(text), format: format, key: key, line: line)
+  }
+
+  /// ``setTags(_:in:format:key:line:)`` of `text`.
+  public static func setTags(
+    _ tags: [String],
+    in text: String,
+    format: DocumentFormat? = nil,
+    key: String = "tags",
+    line: Int? = nil
+  ) throws(DocumentError) -> (format: DocumentFormat, edits: [DocumentEdit]) {
+    try setTags(tags, in: DocumentText(text), format: format, key: key, line: line)
   }
 
   private static func list(
@@ -147,12 +166,12 @@ public enum Document {
   /// each position is then found from its own line's start, without counting the lines before.
   public static func positions(
     of offsets: [Int],
-    in text: String,
+    in doc: DocumentText,
     encoding: PositionEncoding,
     allOnLine line: Int? = nil
   ) -> [TextPosition] {
     if let line {
-      let bytes = text.utf8.span
+      let bytes = doc.bytes.span
       return offsets.map { offset in
         let target = min(max(offset, 0), bytes.count)
         var start = target
@@ -168,7 +187,7 @@ public enum Document {
       repeating: TextPosition(line: 0, character: 0),
       count: offsets.count
     )
-    let bytes = text.utf8.span
+    let bytes = doc.bytes.span
     var at = 0
     var line = 0
     var lineStart = 0

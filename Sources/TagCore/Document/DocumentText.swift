@@ -1,17 +1,44 @@
-/// A document's UTF-8 bytes with the line helpers the parsers share.
+/// A document's text as UTF-8 bytes, with the line helpers the parsers share: what
+/// ``Document`` reads and writes.
 ///
-/// Lines end at LF, CRLF or CR, as in LSP.
-struct DocumentText {
+/// Lines end at LF, CRLF or CR, as in LSP. Two texts are equal when their bytes are.
+public struct DocumentText: Hashable, Sendable {
   let bytes: [UInt8]
   /// Where the text starts after a byte order mark.
   let bodyStart: Int
+  /// The offset after each line break, when the text came with them; nil: found by scanning.
+  private let lineStarts: [Int]?
 
-  init(_ text: String) {
-    bytes = Array(text.utf8)
-    bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+  /// The text of `text`.
+  public init(_ text: String) {
+    self.init(utf8: Array(text.utf8), lineStarts: nil)
   }
 
+  /// The text of `utf8` (valid UTF-8), whose lines start at 0 and after each offset of
+  /// `lineStarts` (the offsets after its line breaks, in order; nil to find them when needed).
+  public init(utf8: [UInt8], lineStarts: [Int]?) {
+    bytes = utf8
+    bodyStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    self.lineStarts = lineStarts
+  }
+
+  public static func == (a: DocumentText, b: DocumentText) -> Bool { a.bytes == b.bytes }
+  public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+  /// The text as a `String`.
+  public var string: String { String(decoding: bytes, as: UTF8.self) }
+
   var count: Int { bytes.count }
+
+  /// Where 0-based `line` starts; nil when the text has fewer lines.
+  func start(ofLine line: Int) -> Int? {
+    guard let lineStarts else { return bytes.span.start(afterLineBreaks: line, from: 0) }
+    guard line > 0 else { return 0 }
+    return line <= lineStarts.count ? lineStarts[line - 1] : nil
+  }
+
+  /// The number of lines (one more than the line breaks).
+  var lineCount: Int { (lineStarts?.count ?? lineNumber(count)) + 1 }
 
   /// The end of the content of the line starting at `start` (where its line break begins).
   func lineEnd(_ start: Int) -> Int {

@@ -23,8 +23,8 @@ enum OrgTags {
 
   /// The tags of the heading on `line` (0-based).
   static func heading(in doc: DocumentText, line: Int) throws(DocumentError) -> TagList {
-    guard let start = doc.bytes.span.start(afterLineBreaks: line, from: 0) else {
-      throw .lineOutOfRange(line: line, lineCount: doc.lineNumber(doc.count) + 1)
+    guard let start = doc.start(ofLine: line) else {
+      throw .lineOutOfRange(line: line, lineCount: doc.lineCount)
     }
     let bytes = doc.bytes
     let end = doc.lineEnd(start)

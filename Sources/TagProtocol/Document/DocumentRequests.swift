@@ -7,7 +7,7 @@ public import TagCore
 /// The params `document/tags` and `document/setTags` share: the text and where its tags are.
 public struct DocumentTarget: Hashable, Sendable {
   /// The document's whole text.
-  public var text: String
+  public var text: DocumentText
   /// The format asked for; nil to detect it from the text.
   public var format: DocumentFormat?
   /// The front-matter key; nil for the default, `tags`.
@@ -19,7 +19,7 @@ public struct DocumentTarget: Hashable, Sendable {
   public var keyOrDefault: String { key ?? "tags" }
 
   init(params: Params) throws(ParamsError) {
-    text = try params.string("text")
+    text = try params.text("text")
     if let name = try params.optionalString("format") {
       if let format = DocumentFormat(rawValue: name) {
         self.format = format
@@ -112,7 +112,7 @@ public struct DocumentTagsResult: JSONWritable, Hashable, Sendable {
   /// `Document.positions` for `allOnLine`).
   public init(
     _ found: DocumentTags,
-    in text: String,
+    in text: DocumentText,
     encoding: PositionEncoding,
     allOnLine line: Int? = nil
   ) {
@@ -159,7 +159,7 @@ public struct DocumentEditsResult: JSONWritable, Hashable, Sendable {
   /// `Document.positions` for `allOnLine`).
   public init(
     _ edits: [DocumentEdit],
-    in text: String,
+    in text: DocumentText,
     encoding: PositionEncoding,
     allOnLine line: Int? = nil
   ) {

@@ -103,6 +103,20 @@ public struct Params {
     return ""
   }
 
+  /// A required string member as a document's text: decoded once, straight to bytes, with its
+  /// lines found on the way when the body is valid JSON (SPEC §6b's megabyte documents).
+  public func text(_ key: String) throws(ParamsError) -> DocumentText {
+    guard let index = member(key) else {
+      try refuse(missing(key, "a string"))
+      return DocumentText("")
+    }
+    if let text = bytes.body.text(of: bytes.ranges.members[index]) {
+      return DocumentText(utf8: text.utf8, lineStarts: text.lineStarts)
+    }
+    try refuse(mismatch(key, "a string", bytes.value(at: index)))
+    return DocumentText("")
+  }
+
   /// An optional string member (absent or `null` → nil).
   public func optionalString(_ key: String) throws(ParamsError) -> String? {
     guard let index = member(key) else { return nil }
