@@ -161,6 +161,17 @@ import Testing
     }
   }
 
+  /// A value that is no string has no text (the caller reports the mismatch).
+  @Test func noTextFromAValueThatIsNoString() {
+    for value in ["5", "null", "[\"a\"]", "{\"a\":\"b\"}"] {
+      let body = MessageBytes(copying: Array(#"{"text":\#(value)}"#.utf8))
+      var scanner = body.scanner(0..<body.count, maxDepth: 8)
+      let member = ((try? scanner.readObjectRanges()) ?? nil)?.members.first
+      #expect(member != nil)
+      #expect(member.flatMap(body.text(of:)) == nil, "\(value)")
+    }
+  }
+
   /// Bytes that are not valid JSON are never trusted: their strings are validated as read.
   @Test func invalidBytesAreValidatedWhenRead() {
     let bytes = MessageBytes(copying: [UInt8](#"{"a":"x"#.utf8) + [0xFF, 0x22, 0x7D])

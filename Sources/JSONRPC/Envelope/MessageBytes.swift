@@ -98,15 +98,22 @@ public struct MessageBytes {
     if member.isPlainString, !trusted {
       return string((value.lowerBound + 1)..<(value.upperBound - 1))
     }
-    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
-      buffer[value.upperBound - 1] == UInt8(ascii: "\"")
-    else {
+    guard let content = trustedContent(of: member) else {
       var scanner = JSONScanner(slice(value), maxDepth: 1)
       return (try? scanner.readString()) ?? nil
     }
     FastPath.trustedString.taken()
-    let content = slice((value.lowerBound + 1)..<(value.upperBound - 1))
     return JSONScanner.Key(raw: content, hasEscapes: !member.isPlainString).string
+  }
+
+  /// The bytes between the quotes of `member`'s string value when these bytes are valid JSON
+  /// (so they need no validating); nil for untrusted bytes or a value that is no string.
+  private func trustedContent(of member: JSONObjectRanges.Member) -> UnsafeBufferPointer<UInt8>? {
+    let value = member.value
+    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
+      buffer[value.upperBound - 1] == UInt8(ascii: "\"")
+    else { return nil }
+    return slice((value.lowerBound + 1)..<(value.upperBound - 1))
   }
 
   /// The string value of `member` as UTF-8, escapes decoded, with the offset after each of its
@@ -116,14 +123,10 @@ public struct MessageBytes {
   /// finds the lines (every line break in a JSON string is an escape) and no `String` is made.
   /// Other bytes are read as ``stringValue(of:)`` reads them, and their lines are left unknown.
   public func text(of member: JSONObjectRanges.Member) -> DecodedText? {
-    let value = member.value
-    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
-      buffer[value.upperBound - 1] == UInt8(ascii: "\"")
-    else {
+    guard let content = trustedContent(of: member) else {
       return stringValue(of: member).map { DecodedText(utf8: Array($0.utf8), lineStarts: nil) }
     }
     FastPath.decodedLines.taken()
-    let content = slice((value.lowerBound + 1)..<(value.upperBound - 1))
     guard !member.isPlainString else { return DecodedText(utf8: Array(content), lineStarts: []) }
     var lines: [Int] = []
     let utf8 = JSONScanner.decodeEscapedRun(content, lineStarts: &lines, collecting: true)

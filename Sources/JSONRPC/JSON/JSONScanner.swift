@@ -509,6 +509,14 @@ public struct JSONScanner {
     guard let from = raw.baseAddress else { return [] }
     return [UInt8](unsafeUninitializedCapacity: raw.count) { out, written in
       guard let to = out.baseAddress else { return }
+      /// Notes the CR or LF just written at `at`: an LF right after a CR ends the same line.
+      func noteBreak(_ at: Int) {
+        if to[at] == 0x0A, at > 0, to[at - 1] == 0x0D, lineStarts.last == at {
+          lineStarts[lineStarts.count - 1] = at + 1
+        } else {
+          lineStarts.append(at + 1)
+        }
+      }
       var scanner = JSONScanner(raw, maxDepth: 1)
       var at = 0
       while scanner.position < raw.count {
@@ -565,14 +573,6 @@ public struct JSONScanner {
       }
       written = at
 
-      /// Notes the CR or LF just written at `at`: an LF right after a CR ends the same line.
-      func noteBreak(_ at: Int) {
-        if to[at] == 0x0A, at > 0, to[at - 1] == 0x0D, lineStarts.last == at {
-          lineStarts[lineStarts.count - 1] = at + 1
-        } else {
-          lineStarts.append(at + 1)
-        }
-      }
     }
   }
 }

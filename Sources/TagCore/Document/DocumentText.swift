@@ -25,9 +25,6 @@ public struct DocumentText: Hashable, Sendable {
   public static func == (a: DocumentText, b: DocumentText) -> Bool { a.bytes == b.bytes }
   public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
-  /// The text as a `String`.
-  public var string: String { String(decoding: bytes, as: UTF8.self) }
-
   var count: Int { bytes.count }
 
   /// Where 0-based `line` starts; nil when the text has fewer lines.
