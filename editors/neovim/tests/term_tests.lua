@@ -703,6 +703,36 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
     end)
   end)
 
+  test("terminal: the suggestion float goes when <Tab> takes a suggestion, when <BS> empties the draft, "
+    .. "and in Normal mode", function()
+    T.with({}, function(term)
+      term:cmd([[lua require("tagd").open("s", { insert = true, ]]
+        .. [[options = { suggestions = { "neovim", "network" } } })]])
+      term:wait_for("-- INSERT --")
+      local function float_gone(what)
+        term:wait(function(scr)
+          return not scr:find("\n neovim") and not scr:find("\n network")
+        end, "the float to go " .. what)
+        vim.wait(400) -- and no late answer brings it back
+        local scr = term:screen()
+        H.truthy(not scr:find("\n neovim") and not scr:find("\n network"), "still gone " .. what .. ":\n" .. scr)
+      end
+      term:type("ne")
+      term:wait_for("\n network")
+      term:keys("Tab")
+      term:wait_for("[neovim ×]")
+      float_gone("after <Tab>")
+      term:type("ne")
+      term:wait_for("\n network")
+      term:keys("BSpace", "BSpace")
+      float_gone("after <BS> emptied the draft")
+      term:type("ne")
+      term:wait_for("\n network")
+      term:escape()
+      float_gone("in Normal mode")
+    end)
+  end)
+
   test("terminal: u and CTRL-R undo and redo tagd's steps (a paste of three tags is one)", function()
     T.with({}, function(term)
       term:cmd("TagField")
