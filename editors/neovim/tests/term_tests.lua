@@ -733,6 +733,27 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
     end)
   end)
 
+  test("terminal: chip rows beyond max_height give way to a \"… N more tags\" line; the draft stays in view", function()
+    T.with({ setup = "{ max_height = 3 }" }, function(term)
+      term:cmd("TagField")
+      local tags = {}
+      for i = 1, 40 do
+        tags[i] = string.format("tag%02d", i)
+      end
+      term:type(table.concat(tags, ",") .. ",dr")
+      local n
+      term:wait(function(scr)
+        n = tonumber(scr:match("… (%d+) more tags %(:TagFieldTags%)"))
+        return n and scr:find("[tag40 ×]", 1, true) and scr:find("\n?[^\n]*dr\n")
+      end, "the count of hidden chips, the last chip and the draft")
+      local shown = 0
+      for _ in term:screen():gmatch("%[tag%d%d ×%]") do
+        shown = shown + 1
+      end
+      eq(40, n + shown, "hidden + shown chips (" .. n .. " hidden)")
+    end)
+  end)
+
   test("terminal: u and CTRL-R undo and redo tagd's steps (a paste of three tags is one)", function()
     T.with({}, function(term)
       term:cmd("TagField")
