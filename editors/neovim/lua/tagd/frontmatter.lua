@@ -213,9 +213,12 @@ local function bind(buf, name, target, options, check)
       pcall(vim.api.nvim_buf_del_extmark, buf, heading_ns, b.mark)
     end
   end
-  daemon.ensure(function(d)
-    if not (d and tagd.open(name, { insert = true, hold = true, options = options })) then
-      return -- tagd could not start: said
+  daemon.ensure(function(d, err)
+    if not d then -- tagd could not start: one line, never a hit-enter prompt
+      return notice.echo(tostring(err), "error")
+    end
+    if not tagd.open(name, { insert = true, hold = true, options = options }) then
+      return
     end
     d:request("document/tags", params(b), function(err, res)
       local f = field.get(name)
@@ -246,7 +249,7 @@ local function bind(buf, name, target, options, check)
       })
       sync.open_on_server(f, d)
     end)
-  end, false, require("tagd.config").options.start_wait)
+  end, true, require("tagd.config").options.start_wait)
   return name
 end
 
