@@ -213,9 +213,9 @@ local function bind(buf, name, target, options, check)
       pcall(vim.api.nvim_buf_del_extmark, buf, heading_ns, b.mark)
     end
   end
-  daemon.ensure(function(d, err)
+  daemon.ensure(function(d, why)
     if not d then -- tagd could not start: one line, never a hit-enter prompt
-      return notice.echo(tostring(err), "error")
+      return notice.echo(tostring(why), "error")
     end
     if not tagd.open(name, { insert = true, hold = true, options = options }) then
       return
