@@ -16,6 +16,7 @@ command -nargs=? -bar -complete=customlist,tagd#Complete TagField tagd.FieldComm
 command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldClose tagd.CloseCommand(<q-args>)
 command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldTags tagd.TagsCommand(<q-args>)
 command -bar TagFieldFrontMatter documents.FrontMatter()
+command -bar TagFieldOrgHeading documents.OrgHeading()
 command -bar TagFieldInfo tagd.InfoCommand()
 command -bar TagdRestart tagd.Restart()
 
