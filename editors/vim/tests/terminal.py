@@ -533,6 +533,46 @@ def test_paste_of_100_tags_is_one_step():
     v.close()
 
 
+def test_readme_call_example_works_at_a_legacy_call():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    calls = [l for b in re.findall(r"```vim\n(.*?)```", readme, re.S) for l in b.split("\n")
+             if l.startswith(":call tagd#Open(")]
+    if not calls:
+        return check("terminal: the README's :call tagd#Open(...) example works as typed", False,
+                     "no ```vim block with a line starting :call tagd#Open( in the README")
+    v = Vim()
+    v.shows("~")
+    v.keys(calls[0] + "\r")
+    ok = opened(v, "labels")
+    v.keys("bug, docs, wontfix, Bug, fe")
+    check("terminal: the README's :call tagd#Open(...) example works as typed",
+          ok and v.shows("[bug] [docs] fe", "feature") and "E1" not in v.screen(), v.screen())
+    v.close()
+
+
+def test_help_after_the_readmes_package_recipe():
+    home = os.path.join(TMP, "home")
+    start = os.path.join(home, ".vim", "pack", "tagd", "start")
+    os.makedirs(start, exist_ok=True)
+    os.symlink(ROOT, os.path.join(start, "tagd"))
+    with open(os.path.join(home, ".vimrc"), "w") as f:
+        f.write("set nocompatible encoding=utf-8\n")
+    tags = os.path.join(ROOT, "doc", "tags")
+    if os.path.exists(tags):
+        os.remove(tags)   # as in a fresh checkout
+    s = "pk"
+    tmux("new-session", "-d", "-s", s, "-x", str(WIDTH), "-y", str(HEIGHT),
+         "HOME=%s LANG=C.UTF-8 TAGD=%s vim -i NONE -n" % (shlex.quote(home),
+                                                         shlex.quote(os.environ.get("TAGD", ""))))
+    wait(lambda: "~" in tmux("capture-pane", "-p", "-t", s))
+    tmux("send-keys", "-t", s, "-l", ":help tagd\r")
+    ok = wait(lambda: "tagd.txt" in tmux("capture-pane", "-p", "-t", s), 5)
+    check("terminal: the README's package recipe: :help tagd works with no :helptags by hand",
+          ok, tmux("capture-pane", "-p", "-t", s))
+    tmux("kill-session", "-t", s, check=False)
+
+
 def note_file(name, text):
     path = os.path.join(TMP, name)
     with open(path, "w", encoding="utf-8") as f:
