@@ -103,6 +103,17 @@ let package = Package(
       dependencies: ["TagTerminal"]
     ),
 
+    // MARK: VaultFiles — the only code that touches the notes' files: walk, parallel read,
+    // size limit, UTF-8 check, symlink policy, inotify watcher, atomic write
+    .target(name: "VaultFiles"),
+    .testTarget(
+      name: "VaultFilesTests",
+      dependencies: [
+        "TagTestSupport",
+        "VaultFiles",
+      ]
+    ),
+
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
       name: "tagd",
