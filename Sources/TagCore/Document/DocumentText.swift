@@ -129,6 +129,16 @@ public struct DocumentText: Hashable, Sendable {
     return first == end || bytes[first] == UInt8(ascii: "#")
   }
 
+  /// `range` without its quotes when it is a quoted string (`'…'` or `"…"`).
+  func unquoted(_ range: Range<Int>) -> Range<Int> {
+    guard range.count >= 2 else { return range }
+    let first = bytes[range.lowerBound]
+    guard first == UInt8(ascii: "'") || first == UInt8(ascii: "\""),
+      bytes[range.upperBound - 1] == first
+    else { return range }
+    return (range.lowerBound + 1)..<(range.upperBound - 1)
+  }
+
   func string(_ range: Range<Int>) -> String {
     String(decoding: bytes[range], as: UTF8.self)
   }
@@ -185,6 +195,8 @@ struct TagList {
   var tags: [String]
   /// The value's text, nil when there is none.
   var valueRange: Range<Int>?
+  /// The text of each tag's item (parallel to ``tags``), quotes included.
+  var spans: [Range<Int>] = []
   /// The edits (in document order, not overlapping) that make the document carry the given
   /// tags, which differ from ``tags``.
   var editor: ([String]) -> [DocumentEdit]
@@ -194,6 +206,11 @@ struct TagList {
 
 /// One item of a list in a document: its text and, for a line-per-item list, its whole lines.
 struct ListItem {
+  /// The spans of `items` that are tags (not nulls).
+  static func tagSpans(_ items: [ListItem]) -> [Range<Int>] {
+    items.compactMap { $0.value == nil ? nil : $0.span }
+  }
+
   /// The item's own text (quotes included).
   var span: Range<Int>
   /// What it reads as; nil for an item that is no tag (a YAML null).
