@@ -114,6 +114,17 @@ let package = Package(
       ]
     ),
 
+    // MARK: VaultCommands — `tagd tags|check|rename` (SPEC §6f): TagCore's vault rules on
+    // the files VaultFiles reads and writes
+    .target(
+      name: "VaultCommands",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+        "VaultFiles",
+      ]
+    ),
+
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
       name: "tagd",
@@ -121,6 +132,7 @@ let package = Package(
         "JSONRPC",
         "TagServer",
         "TagTerminal",
+        "VaultCommands",
       ],
       // Start-up is a product goal: a fully static executable spares the dynamic loader every
       // library (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
@@ -136,6 +148,7 @@ let package = Package(
         "TagServer",
         "TagTerminal",
         "TagTestSupport",
+        "VaultCommands",
         "tagd",
       ]
     ),
