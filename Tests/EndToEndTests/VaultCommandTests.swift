@@ -109,3 +109,43 @@ func runTagd(
     #expect(result.stderr.contains("/nonexistent/tagd-vault"))
   }
 }
+
+/// The README's "Your notes" section shows real output: each `console` block's command is run
+/// on the sample vault and must print exactly what the README says.
+@Suite struct ReadmeVaultTests {
+  /// The section's blocks: the command's arguments (after the binary) and the output shown.
+  static func blocks() -> [(arguments: [String], output: String)] {
+    let readme = String(decoding: Files.read(packageRoot() + "/README.md") ?? [], as: UTF8.self)
+    guard let start = readme.firstRange(of: "\n## Your notes\n") else { return [] }
+    let rest = readme[start.upperBound...]
+    let section = rest[..<(rest.firstRange(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+    var result: [(arguments: [String], output: String)] = []
+    for piece in section.split(separator: "```console\n", omittingEmptySubsequences: false)
+      .dropFirst()
+    {
+      guard let end = piece.firstRange(of: "```\n") else { continue }
+      let lines = piece[..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+      guard let command = lines.first, command.hasPrefix("$ .build/debug/tagd ") else { continue }
+      let arguments = command.dropFirst("$ .build/debug/tagd ".count).split(separator: " ").map {
+        $0 == "Protocol/examples/vault" ? packageRoot() + "/Protocol/examples/vault" : String($0)
+      }
+      result.append((arguments, lines.dropFirst().joined(separator: "\n")))
+    }
+    return result
+  }
+
+  @Test func theReadmeShowsWhatTheCommandsPrint() throws {
+    let blocks = Self.blocks()
+    #expect(blocks.map { $0.arguments.first } == ["tags", "check", "rename"])
+    let vault = packageRoot() + "/Protocol/examples/vault"
+    let before = VaultRenameTests.contents(vault)
+    #expect(before.count == 8)
+    for block in blocks {
+      let result = try runTagd(block.arguments)
+      #expect(result.stdout == block.output, "tagd \(block.arguments.joined(separator: " "))")
+      #expect(result.stderr == "")
+      #expect(result.status == (block.arguments.first == "check" ? 1 : 0))
+    }
+    #expect(VaultRenameTests.contents(vault) == before)
+  }
+}
