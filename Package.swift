@@ -73,6 +73,7 @@ let package = Package(
         "TagCore",
         "TagProtocol",
         "TagServer",
+        "tagd",
       ]
     ),
 
@@ -119,8 +120,10 @@ let package = Package(
       name: "tagd",
       dependencies: [
         "JSONRPC",
+        "TagCore",
         "TagServer",
         "TagTerminal",
+        "VaultFiles",
       ],
       // Start-up is a product goal: a fully static executable spares the dynamic loader every
       // library (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
