@@ -115,6 +115,17 @@ let package = Package(
       ]
     ),
 
+    // MARK: VaultCommands — `tagd tags|check|rename` (SPEC §6f): TagCore's vault rules on
+    // the files VaultFiles reads and writes
+    .target(
+      name: "VaultCommands",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+        "VaultFiles",
+      ]
+    ),
+
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
       name: "tagd",
@@ -123,6 +134,7 @@ let package = Package(
         "TagCore",
         "TagServer",
         "TagTerminal",
+        "VaultCommands",
         "VaultFiles",
       ],
       // Start-up is a product goal: a fully static executable spares the dynamic loader every
@@ -139,6 +151,7 @@ let package = Package(
         "TagServer",
         "TagTerminal",
         "TagTestSupport",
+        "VaultCommands",
         "tagd",
       ]
     ),

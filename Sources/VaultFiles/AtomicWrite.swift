@@ -18,22 +18,104 @@ public enum WriteError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// Replaces a note's file whole or not at all.
+/// One note to replace: where, what was read there, and the new bytes.
+public struct Replacement: Sendable {
+  public var path: String
+  public var original: NoteBytes
+  public var bytes: [UInt8]
+
+  public init(path: String, original: NoteBytes, bytes: [UInt8]) {
+    self.path = path
+    self.original = original
+    self.bytes = bytes
+  }
+}
+
+/// Replaces notes' files whole or not at all.
+///
+/// Each new text goes to a new file in the note's folder (named `.NAME.tagd-XXXXXX`: a dot
+/// name, so walks and watchers skip it) with the old file's permission bits; once it is on
+/// disk, the file at the note's path is checked to still be the one read (size, modification
+/// time, inode and device, then the bytes themselves) and the new file is `rename`d over it;
+/// then the folder is synced. At every instant the path holds either the old bytes or the new
+/// ones; a note that changed since it was read is left as it is.
 public enum AtomicWrite {
-  /// Replaces the file at `path` with `bytes`, unless it changed since `original` was read.
-  ///
-  /// Writes `bytes` to a new file in the same folder (named `.NAME.tagd-XXXXXX`: a dot name,
-  /// so walks and watchers skip it), with the old file's permission bits, `fsync`s it, checks
-  /// that the file at `path` is still the one read (`original`: size, modification time,
-  /// inode and device, then the bytes themselves), `rename`s the new file over it and
-  /// `fsync`s the folder. At every instant `path` holds either the old bytes or the new ones.
+  /// Replaces one note (`fsync` on its new file).
   public static func replace(
     _ path: String,
     original: NoteBytes,
     with bytes: [UInt8]
   ) throws(WriteError) {
-    let (folder, name) = split(path)
-    TestSeam.pauseBeforeWrite(path)
+    let result = replaceAll([Replacement(path: path, original: original, bytes: bytes)])[0]
+    if case .failure(let error) = result { throw error }
+  }
+
+  /// Replaces every note of `replacements`; each result says whether that note was written.
+  ///
+  /// The new files are all written first and flushed with one `syncfs` (the filesystem's
+  /// sync: one wait instead of one per note; each file is `fsync`ed when that fails), then
+  /// checked and renamed one by one, then their folders are synced.
+  public static func replaceAll(_ replacements: [Replacement]) -> [Result<Void, WriteError>] {
+    var results: [Result<Void, WriteError>] = []
+    var temporaries: [String?] = []
+    for replacement in replacements {
+      do {
+        temporaries.append(try prepare(replacement, sync: replacements.count == 1))
+        results.append(.success(()))
+      } catch {
+        temporaries.append(nil)
+        results.append(.failure(error))
+      }
+    }
+    if replacements.count > 1 {
+      // One syncfs per filesystem the notes live on.
+      var synced: [UInt64: Bool] = [:]
+      for (index, temporary) in temporaries.enumerated() {
+        guard let temporary else { continue }
+        let device = replacements[index].original.stamp.device
+        if synced[device] == nil { synced[device] = syncFilesystem(of: temporary) }
+      }
+      for (index, temporary) in temporaries.enumerated() {
+        guard let temporary, synced[replacements[index].original.stamp.device] == false else {
+          continue
+        }
+        if !syncFile(temporary) {
+          let code = errno
+          unlink(temporary)
+          temporaries[index] = nil
+          results[index] = .failure(
+            .failed(VaultFileError(path: temporary, operation: "sync", errno: code))
+          )
+        }
+      }
+    }
+    var folders: [String] = []
+    for (index, replacement) in replacements.enumerated() {
+      guard let temporary = temporaries[index] else { continue }
+      TestSeam.pauseBeforeWrite(replacement.path)
+      guard unchanged(replacement.path, since: replacement.original) else {
+        unlink(temporary)
+        results[index] = .failure(.changedOnDisk(path: replacement.path))
+        continue
+      }
+      guard rename(temporary, replacement.path) == 0 else {
+        let code = errno
+        unlink(temporary)
+        results[index] = .failure(
+          .failed(VaultFileError(path: replacement.path, operation: "replace", errno: code))
+        )
+        continue
+      }
+      let folder = split(replacement.path).0
+      if folders.last != folder { folders.append(folder) }
+    }
+    for folder in Set(folders) { syncFile(folder, directory: true) }
+    return results
+  }
+
+  /// Writes the new file beside the note; returns its path.
+  private static func prepare(_ replacement: Replacement, sync: Bool) throws(WriteError) -> String {
+    let (folder, name) = split(replacement.path)
     var temporary = ""
     var descriptor: Int32 = -1
     for _ in 0..<100 {
@@ -42,14 +124,15 @@ public enum AtomicWrite {
       if descriptor >= 0 || errno != EEXIST { break }
     }
     guard descriptor >= 0 else { throw failure(temporary, "create", errno) }
-    var committed = false
+    var done = false
     defer {
       if descriptor >= 0 { close(descriptor) }
-      if !committed { unlink(temporary) }
+      if !done { unlink(temporary) }
     }
-    if fchmod(descriptor, mode_t(original.stamp.mode)) != 0 {
+    if fchmod(descriptor, mode_t(replacement.original.stamp.mode)) != 0 {
       throw failure(temporary, "set the mode of", errno)
     }
+    let bytes = replacement.bytes
     var written = 0
     while written < bytes.count {
       let n = bytes.withUnsafeBytes { raw in
@@ -61,21 +144,17 @@ public enum AtomicWrite {
         throw failure(temporary, "write", errno)
       }
     }
-    guard fsync(descriptor) == 0 else { throw failure(temporary, "sync", errno) }
-    guard close(descriptor) == 0 else {
-      descriptor = -1
-      throw failure(temporary, "close", errno)
-    }
+    if sync && fsync(descriptor) != 0 { throw failure(temporary, "sync", errno) }
+    let closed = close(descriptor)
     descriptor = -1
-    guard unchanged(path, since: original) else { throw .changedOnDisk(path: path) }
-    guard rename(temporary, path) == 0 else { throw failure(path, "replace", errno) }
-    committed = true
-    syncFolder(folder)
+    guard closed == 0 else { throw failure(temporary, "close", errno) }
+    done = true
+    return temporary
   }
 
   /// Whether the file at `path` is still what was read.
   static func unchanged(_ path: String, since original: NoteBytes) -> Bool {
-    guard case .success(let now) = NoteReader.read(path, maxBytes: Int.max) else { return false }
+    guard case .success(let now) = NoteFiles.read(path, maxBytes: Int.max) else { return false }
     return now.stamp.sameContentStamp(as: original.stamp) && now.bytes == original.bytes
   }
 
@@ -96,13 +175,33 @@ public enum AtomicWrite {
     return String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
   }
 
-  /// Makes the rename durable: the folder's entry is flushed too.
-  private static func syncFolder(_ folder: String) {
-    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    fsync(descriptor)
-    close(descriptor)
+  /// `fsync`s a file or folder; false when it fails.
+  @discardableResult
+  private static func syncFile(_ path: String, directory: Bool = false) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return fsync(descriptor) == 0
   }
+
+  /// `syncfs` on the filesystem holding `path` (`sync` of every filesystem where libc does
+  /// not export it); false when it fails.
+  private static func syncFilesystem(of path: String) -> Bool {
+    guard let syncfs = syncfsFunction else {
+      sync()
+      return true
+    }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return syncfs(descriptor) == 0
+  }
+
+  /// glibc's `syncfs`, which its Swift module does not declare (it needs `_GNU_SOURCE`).
+  private static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+  }()
 }
 
 /// Test-only hooks, compiled into debug builds only.

@@ -7,7 +7,7 @@ import Glibc
 /// path stays inside the root, each real folder listed once (no loops).
 ///
 /// The walk only lists: sizes and contents are checked when a note is read
-/// (`NoteReader`), where the file is open anyway.
+/// (`NoteFiles`), where the file is open anyway.
 public struct VaultListing: Sendable {
   /// The root as given.
   public var root: String

@@ -1,6 +1,7 @@
 import JSONRPC
 import TagServer
 import TagTerminal
+import VaultCommands
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,8 @@ case .version:
   exit(0)
 case .tryField:
   exit(TryCommand.run(options.tryOptions))
+case .vault(let command):
+  exit(command.run(options.vaultArguments))
 case .serve:
   break
 }

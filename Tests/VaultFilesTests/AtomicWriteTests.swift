@@ -18,7 +18,7 @@ import Glibc
     let vault = TemporaryFolder()
     vault.write("n.md", "---\ntags: [a]\n---\n", mode: 0o640)
     chmod(vault.path("n.md"), 0o640)
-    let read = try NoteReader.read(vault.path("n.md")).get()
+    let read = try NoteFiles.read(vault.path("n.md")).get()
     try AtomicWrite.replace(
       vault.path("n.md"),
       original: read,
@@ -35,7 +35,7 @@ import Glibc
   @Test func aNoteChangedSinceItWasReadIsNotOverwritten() throws {
     let vault = TemporaryFolder()
     vault.write("n.md", "#abc\n")
-    let read = try NoteReader.read(vault.path("n.md")).get()
+    let read = try NoteFiles.read(vault.path("n.md")).get()
 
     // Same size, same modification time (set back), different bytes: only the bytes tell.
     let before = status(vault.path("n.md"))
@@ -51,14 +51,14 @@ import Glibc
     #expect(Files.read(vault.path("n.md")) == Array("#xyz\n".utf8))
 
     // Replaced by another program's save (a new inode, same bytes): refused as well.
-    let again = try NoteReader.read(vault.path("n.md")).get()
+    let again = try NoteFiles.read(vault.path("n.md")).get()
     vault.write(".other", "#xyz\n")
     rename(vault.path(".other"), vault.path("n.md"))
     #expect(throws: WriteError.changedOnDisk(path: vault.path("n.md"))) {
       try AtomicWrite.replace(vault.path("n.md"), original: again, with: Array("#new\n".utf8))
     }
     // Gone: refused, and not created again.
-    let last = try NoteReader.read(vault.path("n.md")).get()
+    let last = try NoteFiles.read(vault.path("n.md")).get()
     unlink(vault.path("n.md"))
     #expect(throws: WriteError.changedOnDisk(path: vault.path("n.md"))) {
       try AtomicWrite.replace(vault.path("n.md"), original: last, with: Array("#new\n".utf8))
@@ -69,7 +69,7 @@ import Glibc
   @Test func aFolderThatCannotBeWrittenIsAFailureNotAChange() throws {
     let vault = TemporaryFolder()
     vault.write("ro/n.md", "#a\n")
-    let read = try NoteReader.read(vault.path("ro/n.md")).get()
+    let read = try NoteFiles.read(vault.path("ro/n.md")).get()
     chmod(vault.path("ro"), 0o555)
     defer { chmod(vault.path("ro"), 0o755) }
     guard geteuid() != 0 else { return }  // root writes anyway

@@ -16,16 +16,16 @@ import Glibc
     vault.write("bom.md", [0xEF, 0xBB, 0xBF] + Array("#tag\n".utf8))
     vault.write("surrogate.md", [0x61, 0xED, 0xA0, 0x80])
     #expect(
-      NoteReader.read(vault.path("big.md"), maxBytes: 1000)
+      NoteFiles.read(vault.path("big.md"), maxBytes: 1000)
         == .failure(.tooLarge(size: 1001, limit: 1000))
     )
-    #expect((try? NoteReader.read(vault.path("fits.md"), maxBytes: 1000).get().bytes.count) == 1000)
-    #expect(NoteReader.read(vault.path("latin1.md")) == .failure(.invalidUTF8(offset: 4)))
-    #expect(NoteReader.read(vault.path("surrogate.md")) == .failure(.invalidUTF8(offset: 1)))
-    let bom = try NoteReader.read(vault.path("bom.md")).get()
+    #expect((try? NoteFiles.read(vault.path("fits.md"), maxBytes: 1000).get().bytes.count) == 1000)
+    #expect(NoteFiles.read(vault.path("latin1.md")) == .failure(.invalidUTF8(offset: 4)))
+    #expect(NoteFiles.read(vault.path("surrogate.md")) == .failure(.invalidUTF8(offset: 1)))
+    let bom = try NoteFiles.read(vault.path("bom.md")).get()
     #expect(bom.bytes == [0xEF, 0xBB, 0xBF] + Array("#tag\n".utf8))
     #expect(bom.stamp.size == 8)
-    #expect(NoteReader.read(vault.path("missing.md")) == .failure(.unreadable(errno: ENOENT)))
+    #expect(NoteFiles.read(vault.path("missing.md")) == .failure(.unreadable(errno: ENOENT)))
   }
 
   @Test func utf8CheckAgreesWithTheStandardLibrary() {
@@ -65,8 +65,8 @@ import Glibc
       case .failure(let reason): note.relativePath + ":" + reason.description
       }
     }
-    let one = NoteReader.map(listing.notes, threads: 1, read)
-    let four = NoteReader.map(listing.notes, threads: 4, read)
+    let one = NoteFiles.map(listing.notes, threads: 1, read)
+    let four = NoteFiles.map(listing.notes, threads: 4, read)
     #expect(one == four)
     #expect(one.count == 700)
     #expect(one.filter { $0.contains("not valid UTF-8") }.count == 8)

@@ -14,7 +14,7 @@ public struct NoteBytes: Sendable, Equatable {
 }
 
 /// Reading notes: one at a time, or a whole listing on a few threads.
-public enum NoteReader {
+public enum NoteFiles {
   /// The default size limit: notes larger than this are skipped (`--max-note-bytes`).
   public static let defaultMaxBytes = 8 << 20
 
@@ -107,7 +107,7 @@ public enum NoteReader {
   }
 }
 
-/// One `NoteReader.map` call shared by its threads: each thread writes only its own slots.
+/// One `NoteFiles.map` call shared by its threads: each thread writes only its own slots.
 private final class MapJob<T: Sendable>: @unchecked Sendable {
   /// Notes per chunk: thread k of n takes chunks k, k + n, k + 2n and so on.
   static var chunk: Int { 64 }
@@ -134,7 +134,7 @@ private final class MapJob<T: Sendable>: @unchecked Sendable {
       for index in start..<min(start + Self.chunk, notes.count) {
         let note = notes[index]
         (slots + index).initialize(
-          to: transform(note, NoteReader.read(note.path, maxBytes: maxBytes))
+          to: transform(note, NoteFiles.read(note.path, maxBytes: maxBytes))
         )
       }
       start += count * Self.chunk
