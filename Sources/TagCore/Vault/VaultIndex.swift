@@ -9,7 +9,8 @@
 /// same tag as the precomposed one.
 ///
 /// Counts are notes, not occurrences. A tag's **vault spelling** is the spelling the most notes
-/// use; between equals, the one used by the first note in path order.
+/// use; between equals, the one used by the first note in path order (and when that note
+/// writes both, the one it writes first).
 ///
 /// Memory: no note text is kept. Each spelling is stored once; a note keeps its name and 16
 /// bytes per tag it writes (the place: byte range, line, kind, spelling).
@@ -210,7 +211,7 @@ public struct VaultIndex: Sendable {
   private func rankedSpellings(key: Int) -> [UInt32] {
     let used = keys[key].spellings.filter { spellings[Int($0)].notes > 0 }
     guard used.count > 1 else { return used }
-    var firstNote: [UInt32: String] = [:]
+    var firstNote: [UInt32: (name: String, start: UInt32)] = [:]
     let counts = used.map { spellings[Int($0)].notes }
     var tied: Set<UInt32> = []
     for (id, count) in zip(used, counts) where counts.filter({ $0 == count }).count > 1 {
@@ -220,8 +221,9 @@ public struct VaultIndex: Sendable {
       for slot in keys[key].notes {
         guard let note = notes[Int(slot)] else { continue }
         for occurrence in note.occurrences where tied.contains(occurrence.spelling) {
-          if let known = firstNote[occurrence.spelling], !pathOrder(note.name, known) { continue }
-          firstNote[occurrence.spelling] = note.name
+          let place = (note.name, occurrence.start)
+          if let known = firstNote[occurrence.spelling], !Self.precedes(place, known) { continue }
+          firstNote[occurrence.spelling] = place
         }
       }
     }
@@ -229,8 +231,13 @@ public struct VaultIndex: Sendable {
       let na = spellings[Int(a)].notes
       let nb = spellings[Int(b)].notes
       if na != nb { return na > nb }
-      return pathOrder(firstNote[a] ?? "", firstNote[b] ?? "")
+      return Self.precedes(firstNote[a] ?? ("", 0), firstNote[b] ?? ("", 0))
     }
+  }
+
+  /// Path order, then the order in the note.
+  private static func precedes(_ a: (String, UInt32), _ b: (String, UInt32)) -> Bool {
+    a.0.hasSameUTF8(as: b.0) ? a.1 < b.1 : pathOrder(a.0, b.0)
   }
 
   /// How ``notes(carrying:match:)`` combines its tags.
