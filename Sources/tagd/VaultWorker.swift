@@ -39,7 +39,7 @@ final class VaultWorker: @unchecked Sendable {
   let watches: Bool
 
   init(
-    maxNoteBytes: Int = VaultFiles.NoteReader.defaultMaxBytes,
+    maxNoteBytes: Int = NoteFiles.defaultMaxBytes,
     holdPath: String? = nil,
     watches: Bool = true
   ) {
@@ -88,7 +88,7 @@ final class VaultWorker: @unchecked Sendable {
   /// replay calls this directly; `watch` false starts no watcher).
   static func run(
     _ task: VaultTask,
-    maxNoteBytes: Int = VaultFiles.NoteReader.defaultMaxBytes,
+    maxNoteBytes: Int = NoteFiles.defaultMaxBytes,
     watch: Bool = true,
     holdPath: String? = nil
   ) -> [Delivery] {
@@ -208,7 +208,7 @@ final class VaultWorker: @unchecked Sendable {
         )
       }
     }
-    let read = VaultFiles.NoteReader.map(listing.notes, maxBytes: maxNoteBytes) { note, result in
+    let read = NoteFiles.map(listing.notes, maxBytes: maxNoteBytes) { note, result in
       Self.parse(note.path, result)
     }
     var notes: [ReadNote] = []
@@ -236,7 +236,7 @@ final class VaultWorker: @unchecked Sendable {
     var gone: [String] = []
     var items: [Delivery] = []
     for path in paths {
-      switch Self.parse(path, VaultFiles.NoteReader.read(path, maxBytes: maxNoteBytes)) {
+      switch Self.parse(path, NoteFiles.read(path, maxBytes: maxNoteBytes)) {
       case .success(let note): notes.append(note)
       case .failure(let reason):
         gone.append(path)
@@ -253,7 +253,7 @@ final class VaultWorker: @unchecked Sendable {
     var texts: [NoteText] = []
     var items: [Delivery] = []
     for path in paths {
-      switch VaultFiles.NoteReader.read(path, maxBytes: maxNoteBytes) {
+      switch NoteFiles.read(path, maxBytes: maxNoteBytes) {
       case .success(let note): texts.append(NoteText(path: path, bytes: note.bytes))
       case .failure(let reason):
         texts.append(NoteText(path: path, bytes: nil))
