@@ -40,7 +40,7 @@ extension Server {
         isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
       )
       guard let type else { throw .methodNotFound(method.text()) }
-      try serve(type, id: id, params: params, outbox: &outbox)
+      return try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
@@ -56,21 +56,24 @@ extension Server {
     }
   }
 
-  /// Decodes, performs and writes one request of type `R`.
+  /// Decodes, performs and writes one request of type `R`; returns false when it was parked
+  /// (a request that needs the vaults' index, which is not ready: answered later).
   private mutating func serve<R: ServedRequest>(
     _ type: R.Type,
     id: RequestID,
     params: ParamsSource,
     outbox: inout Outbox
-  ) throws(RequestError) {
+  ) throws(RequestError) -> Bool {
     let request: R
     do throws(ParamsError) {
       request = try R.decode(params)
     } catch {
       throw .params(error)
     }
+    if R.needsIndex { return answerOrPark(request, id: id, outbox: &outbox) }
     let result = try request.perform(on: &self, outbox: &outbox)
     outbox.write { $0.response(id: id) { $0.write(result) } }
+    return true
   }
 
   /// Acts on a notification; never replies.
@@ -117,6 +120,13 @@ extension Server {
     reducedMotion = params.reducedMotion
     language = Language(locale: params.locale)
     if let pid = params.processID { outbox.watchProcess = pid }
+    if let folders = params.workspaceFolders {
+      addVaults(folders.map(\.uri), outbox: &outbox)
+    } else if let uri = params.rootURI {
+      addVaults([uri], outbox: &outbox)
+    } else if let path = params.rootPath {
+      addVault(path: path, outbox: &outbox)
+    }
     outbox.log(.info, "initialized; position encoding \(positionEncoding.rawValue)")
     return InitializeResult(
       version: config.version,
