@@ -11,6 +11,7 @@ enum SessionError: Error, Hashable {
   case indexOutOfRange(index: Int, count: Int, field: String, member: String = "index")
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
+  case bufferVersionNotAfter(current: Int, given: Int, field: String)
   case syncedWithBuffer(field: String)
   case invalidEdit(TextEditError, path: String)
   case chipCountMismatch(sizes: Int, tags: Int, field: String)
@@ -136,6 +137,12 @@ extension ResponseError {
         code: .contentModified,
         message:
           "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
+      )
+    case .bufferVersionNotAfter(let current, let given, let field):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `version` \(given) is not after \(current), the last version of field \"\(field)\"'s buffer: versions must increase"
       )
     case .syncedWithBuffer(let field):
       self.init(

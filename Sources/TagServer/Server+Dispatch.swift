@@ -104,11 +104,14 @@ extension Server {
     params: ParamsSource,
     outbox: inout Outbox
   ) {
+    let notification: N
     do throws(ParamsError) {
-      try N.decode(params).perform(on: &self, outbox: &outbox)
+      notification = try N.decode(params)
     } catch {
-      outbox.log(.warning, "ignored notification \(N.method): \(error.description)")
+      N.undecodable(error, params: params, on: &self, outbox: &outbox)
+      return
     }
+    notification.perform(on: &self, outbox: &outbox)
   }
 
   mutating func initialize(_ params: InitializeRequest, outbox: inout Outbox) -> InitializeResult {
