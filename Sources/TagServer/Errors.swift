@@ -35,6 +35,7 @@ enum LifecycleError: Error, Hashable {
 enum RequestError: Error, Hashable {
   case lifecycle(LifecycleError)
   case methodNotFound(String)
+  case notificationWithID(String)
   case params(ParamsError)
   case session(SessionError)
 }
@@ -60,6 +61,12 @@ extension ResponseError {
       )
     case .methodNotFound(let method):
       self.init(code: .methodNotFound, message: "Method not found: \(method)")
+    case .notificationWithID(let method):
+      self.init(
+        code: .invalidRequest,
+        message:
+          "Invalid Request: `\(method)` is a notification: send it without an id (it is never answered)"
+      )
     case .params(let params):
       self.init(code: .invalidParams, message: params.description)
     case .session(let session):
@@ -98,6 +105,18 @@ extension ResponseError {
         code: .parseError,
         message:
           "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+      )
+    case .lengthMismatch(let declared, let valueEnd?):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body's JSON ends after \(valueEnd) bytes, not the \(declared) of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped, reading on where the JSON ended"
+      )
+    case .lengthMismatch(let declared, nil):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body runs on past the \(declared) bytes of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped to the next Content-Length header"
       )
     case .truncated:
       return nil

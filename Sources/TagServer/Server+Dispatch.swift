@@ -27,10 +27,8 @@ extension Server {
     outbox: inout Outbox
   ) -> Bool {
     let type = Self.requestsByMethod[method]
-    if type == nil,
-      Self.notificationsByMethod[method].map(ObjectIdentifier.init)
-        == ObjectIdentifier(CancelRequestNotification.self)
-    {
+    let notification = type == nil ? Self.notificationsByMethod[method] : nil
+    if notification.map(ObjectIdentifier.init) == ObjectIdentifier(CancelRequestNotification.self) {
       // Vim's documented cancel form is a request with the cancelled request's id; the
       // cancelled request was already answered in order, so nothing more is sent.
       return false
@@ -39,12 +37,41 @@ extension Server {
       try checkLifecycle(
         isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
       )
-      guard let type else { throw .methodNotFound(method.text()) }
-      try serve(type, id: id, params: params, outbox: &outbox)
+      guard let type else {
+        if let notification { throw .notificationWithID(notification.method) }
+        throw .methodNotFound(method.text())
+      }
+      let result = try perform(type, params: params, outbox: &outbox)
+      outbox.write { $0.response(id: id) { $0.write(result) } }
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
     return true
+  }
+
+  /// A request method sent without an id: a notification, as JSON-RPC says, so it is performed
+  /// and nothing is answered; it is logged, since a client that meant it as a request waits in
+  /// vain.
+  private mutating func performUnanswered(
+    _ type: any ServedRequest.Type,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) {
+    do throws(RequestError) {
+      try checkLifecycle(
+        isInitialize: ObjectIdentifier(type) == ObjectIdentifier(InitializeRequest.self)
+      )
+      _ = try perform(type, params: params, outbox: &outbox)
+      outbox.log(
+        .warning,
+        "request \(type.method) sent without an id: performed as a notification, so no reply is sent"
+      )
+    } catch {
+      outbox.log(
+        .warning,
+        "request \(type.method) sent without an id (no reply is sent) failed: \(ResponseError(error).message)"
+      )
+    }
   }
 
   private func checkLifecycle(isInitialize: Bool) throws(RequestError) {
@@ -56,21 +83,19 @@ extension Server {
     }
   }
 
-  /// Decodes, performs and writes one request of type `R`.
-  private mutating func serve<R: ServedRequest>(
+  /// Decodes and performs one request of type `R`.
+  private mutating func perform<R: ServedRequest>(
     _ type: R.Type,
-    id: RequestID,
     params: ParamsSource,
     outbox: inout Outbox
-  ) throws(RequestError) {
+  ) throws(RequestError) -> R.Result {
     let request: R
     do throws(ParamsError) {
       request = try R.decode(params)
     } catch {
       throw .params(error)
     }
-    let result = try request.perform(on: &self, outbox: &outbox)
-    outbox.write { $0.response(id: id) { $0.write(result) } }
+    return try request.perform(on: &self, outbox: &outbox)
   }
 
   /// Acts on a notification; never replies.
@@ -85,6 +110,9 @@ extension Server {
     outbox: inout Outbox
   ) {
     guard let type = Self.notificationsByMethod[name] else {
+      if let request = Self.requestsByMethod[name] {
+        return performUnanswered(request, params: params, outbox: &outbox)
+      }
       let method = name.text()
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
