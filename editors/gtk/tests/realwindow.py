@@ -1827,6 +1827,10 @@ def design_pixels(ctx, dark, scale, rtl):
     left, right = edge(field.x - 20, mid, 1, 0), edge(field.x + field.width + 20, mid, -1, 0)
     top, bottom = edge(inside_x, field.y - 20, 0, 1), edge(inside_x, field.y + field.height + 20, 0, -1)
     check(None not in (left, right, top, bottom), "%s: the field's edges found %r" % (what, (left, right, top, bottom)))
+    # With the focus (the window opens with it in the field), a 2-point teal border.
+    ring = pixel(left + 1.5, mid) if not rtl else pixel(right - 1.5, mid)
+    check(hue_distance(hue_of(ring), hue_of(TEAL)) < 20 and max(ring) - min(ring) > 60,
+          "%s: the focused field's border is teal: %r" % (what, ring))
     radii = [corner_radius(pixel, left, top, 1, 1, pixel(left - 3, top)),
              corner_radius(pixel, right, bottom, -1, -1, pixel(right + 3, bottom))]
     check(all(r is not None and abs(r - FIELD_RADIUS) <= 3 for r in radii),
