@@ -468,12 +468,21 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
         term:keys("A")
         term:wait_for("-- INSERT --")
         term:type("d,")
-        term:wait_for("[b ×] [c ×] [d ×]")
-        term:wait_for("tags: [b, c, d]")
+        -- c (merged when the field's window is entered) and d (typed at once) in either order
+        local order
+        term:wait(function(scr)
+          for _, o in ipairs({ { "b", "c", "d" }, { "b", "d", "c" } }) do
+            if scr:find(string.format("[%s ×] [%s ×] [%s ×]", unpack(o)), 1, true)
+              and scr:find(string.format("tags: [%s, %s, %s]", unpack(o)), 1, true) then
+              order = o
+              return true
+            end
+          end
+        end, "the chips and the note's tags: b, c and d")
         term:escape()
         term:cmd("wall")
         term:wait(function()
-          return vim.fn.readfile(path)[2] == "tags: [b, c, d]"
+          return vim.fn.readfile(path)[2] == string.format("tags: [%s, %s, %s]", unpack(order))
         end, "the saved file to carry the hand edit and the field's tag")
       end)
       vim.fn.delete(path)
