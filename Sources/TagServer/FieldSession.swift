@@ -10,7 +10,7 @@ struct FieldSession: Sendable {
   /// Increments whenever tags or draft change.
   var version = 0
   /// The placeholder for an empty draft.
-  let prompt: String
+  var prompt: String
   /// The language of the field's announcements (the connection's).
   let language: Language
   /// The mirror of the editor buffer holding the draft, for synced fields (Protocol/sync.md).
@@ -27,14 +27,29 @@ struct FieldSession: Sendable {
   private(set) var updateDue = false
 
   init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
-    var rules = options.rules
-    rules.maxTags = min(rules.maxTags ?? config.maxTags, config.maxTags)
-    rules.maxTagLength = min(rules.maxTagLength ?? config.maxTagLength, config.maxTagLength)
     self.id = id
-    self.field = TagField(rules: rules)
+    self.field = TagField(rules: Self.rules(options, config))
     self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
     self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
+  }
+
+  /// The rules of `options`, under the server's limits.
+  private static func rules(_ options: FieldOptions, _ config: ServerConfig) -> FieldRules {
+    var rules = options.rules
+    rules.maxTags = min(rules.maxTags ?? config.maxTags, config.maxTags)
+    rules.maxTagLength = min(rules.maxTagLength ?? config.maxTagLength, config.maxTagLength)
+    return rules
+  }
+
+  /// `field/setOptions`: the field takes `options` as if opened with them, keeping its tags,
+  /// draft, selection and history; tags that break the new rules are flagged, never removed.
+  mutating func setOptions(_ options: FieldOptions, config: ServerConfig) -> FieldOutcome {
+    let outcome = field.setRules(Self.rules(options, config))
+    prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    suggestions = options.suggestions.map(SuggestionIndex.init)
+    version += 1
+    return outcome
   }
 
   /// Applies an event (through the editor buffer when the field is synced), moving the version
@@ -97,7 +112,8 @@ struct FieldSession: Sendable {
       encodedTags: tagsText(),
       canUndo: field.canUndo,
       canRedo: field.canRedo,
-      language: language
+      language: language,
+      flagged: field.flagged
     )
   }
 }

@@ -36,6 +36,7 @@ extension Server {
     FieldSuggestRequest.self, FieldSetSuggestionsRequest.self, FieldMoveTagRequest.self,
     FieldReplaceTagRequest.self, FieldEditTagRequest.self, FieldSelectRequest.self,
     FieldUndoRequest.self, FieldRedoRequest.self, FieldBlurRequest.self,
+    FieldSetOptionsRequest.self,
     CloudOpenRequest.self, CloudToggleRequest.self, CloudSelectRequest.self,
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
     CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
@@ -122,6 +123,15 @@ extension ShutdownRequest: ServedRequest {
 extension FieldOpenRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
     try s.openField(self, outbox: &outbox)
+  }
+}
+
+extension FieldSetOptionsRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
+    let config = s.config
+    return try s.withField(field) { session throws(RequestError) in
+      session.state(session.setOptions(options, config: config))
+    }
   }
 }
 

@@ -88,7 +88,8 @@ extension Server {
       encodedTags: session.tagsText(),
       canUndo: session.field.canUndo,
       canRedo: session.field.canRedo,
-      language: session.language
+      language: session.language,
+      flagged: session.field.flagged
     )
     outbox.write { $0.notification(method: FieldUpdateNotification.method) { $0.write(update) } }
   }

@@ -12,6 +12,7 @@ public enum AnnouncementCatalog {
     case .moved: "moved"
     case .changed: "changed"
     case .selected: "selected"
+    case .kept: "kept"
     case .duplicate: "duplicate"
     case .duplicateOf: "duplicateOf"
     case .tooLong: "tooLong"
@@ -55,7 +56,7 @@ public enum AnnouncementCatalog {
     ]
     let plain: [Sentence] = [
       .added([]), .removed([]), .editing(""), .moved("", position: 0, count: 0),
-      .changed(from: "", to: ""), .selected("", position: 0, count: 0), .duplicate(""),
+      .changed(from: "", to: ""), .selected("", position: 0, count: 0), .kept([]), .duplicate(""),
       .duplicateOf("", existing: ""), .tooLong("", limit: 0), .tooMany("", limit: 0),
       .pattern(""), .notAllowed(""), .denied(""), .nothingTo(.undo), .nothingTo(.redo),
     ]
@@ -69,7 +70,8 @@ public enum AnnouncementCatalog {
       .added(["{tag}"]), .added(["{a}", "{b}", "{c}"]), .added(["a", "b", "c", "d", "e", "f"]),
       .removed(["{tag}"]), .removed(["{a}", "{b}"]), .editing("{tag}"),
       .moved("{tag}", position: 2, count: 5), .changed(from: "{old}", to: "{new}"),
-      .selected("{tag}", position: 2, count: 5), .duplicate("{text}"),
+      .selected("{tag}", position: 2, count: 5), .kept(["{tag}"]), .kept(["{a}", "{b}"]),
+      .kept(["a", "b", "c", "d", "e", "f"]), .duplicate("{text}"),
       .duplicateOf("{text}", existing: "{tag}"), .tooLong("{text}", limit: 1),
       .tooLong("{text}", limit: 20), .tooMany("{text}", limit: 1),
       .tooMany("{text}", limit: 10), .pattern("{text}"), .notAllowed("{text}"),

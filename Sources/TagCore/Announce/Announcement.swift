@@ -53,6 +53,9 @@ public enum Announcement {
       if let selected = outcome.selected {
         sentences.append(.selected(selected.tag, position: selected.index + 1, count: tags.count))
       }
+      if !outcome.flagged.isEmpty {
+        sentences.append(.kept(outcome.flagged.map(\.tag)))
+      }
     }
     for drop in outcome.dropped {
       switch drop.reason {
@@ -120,6 +123,8 @@ public enum Sentence: Hashable, Sendable {
   case changed(from: String, to: String)
   /// A chip was selected, at a 1-based position among `count` tags.
   case selected(String, position: Int, count: Int)
+  /// The field's rules changed and these tags, which break them, were kept.
+  case kept([String])
   /// A candidate was dropped as a duplicate of a tag spelt the same way.
   case duplicate(String)
   /// A candidate was dropped as a duplicate of a tag spelt another way.

@@ -53,6 +53,8 @@ extension Language {
       "Moved \(tag) to position \(position) of \(count)."
     case .changed(let old, let new): "Changed \(old) to \(new)."
     case .selected(let tag, let position, let count): "\(tag) selected, \(position) of \(count)."
+    case .kept(let tags):
+      "Kept \(list(tags)), which \(isSingular(tags.count) ? "breaks" : "break") the new rules."
     case .duplicate(let text): "\(text) is already a tag."
     case .duplicateOf(let text, let existing): "\(text) is already a tag, as \(existing)."
     case .tooLong(let text, let limit):
@@ -94,6 +96,10 @@ extension Language {
     case .changed(let old, let new): "Se ha cambiado \(old) por \(new)."
     case .selected(let tag, let position, let count):
       "Etiqueta \(tag) seleccionada, \(position) de \(count)."
+    case .kept(let tags):
+      isSingular(tags.count)
+        ? "Se ha conservado \(list(tags)), que no cumple las nuevas reglas del campo."
+        : "Se han conservado \(list(tags)), que no cumplen las nuevas reglas del campo."
     case .duplicate(let text): "\(text) ya existe."
     case .duplicateOf(let text, let existing): "\(text) ya existe como \(existing)."
     case .tooLong(let text, let limit):
@@ -132,6 +138,10 @@ extension Language {
       "\(tag) an Position \(position) von \(count) verschoben."
     case .changed(let old, let new): "\(old) in \(new) geändert."
     case .selected(let tag, let position, let count): "\(tag) ausgewählt, \(position) von \(count)."
+    case .kept(let tags):
+      isSingular(tags.count)
+        ? "\(list(tags)) entspricht nicht den neuen Regeln des Feldes und bleibt erhalten."
+        : "\(list(tags)) entsprechen nicht den neuen Regeln des Feldes und bleiben erhalten."
     case .duplicate(let text): "\(text) gibt es schon."
     case .duplicateOf(let text, let existing): "\(text) gibt es schon als \(existing)."
     case .tooLong(let text, let limit): "\(text) ist länger als \(limit) Zeichen."
@@ -169,6 +179,11 @@ extension Language {
     // A count reads better as the subject: "6 étiquettes ajoutées."
     case .added(let tags) where tags.count > 5: return "\(list(tags)) ajoutées."
     case .removed(let tags) where tags.count > 5: return "\(list(tags)) retirées."
+    case .kept(let tags) where tags.count > 5:
+      return "\(list(tags)) conservées malgré les nouvelles règles du champ."
+    case .kept(let tags):
+      return
+        "\(isSingular(tags.count) ? "Étiquette conservée" : "Étiquettes conservées") malgré les nouvelles règles du champ\(colon) \(list(tags))."
     case .added(let tags):
       return
         "\(isSingular(tags.count) ? "Étiquette ajoutée" : "Étiquettes ajoutées")\(colon) \(list(tags))."

@@ -46,7 +46,7 @@ struct HistoryStep: Hashable, Sendable {
 
 /// A field's undo and redo stacks, bounded to `limit` undo steps.
 struct FieldHistory: Hashable, Sendable {
-  let limit: Int
+  private(set) var limit: Int
   private(set) var undo: [HistoryStep] = []
   private(set) var redo: [HistoryStep] = []
   /// Whether the top undo step may still absorb typing.
@@ -75,6 +75,12 @@ struct FieldHistory: Hashable, Sendable {
     if !redo.isEmpty { redo.removeAll() }
     undo[last].end(draft: draft, selected: selected)
     return true
+  }
+
+  /// Keeps at most `newLimit` undo steps from now on, the newest.
+  mutating func limit(to newLimit: Int) {
+    limit = max(newLimit, 0)
+    if undo.count > limit { undo.removeFirst(undo.count - limit) }
   }
 
   /// Ends a run of typing: the next typing starts a new step.

@@ -26,6 +26,9 @@ public struct FieldOutcome: Hashable, Sendable {
   /// The step this event undid or redid; for an undo or redo with nothing to do, a record with
   /// a nil ``HistoryChange/action``.
   public var history: HistoryChange?
+  /// The tags kept although they break the rules the field has just been given
+  /// (``TagField/setRules(_:)``): a stricter rule never deletes a tag.
+  public var flagged: [FlaggedTag]
 
   /// Creates an outcome; the default is "nothing happened".
   public init(
@@ -37,7 +40,8 @@ public struct FieldOutcome: Hashable, Sendable {
     replaced: [ReplacedTag] = [],
     edited: RemovedTag? = nil,
     selected: PlacedTag? = nil,
-    history: HistoryChange? = nil
+    history: HistoryChange? = nil,
+    flagged: [FlaggedTag] = []
   ) {
     self.added = added
     self.removed = removed
@@ -48,6 +52,7 @@ public struct FieldOutcome: Hashable, Sendable {
     self.edited = edited
     self.selected = selected
     self.history = history
+    self.flagged = flagged
   }
 
   /// "Nothing happened", built member by member: the public initializer's defaulted
@@ -59,13 +64,21 @@ public struct FieldOutcome: Hashable, Sendable {
     inserted = []
     moved = []
     replaced = []
+    flagged = []
   }
 
   /// True when nothing was added, removed, dropped, inserted, moved, replaced, edited, selected,
-  /// undone or redone.
+  /// undone, redone or flagged.
   public var isEmpty: Bool {
     added.isEmpty && removed.isEmpty && dropped.isEmpty && inserted.isEmpty && moved.isEmpty
       && replaced.isEmpty && edited == nil && selected == nil && history == nil
+      && flagged.isEmpty
+  }
+
+  /// Whether the tag list changed: tags added, removed, inserted, moved or replaced.
+  public var changedTags: Bool {
+    !added.isEmpty || !removed.isEmpty || !inserted.isEmpty || !moved.isEmpty
+      || !replaced.isEmpty
   }
 
   /// Appends what `other` did after this outcome (for a batch of events reported as one).
@@ -85,6 +98,26 @@ public struct FieldOutcome: Hashable, Sendable {
     edited = other.edited ?? edited
     selected = other.selected ?? selected
     history = other.history ?? history
+    flagged += other.flagged
+  }
+}
+
+/// A tag the field holds that breaks its rules: kept, because a stricter rule never deletes a
+/// tag (``TagField/setRules(_:)``), and flagged so the front end can show why.
+public struct FlaggedTag: Hashable, Sendable {
+  /// The tag's index.
+  public var index: Int
+  /// The tag's text.
+  public var tag: String
+  /// The rule it breaks, as a candidate's drop reason: ``DropReason/duplicate(of:)`` names the
+  /// earlier tag it now equals, ``DropReason/tooMany(limit:)`` marks the tags past `maxTags`.
+  public var reason: DropReason
+
+  /// Creates a record.
+  public init(index: Int, tag: String, reason: DropReason) {
+    self.index = index
+    self.tag = tag
+    self.reason = reason
   }
 }
 

@@ -64,6 +64,9 @@ public struct TagField: Hashable, Sendable {
   public let rules: FieldRules
   /// The UTF-8 bytes of all tags, kept up to date as tags come and go (for memory limits).
   public private(set) var tagBytes = 0
+  /// The tags that break ``rules``, in tag order: only ever non-empty after ``setRules(_:)``
+  /// (every tag the rules admitted passes them), and kept up to date as tags change after it.
+  public private(set) var flagged: [FlaggedTag] = []
 
   /// The key of each tag, parallel to `tags`.
   private var keys: [String]
@@ -87,6 +90,10 @@ public struct TagField: Hashable, Sendable {
   /// Whether ``draft`` is known to hold no separator (the rule left it so): typing that only
   /// adds text after it then needs only the added text scanned.
   private var draftIsPlain = true
+  /// Whether the rules changed under tags admitted by others (``setRules(_:)``): only then can
+  /// a tag break them, so only then does a change of the tags look for ``flagged`` ones (an
+  /// undo may bring back a tag the new rules refuse).
+  private var rulesChanged = false
 
   /// Creates an empty field.
   public init(rules: FieldRules = FieldRules()) {
@@ -143,11 +150,63 @@ public struct TagField: Hashable, Sendable {
   /// - ``FieldEvent/undo`` and ``FieldEvent/redo``: step back or forward through the history,
   ///   restoring tags, draft and selection exactly.
   public mutating func apply(_ event: FieldEvent) -> FieldOutcome {
+    let outcome: FieldOutcome
     switch event {
-    case .undo: return undo()
-    case .redo: return redo()
-    default: return applyStep(event)
+    case .undo: outcome = undo()
+    case .redo: outcome = redo()
+    default: outcome = applyStep(event)
     }
+    if rulesChanged, outcome.changedTags { flagged = findFlagged() }
+    return outcome
+  }
+
+  /// Gives the field new rules, keeping its tags, draft, selection and history.
+  ///
+  /// A stricter rule never deletes a tag: tags that break the new rules stay where they are and
+  /// are reported (the outcome's ``FieldOutcome/flagged``, and ``flagged`` until they are
+  /// removed, replaced or pass again). The reasons are those a candidate would be dropped for,
+  /// checked in the same order: ``DropReason/tooLong(limit:)``, ``DropReason/pattern``,
+  /// ``DropReason/notAllowed``, ``DropReason/denied``, ``DropReason/duplicate(of:)`` (of the
+  /// first tag with the same key, when the new equality makes two tags equal) and
+  /// ``DropReason/tooMany(limit:)`` (every tag at an index past ``FieldRules/maxTags``). The
+  /// transform rewrites new candidates only. The draft stays as it is, even when it holds a
+  /// separator of the new rules: the next change of the draft splits it. Not an undo step: it
+  /// changes no tag; at most the new ``FieldRules/historyLimit`` steps are kept (the newest).
+  public mutating func setRules(_ newRules: FieldRules) -> FieldOutcome {
+    var changed = TagField(rules: newRules)
+    changed.insertRaw(tags, at: 0)
+    changed.draft = draft
+    changed.draftIsPlain = false
+    changed.selected = selected
+    changed.history = history
+    changed.history.limit(to: newRules.historyLimit)
+    changed.history.seal()
+    changed.rulesChanged = true
+    changed.flagged = changed.findFlagged()
+    self = changed
+    var outcome = FieldOutcome()
+    outcome.flagged = flagged
+    return outcome
+  }
+
+  /// Every tag that breaks ``rules``, with the first rule it breaks.
+  private func findFlagged() -> [FlaggedTag] {
+    var found: [FlaggedTag] = []
+    var firstWithKey: [String: Int] = [:]
+    for (index, tag) in tags.enumerated() {
+      let key = keys[index]
+      var reason = check(tag, key: key)
+      if let first = firstWithKey[key] {
+        reason = reason ?? .duplicate(of: first)
+      } else {
+        firstWithKey[key] = index
+      }
+      if reason == nil, let limit = rules.maxTags, index >= limit {
+        reason = .tooMany(limit: limit)
+      }
+      if let reason { found.append(FlaggedTag(index: index, tag: tag, reason: reason)) }
+    }
+    return found
   }
 
   /// Applies an event other than undo and redo, and records it in the history.

@@ -35,6 +35,25 @@ public struct FieldOpenRequest: TagRequest, Hashable {
   }
 }
 
+/// `field/setOptions` (request).
+///
+/// `{field, options}`: the field's options become `options`, exactly as `field/open` takes them
+/// (an option left out takes its default). Tags that break the new rules stay, flagged.
+/// Result: ``FieldStateResult``.
+public struct FieldSetOptionsRequest: TagRequest, Hashable {
+  public typealias Result = FieldStateResult
+  public static let method = "field/setOptions"
+  /// The field's id.
+  public var field: String
+  /// The new options, all of them.
+  public var options: FieldOptions
+
+  public init(params: Params) throws(ParamsError) {
+    field = try params.string("field")
+    options = try FieldOptions(params: params.requiredObject("options"))
+  }
+}
+
 /// `field/change` (request).
 ///
 /// The draft changed. Result: ``FieldStateResult``.

@@ -28,6 +28,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var canRedo: Bool
   /// The language of the `announcement`.
   public var language: Language
+  /// The tags that break the field's rules (after `field/setOptions`), written when any do.
+  public var flagged: [FlaggedTag]
 
   /// Creates a result.
   public init(
@@ -41,8 +43,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     encodedTags: EncodedTags? = nil,
     canUndo: Bool = false,
     canRedo: Bool = false,
-    language: Language = .en
+    language: Language = .en,
+    flagged: [FlaggedTag] = []
   ) {
+    self.flagged = flagged
     self.canUndo = canUndo
     self.canRedo = canRedo
     self.language = language
@@ -71,7 +75,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
       selected: selected,
       canUndo: canUndo,
       canRedo: canRedo,
-      language: language
+      language: language,
+      flagged: flagged
     )
     w.endObject()
   }
@@ -79,8 +84,9 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 
 extension JSONWriter {
   /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
-  /// a chip is selected), `outcome`, `canUndo` and `canRedo` (when true) and, when the outcome
-  /// has something to say, `announcement` in `language`.
+  /// a chip is selected), `flagged` (when a tag breaks the rules), `outcome`, `canUndo` and
+  /// `canRedo` (when true) and, when the outcome has something to say, `announcement` in
+  /// `language`.
   mutating func fieldChange(
     tags: [String],
     encodedTags: EncodedTags?,
@@ -89,7 +95,8 @@ extension JSONWriter {
     selected: Int?,
     canUndo: Bool,
     canRedo: Bool,
-    language: Language
+    language: Language,
+    flagged: [FlaggedTag]
   ) {
     key("tags")
     self.tags(tags, encoded: encodedTags)
@@ -98,6 +105,10 @@ extension JSONWriter {
     if let selected {
       key("selected")
       integer(selected)
+    }
+    if !flagged.isEmpty {
+      key("flagged")
+      self.flagged(flagged)
     }
     key("outcome")
     outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
@@ -148,29 +159,7 @@ extension FieldOutcome: JSONWritable {
       w.beginObject()
       w.key("text")
       w.string(drop.text)
-      w.key("reason")
-      switch drop.reason {
-      case .empty:
-        w.string("empty")
-      case .duplicate(let index):
-        w.string("duplicate")
-        w.key("duplicateOf")
-        w.integer(index)
-      case .tooLong(let limit):
-        w.string("tooLong")
-        w.key("limit")
-        w.integer(limit)
-      case .tooMany(let limit):
-        w.string("tooMany")
-        w.key("limit")
-        w.integer(limit)
-      case .pattern:
-        w.string("pattern")
-      case .notAllowed:
-        w.string("notAllowed")
-      case .denied:
-        w.string("denied")
-      }
+      w.reason(drop.reason)
       w.endObject()
     }
     w.endArray()
@@ -228,11 +217,57 @@ extension FieldOutcome: JSONWritable {
       if let action = history.action { w.string(action.rawValue) } else { w.null() }
       w.endObject()
     }
+    if !flagged.isEmpty {
+      w.key("flagged")
+      w.flagged(flagged)
+    }
     w.endObject()
   }
 }
 
 extension JSONWriter {
+  /// The members `reason` and, for the reasons that have one, `duplicateOf` or `limit`.
+  mutating func reason(_ reason: DropReason) {
+    key("reason")
+    switch reason {
+    case .empty:
+      string("empty")
+    case .duplicate(let index):
+      string("duplicate")
+      key("duplicateOf")
+      integer(index)
+    case .tooLong(let limit):
+      string("tooLong")
+      key("limit")
+      integer(limit)
+    case .tooMany(let limit):
+      string("tooMany")
+      key("limit")
+      integer(limit)
+    case .pattern:
+      string("pattern")
+    case .notAllowed:
+      string("notAllowed")
+    case .denied:
+      string("denied")
+    }
+  }
+
+  /// `[{index, tag, reason, duplicateOf? | limit?}]`.
+  mutating func flagged(_ flagged: [FlaggedTag]) {
+    beginArray()
+    for tag in flagged {
+      beginObject()
+      key("index")
+      integer(tag.index)
+      key("tag")
+      string(tag.tag)
+      reason(tag.reason)
+      endObject()
+    }
+    endArray()
+  }
+
   /// `{index, tag}`.
   mutating func placed(_ index: Int, _ tag: String) {
     beginObject()

@@ -140,6 +140,8 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var canRedo: Bool
   /// The language of the `announcement`.
   public var language: Language
+  /// The tags that break the field's rules, written when any do.
+  public var flagged: [FlaggedTag]
 
   /// Creates an update.
   public init(
@@ -157,8 +159,10 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     encodedTags: EncodedTags? = nil,
     canUndo: Bool = false,
     canRedo: Bool = false,
-    language: Language = .en
+    language: Language = .en,
+    flagged: [FlaggedTag] = []
   ) {
+    self.flagged = flagged
     self.canUndo = canUndo
     self.canRedo = canRedo
     self.language = language
@@ -196,7 +200,8 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
       selected: selected,
       canUndo: canUndo,
       canRedo: canRedo,
-      language: language
+      language: language,
+      flagged: flagged
     )
     if resync {
       w.key("resync")

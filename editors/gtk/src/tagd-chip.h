@@ -16,6 +16,7 @@ struct _TagdChip {
   char            *tag;
   GtkWidget       *label;
   GtkWidget       *button;     /* "Remove <tag>": what has the focus while the chip is selected */
+  GtkWidget       *editor;     /* a GtkEntry in place of the label while the tag is edited, or NULL */
   gboolean         has_frame;
   graphene_rect_t  frame;
   guint            flash_source;
@@ -24,6 +25,8 @@ struct _TagdChip {
 
 TagdChip *_tagd_chip_new      (const char *tag);
 void      _tagd_chip_flash    (TagdChip   *chip);
+GtkWidget *_tagd_chip_begin_edit (TagdChip *chip);
+char      *_tagd_chip_end_edit   (TagdChip *chip);
 void      _tagd_chip_set_selected (TagdChip *chip,
                                    gboolean  selected);
 

@@ -264,7 +264,7 @@ tagd_entry_set_suggestions (TagdEntry *self, const char * const *suggestions)
     _tagd_session_call (self->session, "field/setSuggestions",
                         g_variant_new_parsed ("{'suggestions': <%v>}",
                                               g_variant_new_strv (suggestions ? suggestions : empty, -1)),
-                        NULL, NULL);
+                        NULL, NULL, NULL);
   _tagd_entry_schedule_suggest (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SUGGESTIONS]);
 }
