@@ -51,6 +51,8 @@ extension Server {
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
     CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
     VaultTagsRequest.self, VaultNotesRequest.self, VaultRenameRequest.self,
+    CompletionRequest.self, HoverRequest.self, ReferencesRequest.self, PrepareRenameRequest.self,
+    RenameRequest.self,
   ]
 
   /// Every notification tagd acts on.
@@ -455,4 +457,38 @@ extension DidSaveTextDocumentNotification: ServedNotification {
 
 extension DidCloseTextDocumentNotification: ServedNotification {
   func perform(on s: inout Server, outbox: inout Outbox) { s.closed(self, outbox: &outbox) }
+}
+
+// MARK: - The language server (SPEC §6e; Server+LSP.swift)
+
+extension CompletionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CompletionResult { s.complete(self) }
+}
+
+extension HoverRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> HoverResult { s.hover(self) }
+}
+
+extension ReferencesRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: false) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> LocationsResult {
+    s.references(self, outbox: &outbox)
+  }
+}
+
+extension PrepareRenameRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) -> PrepareRenameResult {
+    s.prepareRename(self)
+  }
+}
+
+extension RenameRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: true) }
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> WorkspaceEdit {
+    try s.rename(self, outbox: &outbox)
+  }
 }

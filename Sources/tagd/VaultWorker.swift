@@ -98,7 +98,8 @@ final class VaultWorker: @unchecked Sendable {
         let fd = open(holdPath, O_RDONLY)
         if fd >= 0 { close(fd) }
       }
-      return index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: watch)
+      return vocabulary(vault: vault, root: root)
+        + index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: watch)
     case .forget: return []
     case .reread(let ticket, let paths):
       return reread(paths, maxNoteBytes: maxNoteBytes) + [.event(.rereadDone(ticket: ticket))]
@@ -229,6 +230,24 @@ final class VaultWorker: @unchecked Sendable {
     items.append(.event(.notesRead(notes)))
     items.append(.event(.vaultIndexed(vault: vault, paths: notes.map(\.path))))
     return items
+  }
+
+  /// The vault's `.tagd.toml`, when it has one.
+  private static func vocabulary(vault: Int, root: String) -> [Delivery] {
+    let path = VaultListing.join(root, ".tagd.toml")
+    switch NoteFiles.read(path) {
+    case .success(let file):
+      return [
+        .event(.vocabularyRead(vault: vault, text: String(decoding: file.bytes, as: UTF8.self)))
+      ]
+    case .failure(.unreadable(let code)) where code == ENOENT:
+      return [.event(.vocabularyRead(vault: vault, text: nil))]
+    case .failure(let reason):
+      return [
+        .log(LogRecord(level: .warning, message: "vault \(root): .tagd.toml skipped: \(reason)")),
+        .event(.vocabularyRead(vault: vault, text: nil)),
+      ]
+    }
   }
 
   private static func reread(_ paths: [String], maxNoteBytes: Int) -> [Delivery] {
