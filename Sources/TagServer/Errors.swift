@@ -11,6 +11,7 @@ enum SessionError: Error, Hashable {
   case indexOutOfRange(index: Int, count: Int, field: String, member: String = "index")
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
+  case bufferVersionNotAfter(current: Int, given: Int, field: String)
   case syncedWithBuffer(field: String)
   case invalidEdit(TextEditError, path: String)
   case chipCountMismatch(sizes: Int, tags: Int, field: String)
@@ -38,6 +39,7 @@ enum LifecycleError: Error, Hashable {
 enum RequestError: Error, Hashable {
   case lifecycle(LifecycleError)
   case methodNotFound(String)
+  case notificationWithID(String)
   case params(ParamsError)
   case session(SessionError)
 }
@@ -63,6 +65,12 @@ extension ResponseError {
       )
     case .methodNotFound(let method):
       self.init(code: .methodNotFound, message: "Method not found: \(method)")
+    case .notificationWithID(let method):
+      self.init(
+        code: .invalidRequest,
+        message:
+          "Invalid Request: `\(method)` is a notification: send it without an id (it is never answered)"
+      )
     case .params(let params):
       self.init(code: .invalidParams, message: params.description)
     case .session(let session):
@@ -102,6 +110,18 @@ extension ResponseError {
         message:
           "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
       )
+    case .lengthMismatch(let declared, let valueEnd?):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body's JSON ends after \(valueEnd) bytes, not the \(declared) of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped, reading on where the JSON ended"
+      )
+    case .lengthMismatch(let declared, nil):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body runs on past the \(declared) bytes of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped to the next Content-Length header"
+      )
     case .truncated:
       return nil
     }
@@ -140,6 +160,12 @@ extension ResponseError {
         code: .contentModified,
         message:
           "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
+      )
+    case .bufferVersionNotAfter(let current, let given, let field):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `version` \(given) is not after \(current), the last version of field \"\(field)\"'s buffer: versions must increase"
       )
     case .syncedWithBuffer(let field):
       self.init(

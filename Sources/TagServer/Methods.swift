@@ -27,10 +27,27 @@ protocol ServedNotification: TagNotification {
   static var actsInEveryState: Bool { get }
   /// Acts on the notification; a notification is never answered, problems are logged.
   func perform(on server: inout Server, outbox: inout Outbox)
+  /// The notification's params did not decode: logged, unless the method can tell the client
+  /// in some other way.
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  )
 }
 
 extension ServedNotification {
   static var actsInEveryState: Bool { false }
+
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  ) {
+    outbox.log(.warning, "ignored notification \(method): \(error.description)")
+  }
 }
 
 extension Server {
@@ -153,7 +170,7 @@ extension FieldSetOptionsRequest: ServedRequest {
 
 extension FieldChangeRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
-    try s.changeField(self)
+    try s.changeField(self, outbox: &outbox)
   }
 }
 
@@ -403,6 +420,17 @@ extension SetTraceNotification: ServedNotification {
 extension FieldDidChangeNotification: ServedNotification {
   func perform(on s: inout Server, outbox: inout Outbox) {
     s.bufferChanged(self, outbox: &outbox)
+  }
+
+  /// An editor whose change is dropped would differ from tagd for good: it is asked for its
+  /// whole text, with the reason.
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on s: inout Server,
+    outbox: inout Outbox
+  ) {
+    s.undecodableBufferChange(error, params: params, outbox: &outbox)
   }
 }
 

@@ -169,10 +169,17 @@ public enum AtomicWrite {
     return (folder.isEmpty ? "/" : String(folder), String(path[path.index(after: slash)...]))
   }
 
+  /// Six random letters and digits (one `getrandom` for all six).
   private static func randomSuffix() -> String {
     var generator = SystemRandomNumberGenerator()
+    var bits = generator.next()
     let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-    return String((0..<6).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+    var result = ""
+    for _ in 0..<6 {
+      result.append(letters[Int(bits % 36)])
+      bits /= 36
+    }
+    return result
   }
 
   /// `fsync`s a file or folder; false when it fails.

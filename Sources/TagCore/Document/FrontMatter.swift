@@ -169,6 +169,7 @@ enum YAMLFrontMatter {
   static func flow(_ doc: DocumentText, open: Int, limit: Int) throws(DocumentError) -> TagList {
     let bytes = doc.bytes
     var items: [ListItem] = []
+    items.reserveCapacity(8)
     var at = open + 1
     func skip() {
       while at < limit {
