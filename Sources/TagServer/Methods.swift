@@ -69,7 +69,7 @@ extension Server {
     CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
     VaultTagsRequest.self, VaultNotesRequest.self, VaultRenameRequest.self,
     CompletionRequest.self, HoverRequest.self, ReferencesRequest.self, PrepareRenameRequest.self,
-    RenameRequest.self,
+    RenameRequest.self, CodeActionRequest.self, WorkspaceSymbolRequest.self,
   ]
 
   /// Every notification tagd acts on.
@@ -519,4 +519,20 @@ extension RenameRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> WorkspaceEdit {
     try s.rename(self, outbox: &outbox)
   }
+}
+
+extension CodeActionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forFixesIn: self) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CodeActionsResult {
+    s.codeActions(self, outbox: &outbox)
+  }
+}
+
+extension WorkspaceSymbolRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? {
+    s.symbolPlaces(query).map(\.note).filter { s.vault.open[$0] == nil }
+  }
+  func perform(on s: inout Server, outbox: inout Outbox) -> SymbolsResult { s.symbols(self) }
 }

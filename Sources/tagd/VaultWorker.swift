@@ -235,7 +235,7 @@ final class VaultWorker: @unchecked Sendable {
   /// The vault's `.tagd.toml`, when it has one.
   private static func vocabulary(vault: Int, root: String) -> [Delivery] {
     let path = VaultListing.join(root, ".tagd.toml")
-    switch NoteFiles.read(path) {
+    switch readNote(path, maxBytes: NoteFiles.defaultMaxBytes) {
     case .success(let file):
       return [
         .event(.vocabularyRead(vault: vault, text: String(decoding: file.bytes, as: UTF8.self)))
@@ -255,7 +255,7 @@ final class VaultWorker: @unchecked Sendable {
     var gone: [String] = []
     var items: [Delivery] = []
     for path in paths {
-      switch Self.parse(path, NoteFiles.read(path, maxBytes: maxNoteBytes)) {
+      switch Self.parse(path, readNote(path, maxBytes: maxNoteBytes)) {
       case .success(let note): notes.append(note)
       case .failure(let reason):
         gone.append(path)
@@ -272,7 +272,7 @@ final class VaultWorker: @unchecked Sendable {
     var texts: [NoteText] = []
     var items: [Delivery] = []
     for path in paths {
-      switch NoteFiles.read(path, maxBytes: maxNoteBytes) {
+      switch readNote(path, maxBytes: maxNoteBytes) {
       case .success(let note): texts.append(NoteText(path: path, bytes: note.bytes))
       case .failure(let reason):
         texts.append(NoteText(path: path, bytes: nil))
@@ -281,6 +281,16 @@ final class VaultWorker: @unchecked Sendable {
     }
     items.append(.event(.textsRead(ticket: ticket, texts: texts)))
     return items
+  }
+
+  /// Reads one note named by a change (the watcher's, the client's): only a regular file is
+  /// opened, so that a FIFO named `.md` cannot block the thread (and the requests waiting for
+  /// the reread) forever.
+  private static func readNote(_ path: String, maxBytes: Int) -> Result<NoteBytes, SkipReason> {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .failure(.unreadable(errno: errno)) }
+    guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegularFile) }
+    return NoteFiles.read(path, maxBytes: maxBytes)
   }
 
   private static func parse(

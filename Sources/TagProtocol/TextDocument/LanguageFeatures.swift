@@ -300,3 +300,129 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
     w.endObject()
   }
 }
+
+/// `textDocument/codeAction` (request): quick fixes for the tag diagnostics in a range.
+public struct CodeActionRequest: TagRequest, Hashable {
+  public typealias Result = CodeActionsResult
+  public static let method = "textDocument/codeAction"
+  /// The note's URI.
+  public var uri: String
+  /// The range asked about, in the negotiated encoding.
+  public var range: TextRange
+
+  public init(params: Params) throws(ParamsError) {
+    uri = try params.requiredObject("textDocument").string("uri")
+    range = try textRange(params.requiredObject("range"))
+    // The client's diagnostics and filters: tagd finds the note's own problems again.
+    try params.optionalObject("context")?.acceptAnyMember()
+    params.accept("workDoneToken")
+    params.accept("partialResultToken")
+  }
+}
+
+/// LSP `CodeAction`s: `[{title, kind: "quickfix", isPreferred, edit}]`.
+public struct CodeActionsResult: JSONWritable, Hashable, Sendable {
+  /// One fix.
+  public struct Action: Hashable, Sendable {
+    /// What it does, in English.
+    public var title: String
+    /// The edit.
+    public var edit: WorkspaceEdit
+
+    /// Creates an action.
+    public init(title: String, edit: WorkspaceEdit) {
+      self.title = title
+      self.edit = edit
+    }
+  }
+
+  /// The fixes.
+  public var actions: [Action]
+
+  /// Creates a result.
+  public init(actions: [Action]) { self.actions = actions }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for action in actions {
+      w.beginObject()
+      w.key("title")
+      w.string(action.title)
+      w.key("kind")
+      w.string("quickfix")
+      w.key("isPreferred")
+      w.bool(true)
+      w.key("edit")
+      w.write(action.edit)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}
+
+/// `workspace/symbol` (request): the vault's tags matching `query`, each at one place.
+public struct WorkspaceSymbolRequest: TagRequest, Hashable {
+  public typealias Result = SymbolsResult
+  public static let method = "workspace/symbol"
+  /// The most symbols returned.
+  public static let limit = 100
+  /// What to match (caseless, accent-aware, as field suggestions match); empty: every tag.
+  public var query: String
+
+  public init(params: Params) throws(ParamsError) {
+    query = try params.string("query")
+    params.accept("workDoneToken")
+    params.accept("partialResultToken")
+  }
+}
+
+/// LSP `SymbolInformation`s: `[{name, kind, location: {uri, range}, containerName}]`.
+public struct SymbolsResult: JSONWritable, Hashable, Sendable {
+  /// One tag at one place.
+  public struct Symbol: Hashable, Sendable {
+    /// The tag's vault spelling.
+    public var name: String
+    /// "N notes".
+    public var detail: String
+    /// The note.
+    public var uri: String
+    /// Where in it.
+    public var range: TextRange
+
+    /// Creates a symbol.
+    public init(name: String, detail: String, uri: String, range: TextRange) {
+      self.name = name
+      self.detail = detail
+      self.uri = uri
+      self.range = range
+    }
+  }
+
+  /// The symbols, best match first.
+  public var symbols: [Symbol]
+
+  /// Creates a result.
+  public init(symbols: [Symbol]) { self.symbols = symbols }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for symbol in symbols {
+      w.beginObject()
+      w.key("name")
+      w.string(symbol.name)
+      w.key("kind")
+      w.integer(20)  // SymbolKind.Key
+      w.key("location")
+      w.beginObject()
+      w.key("uri")
+      w.string(symbol.uri)
+      w.key("range")
+      w.write(symbol.range)
+      w.endObject()
+      w.key("containerName")
+      w.string(symbol.detail)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}
