@@ -21,6 +21,8 @@ enum SessionError: Error, Hashable {
   case sizeCountMismatch(sizes: Int, tags: Int, cloud: String)
   case tooManyCloudTags(count: Int, limit: Int)
   case document(DocumentError)
+  /// `vault/rename`'s `to` cannot be written into a note.
+  case cannotRename(RenameError, note: String)
 }
 
 /// Why a request came at the wrong point of the LSP lifecycle.
@@ -197,6 +199,11 @@ extension ResponseError {
       )
     case .document(let problem):
       self.init(code: .invalidParams, message: "Invalid params: \(problem.explanation)")
+    case .cannotRename(let problem, let note):
+      self.init(
+        code: .invalidParams,
+        message: "Invalid params: in note \(note), \(problem.description); nothing was renamed"
+      )
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
         code: .invalidParams,

@@ -21,6 +21,8 @@ struct FieldSession: Sendable {
   var lastLayout: (tags: [String], frames: [Frame])?
   /// The indexed vocabulary for `field/suggest`.
   var suggestions: SuggestionIndex?
+  /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
+  let suggestsFromVault: Bool
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
   /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
@@ -32,6 +34,7 @@ struct FieldSession: Sendable {
     self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
     self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
+    self.suggestsFromVault = options.suggestFromVault
   }
 
   /// The rules of `options`, under the server's limits.

@@ -41,8 +41,7 @@ extension Server {
         if let notification { throw .notificationWithID(notification.method) }
         throw .methodNotFound(method.text())
       }
-      let result = try perform(type, params: params, outbox: &outbox)
-      outbox.write { $0.response(id: id) { $0.write(result) } }
+      return try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
@@ -83,19 +82,40 @@ extension Server {
     }
   }
 
-  /// Decodes and performs one request of type `R`.
+  /// Decodes one request of type `R` from its params.
+  private func decode<R: ServedRequest>(
+    _ type: R.Type,
+    params: ParamsSource
+  ) throws(RequestError) -> R {
+    do throws(ParamsError) {
+      return try R.decode(params)
+    } catch {
+      throw .params(error)
+    }
+  }
+
+  /// Decodes, performs and writes one request of type `R`; returns false when it was parked
+  /// (a request that needs the vaults' index, which is not ready: answered later).
+  private mutating func serve<R: ServedRequest>(
+    _ type: R.Type,
+    id: RequestID,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) throws(RequestError) -> Bool {
+    let request = try decode(type, params: params)
+    if R.needsIndex { return answerOrPark(request, id: id, outbox: &outbox) }
+    let result = try request.perform(on: &self, outbox: &outbox)
+    outbox.write { $0.response(id: id) { $0.write(result) } }
+    return true
+  }
+
+  /// Decodes and performs one request of type `R` that gets no reply (sent without an id).
   private mutating func perform<R: ServedRequest>(
     _ type: R.Type,
     params: ParamsSource,
     outbox: inout Outbox
   ) throws(RequestError) -> R.Result {
-    let request: R
-    do throws(ParamsError) {
-      request = try R.decode(params)
-    } catch {
-      throw .params(error)
-    }
-    return try request.perform(on: &self, outbox: &outbox)
+    try decode(type, params: params).perform(on: &self, outbox: &outbox)
   }
 
   /// Acts on a notification; never replies.
@@ -148,6 +168,13 @@ extension Server {
     reducedMotion = params.reducedMotion
     language = Language(locale: params.locale)
     if let pid = params.processID { outbox.watchProcess = pid }
+    if let folders = params.workspaceFolders {
+      addVaults(folders.map(\.uri), outbox: &outbox)
+    } else if let uri = params.rootURI {
+      addVaults([uri], outbox: &outbox)
+    } else if let path = params.rootPath {
+      addVault(path: path, outbox: &outbox)
+    }
     outbox.log(.info, "initialized; position encoding \(positionEncoding.rawValue)")
     return InitializeResult(
       version: config.version,
