@@ -49,7 +49,17 @@ static const char demo_css[] =
   "  background: alpha(" TEAL ", 0.18); border: 1px solid alpha(" TEAL ", 0.6); box-shadow: none; }\n"
   ".recipe button.suggestion:hover { background: alpha(" TEAL ", 0.3); }\n"
   ".recipe button.suggestion image { color: " TEAL "; }\n"
-  ".interests tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n";
+  ".interests tagd-cloud > button.tagd-cloud-tag, .notes tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n"
+  /* The Notes page: its field as the recipe page's, the list of notes on the same glass. */
+  ".notes entry.tagd-entry { border-radius: 14px; background-color: alpha(white, 0.08); color: white;"
+  "  border: 1px solid alpha(white, 0.12); box-shadow: none; outline: none; }\n"
+  ".notes entry.tagd-entry:focus-within { border-color: transparent; box-shadow: inset 0 0 0 2px " TEAL "; }\n"
+  ".notes entry.tagd-entry > entry.tagd-text { color: white; caret-color: white; }\n"
+  ".notes tagd-chip { background-color: alpha(" TEAL ", 0.16); color: white; }\n"
+  ".notes tagd-chip > button { color: alpha(white, 0.8); }\n"
+  ".notes tagd-chip.selected, .notes tagd-chip:focus-within { background-color: " TEAL "; color: white; }\n"
+  ".notes list.notes { background-color: alpha(white, 0.08); color: white; border-radius: 14px; }\n"
+  ".notes list.notes > row:selected { background-color: alpha(" TEAL ", 0.6); color: white; }\n";
 
 typedef struct {
   GtkWidget *window;

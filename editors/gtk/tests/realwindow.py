@@ -1945,6 +1945,8 @@ def notes_page_vault_cloud_notes_and_front_matter(ctx):
     # The note picked: its tags in the entry; a tag added is written into its front matter.
     demo.click([n for n in rows if n.get_name() == "pasta"][0])
     wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    if ctx.shots:
+        demo.screenshot(os.path.join(ctx.shots, "notes.png"))
     text = demo.nodes("text", "Add a tag")[-1]  # the Notes page's entry (the recipe page's comes first)
     demo.click(text)
     demo.type("spi")
