@@ -19,6 +19,9 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QImage>
+#include <QtGui/QPalette>
+#include <QtGui/QScreen>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
@@ -73,6 +76,13 @@ QJsonObject command(QQuickWindow *window, const QString &line)
         return {{u"ok"_s, window->setProperty("page", rest.toInt())}};
     if (verb == u"shot"_s)
         return {{u"ok"_s, window->grabWindow().save(rest)}};
+    if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
+        const QImage one = window->screen()
+                               ->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1)
+                               .toImage();
+        const QColor c = one.pixelColor(0, 0);
+        return {{u"rgb"_s, QJsonArray{c.red(), c.green(), c.blue()}}};
+    }
     if (verb == u"quit"_s) {
         QGuiApplication::quit();
         return {{u"ok"_s, true}};
@@ -88,6 +98,12 @@ int main(int argc, char **argv)
     app.setApplicationName(u"tagd-qml-demo"_s);
     const bool control = TagdDemo::parseOptions(app, u"The Tagd 1.0 QML items on the two seed screens."_s);
 
+    {
+        // The seed's accent: teal chips (at 16 %), a teal focus border, teal selection.
+        QPalette palette = QGuiApplication::palette();
+        palette.setColor(QPalette::Highlight, QColor(48, 176, 199));
+        QGuiApplication::setPalette(palette);
+    }
     QQmlApplicationEngine engine;
     // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
     // module is on Qt's own import path already.
