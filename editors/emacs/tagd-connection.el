@@ -17,8 +17,10 @@
 (require 'seq)
 (require 'subr-x)
 
-(defconst tagd-version "1.1.0"
-  "Version of the tagd Emacs package.")
+(defconst tagd-version "1.2.0"
+  "Version of the tagd Emacs package: the version of tagd it goes with.
+It equals tagd.el's Version header and tagd's own version
+\(ServerConfig.currentVersion); a test checks both.")
 
 (defconst tagd--directory
   (file-name-directory (or (locate-library "tagd.el" t)
@@ -103,7 +105,10 @@ asked for then would start a second process.")
         (cl-loop for sub in '(".build/debug/tagd" ".build/release/tagd")
                  for file = (expand-file-name (concat "../../" sub) tagd--directory)
                  when (file-executable-p file) return file)
-        (user-error "No tagd program: set `tagd-program' or put tagd on `exec-path'"))))
+        (user-error "%s" (concat "No tagd program found: set `tagd-program' or the environment "
+                                 "variable TAGD to the tagd binary, or put tagd on `exec-path'.  "
+                                 "To build it: \"swift build --product tagd\" at the root of a "
+                                 "tagd checkout (it is then .build/debug/tagd)")))))
 
 (defun tagd--live-p ()
   "Return non-nil if the tagd connection is running."

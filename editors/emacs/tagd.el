@@ -1,6 +1,6 @@
 ;;; tagd.el --- Tag fields with chips, driven by the tagd daemon  -*- lexical-binding: t; -*-
 
-;; Version: 1.1.0
+;; Version: 1.2.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: convenience
 ;; URL: https://tagd.invalid/editors/emacs

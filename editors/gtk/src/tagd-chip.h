@@ -16,14 +16,19 @@ struct _TagdChip {
   char            *tag;
   GtkWidget       *label;
   GtkWidget       *button;     /* "Remove <tag>": what has the focus while the chip is selected */
+  GtkWidget       *editor;     /* a GtkEntry in place of the label while the tag is edited, or NULL */
   gboolean         has_frame;
   graphene_rect_t  frame;
   guint            flash_source;
   gboolean         removing;   /* field/removeTag sent: hidden until tagd answers */
+  gboolean         flagged;    /* the tag breaks a rule set after it was added (tagd's `flagged`) */
 };
 
 TagdChip *_tagd_chip_new      (const char *tag);
 void      _tagd_chip_flash    (TagdChip   *chip);
+GtkWidget *_tagd_chip_begin_edit (TagdChip *chip);
+void      _tagd_chip_set_flagged (TagdChip *chip, gboolean flagged, const char *why);
+char      *_tagd_chip_end_edit   (TagdChip *chip);
 void      _tagd_chip_set_selected (TagdChip *chip,
                                    gboolean  selected);
 

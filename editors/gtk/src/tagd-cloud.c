@@ -1,94 +1,50 @@
-/* tagd-cloud.c: a selectable tag cloud; tagd keeps the selection and places the tags.
- *
- * Each tag is a GtkToggleButton. Their natural sizes go to cloud/layout; the buttons are placed
- * at the frames that come back, and each merge group tagd returns is drawn behind its tags as
- * one shape: every member's rounded rectangle, grown by half the merge distance, filled in its
- * tint inside one opacity group, so tags closer than the merge distance melt together and the
- * overlaps do not show. A spacing change animates for 0.7 s on the frame clock, sampling
- * cloud/layout with a `transition` at each tick (one request in flight at a time), unless
- * gtk-enable-animations is off, in which case the cloud jumps to the new layout.
+/* tagd-cloud.c: a selectable tag cloud; tagd keeps the selection and places the tags. The
+ * type, its properties and API, the tags' buttons, the cloud's session in tagd and its keys;
+ * layout, animation and the glass are in the other tagd-cloud-*.c (tagd-cloud-private.h).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
-#include "tagd-cloud.h"
-#include "tagd-session.h"
+#include "tagd-cloud-private.h"
 #include "tagd-style.h"
 
-#define ANIMATION_USEC (700 * 1000)
-/* The seed's tints: a selected tag's shape in its tint at 0.85, an unselected one at 0.3. */
-#define SELECTED_OPACITY 0.85
-#define UNSELECTED_OPACITY 0.3
-
-struct _TagdCloud {
-  GtkWidget        parent_instance;
-
-  GPtrArray       *buttons;          /* GtkToggleButton*, in tag order */
-  char           **titles;
-  char           **tints;            /* same length as titles; "" for no tint */
-  char           **selection;
-  double           spacing;
-  double           merge_distance;
-  gboolean         syncing;          /* setting buttons from tagd's state */
-  int              current;          /* the tag Tab comes back to, or -1 */
-
-  TagdSession     *session;          /* the cloud in tagd */
-  gint64           state_version;
-
-  /* layout */
-  double           layout_width;
-  guint            layout_serial;
-  guint            layout_applied;
-  GArray          *frames;           /* graphene_rect_t per tag of the applied layout */
-  int             *group_of;         /* group index per tag of the applied layout */
-  guint            n_groups;
-  double           layout_height;
-
-  /* animation */
-  guint            tick_id;
-  gint64           anim_start;
-  double           anim_from;
-  gboolean         anim_done;        /* the final frame was requested */
-  gboolean         in_flight;
-};
-
-enum {
-  PROP_0,
-  PROP_TITLES,
-  PROP_SELECTION,
-  PROP_SPACING,
-  PROP_MERGE_DISTANCE,
-  PROP_ANIMATING,
-  N_PROPS
-};
-static GParamSpec *properties[N_PROPS];
+GParamSpec *_tagd_cloud_properties[N_PROPS];
+#define properties _tagd_cloud_properties
 
 G_DEFINE_FINAL_TYPE (TagdCloud, tagd_cloud, GTK_TYPE_WIDGET)
 
-static double margin (TagdCloud *self);
-static void request_layout (TagdCloud *self, gboolean transition, double progress);
-
-/* GTK 4.8 shows a toggle button as a push button whose change a screen reader does not
- * speak; as a check box with its CHECKED state kept in step it says "checked"/"not checked". */
-static void
-sync_checked (GtkToggleButton *button)
+/* Each tag is a plain GtkButton with the check-box role, whose checked state is kept here: its
+ * :checked style and its accessible CHECKED state, in step. Orca 43 then says "checked" / "not
+ * checked" once per toggle. (A GTK 4.8 GtkToggleButton also changes its PRESSED state, which
+ * Orca speaks as a second "not checked"; and as a push button it is not spoken at all.) */
+gboolean
+_tagd_cloud_tag_get_active (GtkWidget *button)
 {
+  return (gtk_widget_get_state_flags (button) & GTK_STATE_FLAG_CHECKED) != 0;
+}
+
+static void
+tag_set_active (GtkWidget *button, gboolean active)
+{
+  if (active == _tagd_cloud_tag_get_active (button))
+    return;
+  if (active)
+    gtk_widget_set_state_flags (button, GTK_STATE_FLAG_CHECKED, FALSE);
+  else
+    gtk_widget_unset_state_flags (button, GTK_STATE_FLAG_CHECKED);
   gtk_accessible_update_state (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_STATE_CHECKED,
-                               gtk_toggle_button_get_active (button) ? GTK_ACCESSIBLE_TRISTATE_TRUE
-                                                                     : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+                               active ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 }
 
 static void
 set_selection_internal (TagdCloud *self, char **selection /* transfer full */)
 {
-  self->syncing = TRUE;
   for (guint i = 0; i < self->buttons->len; i++)
     {
       gboolean on = g_strv_contains ((const char * const *) selection, self->titles[i]);
-      gtk_toggle_button_set_active (self->buttons->pdata[i], on);
+      tag_set_active (self->buttons->pdata[i], on);
     }
-  self->syncing = FALSE;
   if (_tagd_strv_equal (self->selection, selection))
     {
       g_strfreev (selection);
@@ -114,21 +70,19 @@ apply_state (TagdCloud *self, GVariant *state)
     }
 }
 
+/* A click, Space or Return on a tag: it shows its new state at once and tagd hears of it
+ * (cloud/toggle); tagd's answer then decides. */
 static void
-on_toggled (GtkToggleButton *button, TagdCloud *self)
+on_clicked (GtkButton *button, TagdCloud *self)
 {
   const char *title = g_object_get_data (G_OBJECT (button), "tagd-title");
+  guint index;
 
-  sync_checked (button);
-  if (self->syncing)
-    return;
-  {
-    guint index;
-    if (g_ptr_array_find (self->buttons, button, &index))
-      self->current = (int) index;
-  }
+  tag_set_active (GTK_WIDGET (button), !_tagd_cloud_tag_get_active (GTK_WIDGET (button)));
+  if (g_ptr_array_find (self->buttons, button, &index))
+    self->current = (int) index;
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  _tagd_session_request (self->session, "cloud/toggle", g_variant_new_parsed ("{'title': <%s>}", title), 0, NULL);
+  _tagd_session_request (self->session, "cloud/toggle", g_variant_new_parsed ("{'title': <%s>}", title), 0, NULL, NULL);
 }
 
 static void
@@ -141,7 +95,7 @@ rebuild_buttons (TagdCloud *self)
   g_ptr_array_set_size (self->buttons, 0);
   for (guint i = 0; i < n; i++)
     {
-      GtkWidget *b = g_object_new (GTK_TYPE_TOGGLE_BUTTON, "label", self->titles[i],
+      GtkWidget *b = g_object_new (GTK_TYPE_BUTTON, "label", self->titles[i],
                                    "accessible-role", GTK_ACCESSIBLE_ROLE_CHECKBOX, NULL);
       gtk_widget_add_css_class (b, "flat");
       gtk_widget_add_css_class (b, "tagd-cloud-tag");
@@ -149,12 +103,9 @@ rebuild_buttons (TagdCloud *self)
       gtk_widget_set_child_visible (b, FALSE);
       gtk_widget_set_parent (b, GTK_WIDGET (self));
       g_ptr_array_add (self->buttons, g_object_ref (b));
-      self->syncing = TRUE;
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b),
-                                    self->selection && g_strv_contains ((const char * const *) self->selection, self->titles[i]));
-      self->syncing = FALSE;
-      sync_checked (GTK_TOGGLE_BUTTON (b));
-      g_signal_connect (b, "toggled", G_CALLBACK (on_toggled), self);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_STATE_CHECKED, GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+      tag_set_active (b, self->selection && g_strv_contains ((const char * const *) self->selection, self->titles[i]));
+      g_signal_connect (b, "clicked", G_CALLBACK (on_clicked), self);
     }
   self->current = -1;
   g_array_set_size (self->frames, 0);
@@ -168,9 +119,8 @@ rebuild_buttons (TagdCloud *self)
 /* cloud/open: the tags and the selection. Held toggles go out after it, so the widget's
  * selection (tagd's last answer) is the state they were made in. */
 static GVariant *
-session_open_params (gpointer owner, const TagdRequest *first)
+session_open_params (TagdSession *session, const TagdRequest *first, TagdCloud *self)
 {
-  TagdCloud *self = TAGD_CLOUD (owner);
   GVariantBuilder b, tags;
   const char *empty[] = { NULL };
 
@@ -193,366 +143,29 @@ session_open_params (gpointer owner, const TagdRequest *first)
 }
 
 static void
-session_open_reply (gpointer owner, GVariant *result)
+session_opened (TagdSession *session, GVariant *result, TagdCloud *self)
 {
-  apply_state (TAGD_CLOUD (owner), result);
+  apply_state (self, result);
 }
 
 static void
-session_after_open (gpointer owner)
+session_held_sent (TagdSession *session, TagdCloud *self)
 {
-  TagdCloud *self = TAGD_CLOUD (owner);
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 static void
-session_answered (gpointer owner, const TagdRequest *request, GVariant *result, const GError *error, gboolean current)
+session_answered (TagdSession *session, const TagdRequest *request, GVariant *result, const GError *error,
+                  gboolean current, TagdCloud *self)
 {
   if (error != NULL)
     _tagd_report_error (request->method, error);
   else if (current)
-    apply_state (TAGD_CLOUD (owner), result);
+    apply_state (self, result);
 }
-
-static const TagdSessionClass session_class = {
-  .kind = "cloud",
-  .prefix = "cloud",
-  .open_params = session_open_params,
-  .open_reply = session_open_reply,
-  .after_open = session_after_open,
-  .answered = session_answered,
-};
 
 /* ---- layout */
-
-/* What a cloud/layout reply is checked against. */
-typedef struct {
-  guint      serial;
-  guint      n_tags;
-  gboolean   animation;
-} LayoutReply;
-
-static void
-on_layout_reply (gpointer owner, GVariant *result, const GError *error, gboolean current, gpointer data)
-{
-  LayoutReply *r = data;
-  TagdCloud *self = TAGD_CLOUD (owner);
-  g_autoptr (GVariant) frames = NULL;
-  g_autoptr (GVariant) size = NULL;
-  g_autoptr (GVariant) groups = NULL;
-
-  if (r->animation)
-    self->in_flight = FALSE;
-  if (error != NULL)
-    {
-      _tagd_report_error ("cloud/layout", error);
-      g_free (r);
-      return;
-    }
-  frames = _tagd_variant_lookup (result, "frames");
-  size = _tagd_variant_lookup (result, "size");
-  groups = _tagd_variant_lookup (result, "groups");
-  if (current && r->n_tags == self->buttons->len &&
-      r->serial > self->layout_applied && frames != NULL && g_variant_n_children (frames) == r->n_tags)
-    {
-      GVariantIter iter;
-      GVariant *item;
-      guint g = 0;
-
-      g_array_set_size (self->frames, r->n_tags);
-      for (guint i = 0; i < r->n_tags; i++)
-        {
-          g_autoptr (GVariant) it = g_variant_get_child_value (frames, i);
-          g_autoptr (GVariant) f = g_variant_is_of_type (it, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (it) : g_variant_ref (it);
-          graphene_rect_init (&g_array_index (self->frames, graphene_rect_t, i),
-                              _tagd_variant_number (f, "x", 0), _tagd_variant_number (f, "y", 0),
-                              _tagd_variant_number (f, "width", 0), _tagd_variant_number (f, "height", 0));
-        }
-      g_free (self->group_of);
-      self->group_of = g_new0 (int, MAX (r->n_tags, 1));
-      for (guint i = 0; i < r->n_tags; i++)
-        self->group_of[i] = (int) i;
-      if (groups != NULL)
-        {
-          g_variant_iter_init (&iter, groups);
-          while ((item = g_variant_iter_next_value (&iter)))
-            {
-              g_autoptr (GVariant) group = g_variant_is_of_type (item, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (item) : g_variant_ref (item);
-              GVariantIter members;
-              GVariant *m;
-              g_variant_iter_init (&members, group);
-              while ((m = g_variant_iter_next_value (&members)))
-                {
-                  g_autoptr (GVariant) mv = g_variant_is_of_type (m, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (m) : g_variant_ref (m);
-                  gint64 idx = g_variant_is_of_type (mv, G_VARIANT_TYPE_INT64) ? g_variant_get_int64 (mv) : -1;
-                  if (idx >= 0 && (guint64) idx < r->n_tags)
-                    self->group_of[idx] = (int) g;
-                  g_variant_unref (m);
-                }
-              g++;
-              g_variant_unref (item);
-            }
-        }
-      self->n_groups = g;
-      self->layout_height = _tagd_variant_number (size, "height", 0);
-      self->layout_applied = r->serial;
-      gtk_widget_queue_resize (GTK_WIDGET (self));
-    }
-  g_free (r);
-}
-
-static void
-request_layout (TagdCloud *self, gboolean transition, double progress)
-{
-  GVariantBuilder b, sizes;
-  LayoutReply *r;
-  int width = gtk_widget_get_width (GTK_WIDGET (self));
-  double avail = width - 2 * margin (self);
-
-  if (!_tagd_session_is_live (self->session) || width <= 0)
-    return;
-  self->layout_width = width;
-  g_variant_builder_init (&sizes, G_VARIANT_TYPE ("aa{sv}"));
-  for (guint i = 0; i < self->buttons->len; i++)
-    {
-      int w = 0, h = 0;
-      gtk_widget_measure (self->buttons->pdata[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &w, NULL, NULL);
-      gtk_widget_measure (self->buttons->pdata[i], GTK_ORIENTATION_VERTICAL, w, NULL, &h, NULL, NULL);
-      g_variant_builder_add_parsed (&sizes, "{'width': <%d>, 'height': <%d>}", (double) w, (double) h);
-    }
-  g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (MAX (avail, 0)));
-  g_variant_builder_add (&b, "{sv}", "sizes", g_variant_builder_end (&sizes));
-  if (transition)
-    g_variant_builder_add (&b, "{sv}", "transition",
-                           g_variant_new_parsed ("{'from': <%d>, 'to': <%d>, 'progress': <%d>}",
-                                                 self->anim_from, self->spacing, progress));
-  else
-    g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (self->spacing));
-  g_variant_builder_add (&b, "{sv}", "mergeDistance", g_variant_new_double (self->merge_distance));
-  r = g_new0 (LayoutReply, 1);
-  r->serial = ++self->layout_serial;
-  r->n_tags = self->buttons->len;
-  r->animation = transition;
-  if (transition)
-    self->in_flight = TRUE;
-  _tagd_session_call (self->session, "cloud/layout", g_variant_builder_end (&b), on_layout_reply, r);
-}
-
-static gboolean
-animation_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  TagdCloud *self = TAGD_CLOUD (widget);
-  double t, eased;
-
-  if (self->in_flight)
-    return G_SOURCE_CONTINUE;
-  if (self->anim_done)
-    {
-      self->tick_id = 0;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANIMATING]);
-      return G_SOURCE_REMOVE;
-    }
-  t = (gdk_frame_clock_get_frame_time (clock) - self->anim_start) / (double) ANIMATION_USEC;
-  if (t >= 1.0)
-    {
-      t = 1.0;
-      self->anim_done = TRUE;
-    }
-  eased = 1.0 - pow (1.0 - CLAMP (t, 0.0, 1.0), 3);  /* ease-out cubic */
-  request_layout (self, TRUE, eased);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-animations_enabled (TagdCloud *self)
-{
-  gboolean enabled = TRUE;
-  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-enable-animations", &enabled, NULL);
-  return enabled;
-}
-
-/* Frame @i of the applied layout, mirrored in right-to-left layouts (tagd flows left to right). */
-/* The shapes reach half the merge distance beyond the frames: the cloud keeps that margin
- * inside its own allocation, so nothing is drawn outside it. */
-static double
-margin (TagdCloud *self)
-{
-  return self->merge_distance / 2.0;
-}
-
-static graphene_rect_t
-frame_at (TagdCloud *self, guint i)
-{
-  graphene_rect_t r = g_array_index (self->frames, graphene_rect_t, i);
-  double m = margin (self);
-  if (gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL)
-    r.origin.x = gtk_widget_get_width (GTK_WIDGET (self)) - 2 * m - r.origin.x - r.size.width;
-  r.origin.x += m;
-  r.origin.y += m;
-  return r;
-}
-
-/* A tag's shape: its frame grown by half the merge distance, so neighbours closer than the
- * merge distance overlap and melt; the button takes the whole shape, so a click anywhere on
- * it toggles the tag. */
-static graphene_rect_t
-shape_at (TagdCloud *self, guint i)
-{
-  graphene_rect_t r = frame_at (self, i);
-  double m = margin (self);
-  graphene_rect_inset (&r, -m, -m);
-  return r;
-}
-
-static void
-tagd_cloud_measure (GtkWidget      *widget,
-                    GtkOrientation  orientation,
-                    int             for_size,
-                    int            *minimum,
-                    int            *natural,
-                    int            *minimum_baseline,
-                    int            *natural_baseline)
-{
-  TagdCloud *self = TAGD_CLOUD (widget);
-
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    {
-      int widest = 0, total = 0;
-      for (guint i = 0; i < self->buttons->len; i++)
-        {
-          int w = 0;
-          gtk_widget_measure (self->buttons->pdata[i], GTK_ORIENTATION_HORIZONTAL, -1, NULL, &w, NULL, NULL);
-          widest = MAX (widest, w);
-          total += w + (int) self->spacing;
-        }
-      *minimum = widest + (int) ceil (2 * margin (self));
-      *natural = MAX (widest, total) + (int) ceil (2 * margin (self));
-    }
-  else
-    *minimum = *natural = (int) ceil (MAX (self->layout_height, 0) + 2 * margin (self));
-}
-
-static void
-tagd_cloud_size_allocate (GtkWidget *widget, int width, int height, int baseline)
-{
-  TagdCloud *self = TAGD_CLOUD (widget);
-  gboolean have = self->frames->len == self->buttons->len;
-
-  if (self->layout_width != width && self->tick_id == 0)
-    request_layout (self, FALSE, 1.0);
-  for (guint i = 0; i < self->buttons->len; i++)
-    {
-      GtkWidget *b = self->buttons->pdata[i];
-      GtkAllocation a;
-      graphene_rect_t frame, *f = &frame;
-
-      if (!have)
-        {
-          gtk_widget_set_child_visible (b, FALSE);
-          continue;
-        }
-      frame = shape_at (self, i);
-      a.x = (int) round (f->origin.x);
-      a.y = (int) round (f->origin.y);
-      a.width = (int) round (f->size.width);
-      a.height = (int) round (f->size.height);
-      gtk_widget_set_child_visible (b, TRUE);
-      gtk_widget_size_allocate (b, &a, -1);
-    }
-}
-
-static void
-tint_color (TagdCloud *self, guint i, GdkRGBA *rgba)
-{
-  if (self->tints[i][0] == '\0' || !gdk_rgba_parse (rgba, self->tints[i]))
-    gdk_rgba_parse (rgba, "#3584e4");
-}
-
-static void
-tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
-{
-  TagdCloud *self = TAGD_CLOUD (widget);
-  double grow = self->merge_distance / 2.0;
-
-  if (self->frames->len == self->buttons->len && self->group_of != NULL)
-    {
-      /* One opacity group per merge group: the members' grown rounded rectangles overlap
-       * where tags are closer than the merge distance, and fill as one shape. */
-      for (guint g = 0; g < self->n_groups; g++)
-        {
-          int prev = -1;
-          gtk_snapshot_push_opacity (snapshot, UNSELECTED_OPACITY);
-          for (guint i = 0; i < self->buttons->len; i++)
-            {
-              graphene_rect_t r = shape_at (self, i);
-              GskRoundedRect rr;
-              GdkRGBA c;
-              if (self->group_of[i] != (int) g)
-                continue;
-              gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2);
-              tint_color (self, i, &c);
-              gtk_snapshot_push_rounded_clip (snapshot, &rr);
-              gtk_snapshot_append_color (snapshot, &c, &r);
-              gtk_snapshot_pop (snapshot);
-              /* Between two neighbours of one group on one line, blend one tint into the
-               * other across the bridge, so the shape has no seam. */
-              if (prev >= 0)
-                {
-                  /* l and rt: the two tags' own frames, left one first (either order in RTL). */
-                  graphene_rect_t p = frame_at (self, prev), q = frame_at (self, i), bridge;
-                  gboolean prev_left = p.origin.x <= q.origin.x;
-                  graphene_rect_t l = prev_left ? p : q, rt = prev_left ? q : p;
-                  float x0 = l.origin.x + l.size.width - l.size.height / 2;
-                  float x1 = rt.origin.x + rt.size.height / 2;
-                  float top = MIN (l.origin.y, rt.origin.y) - grow;
-                  float bottom = MAX (l.origin.y + l.size.height, rt.origin.y + rt.size.height) + grow;
-                  if (x1 > x0 && fabsf (l.origin.y - rt.origin.y) < 1)
-                    {
-                      GskColorStop stops[2];
-                      GdkRGBA pc;
-                      tint_color (self, prev, &pc);
-                      stops[0].color = prev_left ? pc : c;
-                      stops[0].offset = 0;
-                      stops[1].color = prev_left ? c : pc;
-                      stops[1].offset = 1;
-                      graphene_rect_init (&bridge, x0, top, x1 - x0, bottom - top);
-                      gtk_snapshot_append_linear_gradient (snapshot, &bridge,
-                                                           &GRAPHENE_POINT_INIT (x0, top),
-                                                           &GRAPHENE_POINT_INIT (x1, top), stops, 2);
-                    }
-                }
-              prev = (int) i;
-            }
-          gtk_snapshot_pop (snapshot);
-        }
-      /* Selected tags: their tint again, so that over the group's layer it shows at
-       * SELECTED_OPACITY, with a light edge (the glass). */
-      for (guint i = 0; i < self->buttons->len; i++)
-        {
-          graphene_rect_t r = shape_at (self, i);
-          GskRoundedRect rr;
-          GdkRGBA c, edge = { 1, 1, 1, 0.55 };
-          float widths[4] = { 1, 1, 1, 1 };
-          GdkRGBA edges[4];
-
-          if (!gtk_toggle_button_get_active (self->buttons->pdata[i]))
-            continue;
-          tint_color (self, i, &c);
-          c.alpha = 1 - (1 - SELECTED_OPACITY) / (1 - UNSELECTED_OPACITY);
-          gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2);
-          gtk_snapshot_push_rounded_clip (snapshot, &rr);
-          gtk_snapshot_append_color (snapshot, &c, &r);
-          gtk_snapshot_pop (snapshot);
-          for (int k = 0; k < 4; k++)
-            edges[k] = edge;
-          gtk_snapshot_append_border (snapshot, &rr, widths, edges);
-        }
-    }
-  for (guint i = 0; i < self->buttons->len; i++)
-    gtk_widget_snapshot_child (widget, self->buttons->pdata[i], snapshot);
-}
 
 /* ---- GObject */
 
@@ -582,7 +195,7 @@ tagd_cloud_focus (GtkWidget *widget, GtkDirectionType direction)
       to = self->current >= 0 && self->current < n ? self->current : 0;
       if (self->current < 0)
         for (int i = 0; i < n; i++)
-          if (gtk_toggle_button_get_active (self->buttons->pdata[i]))
+          if (_tagd_cloud_tag_get_active (self->buttons->pdata[i]))
             {
               to = i;
               break;
@@ -646,12 +259,9 @@ tagd_cloud_dispose (GObject *object)
 {
   TagdCloud *self = TAGD_CLOUD (object);
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  _tagd_cloud_stop_animation (self);
   _tagd_session_stop (self->session);
+  g_signal_handlers_disconnect_by_data (self->session, self);
   if (self->buttons != NULL)
     {
       for (guint i = 0; i < self->buttons->len; i++)
@@ -670,7 +280,7 @@ tagd_cloud_finalize (GObject *object)
   g_strfreev (self->selection);
   g_array_unref (self->frames);
   g_free (self->group_of);
-  _tagd_session_free (self->session);
+  g_object_unref (self->session);
   G_OBJECT_CLASS (tagd_cloud_parent_class)->finalize (object);
 }
 
@@ -714,9 +324,9 @@ tagd_cloud_class_init (TagdCloudClass *klass)
   object_class->finalize = tagd_cloud_finalize;
   object_class->get_property = tagd_cloud_get_property;
   object_class->set_property = tagd_cloud_set_property;
-  widget_class->measure = tagd_cloud_measure;
-  widget_class->size_allocate = tagd_cloud_size_allocate;
-  widget_class->snapshot = tagd_cloud_snapshot;
+  widget_class->measure = _tagd_cloud_measure;
+  widget_class->size_allocate = _tagd_cloud_size_allocate;
+  widget_class->snapshot = _tagd_cloud_snapshot;
   widget_class->focus = tagd_cloud_focus;
 
   /**
@@ -770,7 +380,11 @@ static void
 tagd_cloud_init (TagdCloud *self)
 {
   _tagd_style_ensure ();
-  self->session = _tagd_session_new (G_OBJECT (self), &session_class);
+  self->session = _tagd_session_new ("cloud", "cloud");
+  g_signal_connect (self->session, "open-params", G_CALLBACK (session_open_params), self);
+  g_signal_connect (self->session, "held-sent", G_CALLBACK (session_held_sent), self);
+  g_signal_connect (self->session, "opened", G_CALLBACK (session_opened), self);
+  g_signal_connect (self->session, "answered", G_CALLBACK (session_answered), self);
   self->buttons = g_ptr_array_new_with_free_func (g_object_unref);
   self->titles = g_new0 (char *, 1);
   self->tints = g_new0 (char *, 1);
@@ -885,7 +499,7 @@ tagd_cloud_set_selection (TagdCloud *self, const char * const *selection)
       return;
     }
   _tagd_session_request (self->session, "cloud/select",
-                         g_variant_new_parsed ("{'selection': <%^as>}", selection), 0, NULL);
+                         g_variant_new_parsed ("{'selection': <%^as>}", selection), 0, NULL, NULL);
 }
 
 double
@@ -906,20 +520,7 @@ tagd_cloud_set_spacing (TagdCloud *self, double spacing)
   from = self->spacing;
   self->spacing = spacing;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPACING]);
-  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) || !animations_enabled (self) ||
-      self->frames->len != self->buttons->len)
-    {
-      request_layout (self, FALSE, 1.0);
-      return;
-    }
-  self->anim_from = from;
-  self->anim_start = gdk_frame_clock_get_frame_time (gtk_widget_get_frame_clock (GTK_WIDGET (self)));
-  self->anim_done = FALSE;
-  if (self->tick_id == 0)
-    {
-      self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), animation_tick, NULL, NULL);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANIMATING]);
-    }
+  _tagd_cloud_animate_spacing (self, from);
 }
 
 double
@@ -936,7 +537,7 @@ tagd_cloud_set_merge_distance (TagdCloud *self, double merge_distance)
   if (self->merge_distance == merge_distance)
     return;
   self->merge_distance = merge_distance;
-  request_layout (self, FALSE, 1.0);
+  _tagd_cloud_request_layout (self, FALSE, 1.0);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MERGE_DISTANCE]);
 }
 

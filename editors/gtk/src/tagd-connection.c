@@ -26,7 +26,10 @@ _tagd_i18n_init (void)
   static gsize done;
   if (g_once_init_enter (&done))
     {
-      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      /* $TAGD_GTK_LOCALEDIR: the catalogues of a build tree (run-demo and `meson devenv` set
+       * it to _build/po), for running uninstalled; else the installed ones. */
+      const char *dir = g_getenv ("TAGD_GTK_LOCALEDIR");
+      bindtextdomain (GETTEXT_PACKAGE, dir != NULL && dir[0] != '\0' ? dir : LOCALEDIR);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
       g_once_init_leave (&done, 1);
     }

@@ -60,6 +60,13 @@ speak (TagdEntry *self, const char *sentence)
 }
 #endif
 
+/* A sentence of the entry's own (not tagd's announcement), for a screen reader only. */
+void
+_tagd_entry_speak (TagdEntry *self, const char *sentence)
+{
+  speak (self, sentence);
+}
+
 static void
 set_announcement (TagdEntry *self, const char *sentence)
 {
@@ -67,6 +74,7 @@ set_announcement (TagdEntry *self, const char *sentence)
     return;
   g_free (self->announcement);
   self->announcement = g_strdup (sentence);
+  self->announcements++;
   speak (self, sentence);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_ANNOUNCEMENT]);
 }

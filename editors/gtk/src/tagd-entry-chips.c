@@ -85,6 +85,8 @@ rebuild_chips (TagdEntry *self)
     }
   g_ptr_array_set_free_func (old, NULL);
   g_ptr_array_free (old, TRUE);
+  if (self->editing != NULL && !g_ptr_array_find (self->chips, self->editing, NULL))
+    self->editing = NULL;
 
   self->selected = -1;
   if (old_selected >= 0)
@@ -150,6 +152,34 @@ adopt_selection (TagdEntry *self, GVariant *state)
   _tagd_entry_select_chip (self, selected, FALSE);
 }
 
+/* tagd's `flagged`: the tags kept though they break the field's rules (field/setOptions made a
+ * rule stricter). Their chips are marked, with tagd's sentence that said so. */
+static void
+apply_flags (TagdEntry *self, GVariant *state)
+{
+  g_autoptr (GVariant) flagged = _tagd_variant_lookup (state, "flagged");
+  g_autoptr (GVariant) outcome = _tagd_variant_lookup (state, "outcome");
+  g_autoptr (GVariant) newly = _tagd_variant_lookup (outcome, "flagged");
+  g_autofree gboolean *on = g_new0 (gboolean, self->chips->len + 1);
+  const char *sentence = NULL;
+
+  if (newly != NULL && g_variant_n_children (newly) > 0 && g_variant_lookup (state, "announcement", "&s", &sentence))
+    {
+      g_free (self->flag_sentence);
+      self->flag_sentence = g_strdup (sentence);
+    }
+  for (gsize i = 0; flagged != NULL && i < g_variant_n_children (flagged); i++)
+    {
+      g_autoptr (GVariant) it = g_variant_get_child_value (flagged, i);
+      g_autoptr (GVariant) f = g_variant_is_of_type (it, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (it) : g_variant_ref (it);
+      int index = (int) _tagd_variant_number (f, "index", -1);
+      if (index >= 0 && index < (int) self->chips->len)
+        on[index] = TRUE;
+    }
+  for (guint i = 0; i < self->chips->len; i++)
+    _tagd_chip_set_flagged (self->chips->pdata[i], on[i], self->flag_sentence);
+}
+
 /* Takes a FieldState or update if it is newer than what the entry shows. */
 void
 _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce)
@@ -166,6 +196,7 @@ _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_k
         _tagd_entry_set_tags_internal (self, _tagd_variant_strv (tags));
       if (announce)
         _tagd_entry_apply_outcome (self, state);
+      apply_flags (self, state);
     }
   adopt_selection (self, state);
 }
@@ -248,17 +279,76 @@ chip_remove_clicked (GtkButton *button, gpointer data)
     _tagd_entry_select_chip (self, -1, FALSE);
 }
 
+gboolean
+_tagd_entry_focus_is_in_editor (TagdEntry *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  return self->editing != NULL && self->editing->editor != NULL && focus != NULL &&
+         (focus == self->editing->editor || gtk_widget_is_ancestor (focus, self->editing->editor));
+}
+
+static void
+on_editor_focus_leave (GtkEventControllerFocus *controller, TagdEntry *self)
+{
+  /* Focus went elsewhere (a click, Tab): the edit is committed, as GTK's editable labels do. */
+  _tagd_entry_finish_edit (self, TRUE, FALSE);
+}
+
+/* Return, F2 or a double-click on a chip: the tag is edited where it stands (its text in an
+ * entry in the chip); Return commits it with field/replaceTag, which keeps the tag as it was
+ * when tagd refuses the new text (a duplicate, too long, ...) and says why. The draft is not
+ * touched. (field/editTag, which takes the tag out of the list into the draft, would lose
+ * the tag whenever its new text is refused.) */
 void
 _tagd_entry_edit_chip (TagdEntry *self, int index)
 {
+  TagdChip *chip;
+  GtkWidget *editor;
+  GtkEventController *focus;
+
   if (index < 0 || index >= (int) self->chips->len)
     return;
-  _tagd_entry_request (self, "field/editTag", g_variant_new_parsed ("{'index': <%x>}", (gint64) tagd_index (self, index)), 0, NULL);
+  chip = self->chips->pdata[index];
+  if (chip->removing || chip == self->editing)
+    return;
+  _tagd_entry_finish_edit (self, TRUE, FALSE);
+  _tagd_entry_hide_suggestions (self);
+  self->editing = chip;
   for (guint i = 0; i < self->chips->len; i++)
-    _tagd_chip_set_selected (self->chips->pdata[i], FALSE);
-  self->selected = -1;
-  _tagd_entry_focus_text (self, -1);
-  g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SELECTED]);
+    _tagd_chip_set_selected (self->chips->pdata[i], (int) i == index);
+  self->selected = index;
+  editor = _tagd_chip_begin_edit (chip);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect (focus, "leave", G_CALLBACK (on_editor_focus_leave), self);
+  gtk_widget_add_controller (editor, focus);
+  _tagd_entry_request_layout (self);
+}
+
+/* Ends the edit in place: with @commit, field/replaceTag with the text (unless unchanged);
+ * with @refocus, the chip stays selected with the focus on its Remove button, where what tagd
+ * says about the edit is announced. */
+void
+_tagd_entry_finish_edit (TagdEntry *self, gboolean commit, gboolean refocus)
+{
+  TagdChip *chip = self->editing;
+  g_autofree char *text = NULL;
+  guint index;
+
+  if (chip == NULL)
+    return;
+  self->editing = NULL;
+  if (!g_ptr_array_find (self->chips, chip, &index))
+    return;
+  if (refocus)
+    _tagd_entry_select_chip (self, (int) index, TRUE);
+  text = _tagd_chip_end_edit (chip);
+  if (commit && text != NULL && !g_str_equal (text, chip->tag))
+    _tagd_entry_request (self, "field/replaceTag",
+                         g_variant_new_parsed ("{'index': <%x>, 'text': <%s>}",
+                                               (gint64) tagd_index (self, (int) index), text),
+                         0, NULL);
+  _tagd_entry_request_layout (self);
 }
 
 /* Alt+Left / Alt+Right: tagd moves the tag; the chip moves at once here too, so that the

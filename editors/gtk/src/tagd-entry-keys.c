@@ -27,6 +27,22 @@ on_key_pressed (GtkEventControllerKey *controller,
         keyval = GDK_KEY_Left;
     }
 
+  /* A tag edited in place: Return commits, Escape cancels; the rest is the editor's. */
+  if (_tagd_entry_focus_is_in_editor (self))
+    {
+      if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) && mods == 0)
+        {
+          _tagd_entry_finish_edit (self, TRUE, TRUE);
+          return TRUE;
+        }
+      if (keyval == GDK_KEY_Escape && mods == 0)
+        {
+          _tagd_entry_finish_edit (self, FALSE, TRUE);
+          return TRUE;
+        }
+      return FALSE;
+    }
+
   /* Undo and redo are tagd's (the draft and the tags together), not GtkText's own. */
   if ((keyval == GDK_KEY_z || keyval == GDK_KEY_Z) && (mods & ~GDK_SHIFT_MASK) == GDK_CONTROL_MASK)
     {

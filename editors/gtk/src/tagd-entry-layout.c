@@ -155,7 +155,7 @@ _tagd_entry_request_layout (TagdEntry *self)
   r->chips = g_ptr_array_new_full (self->chips->len, g_object_unref);
   for (guint i = 0; i < self->chips->len; i++)
     g_ptr_array_add (r->chips, g_object_ref (self->chips->pdata[i]));
-  _tagd_session_call (self->session, "field/layout", g_variant_builder_end (&b), on_layout_reply, r);
+  _tagd_session_call (self->session, "field/layout", g_variant_builder_end (&b), self, on_layout_reply, r);
 }
 
 void

@@ -1,6 +1,6 @@
 /* tagd-entry-private.h: what the parts of TagdEntry share. Private. The parts:
  *   tagd-entry.c          the type, properties, signals, construction, the API on tags
- *   tagd-entry-options.c  the field/open options (each change re-opens the session)
+ *   tagd-entry-options.c  the field options (field/open, then field/setOptions)
  *   tagd-entry-chips.c    chips from tagd's tags, the selected chip, chip requests
  *   tagd-entry-keys.c     keys, focus, clicks on the entry
  *   tagd-entry-announce.c announcements, refusals, tag-dropped
@@ -26,7 +26,6 @@ G_BEGIN_DECLS
 /* What a request is, for the reply and for replay after a restart. */
 enum {
   OP_LOCAL    = TAGD_REQUEST_LOCAL, /* not replayed after a restart (selection, blur) */
-  OP_ADD_TAGS = 1 << 1,   /* its outcome may be the only report of a drop */
   OP_REMOVE   = 1 << 2,   /* field/removeTag of a chip hidden meanwhile */
   OP_SELECT   = 1 << 3,   /* field/select: the entry's own selection wins until answered */
 };
@@ -36,6 +35,7 @@ typedef struct {
   TagdChip  *chip;        /* OP_REMOVE: the chip being removed */
   char      *text;        /* the buffer when the user acted */
   gint64     version;     /* its version */
+  guint      announced;   /* the entry's announcements count when it was made */
 } Op;
 
 enum {
@@ -91,15 +91,20 @@ struct _TagdEntry {
   int              history;         /* -1: tagd's default */
 
   char            *announcement;
+  guint            announcements;   /* how many were given: a reply tells whether one came since */
+  char            *flag_sentence;   /* tagd's sentence when tags were last flagged */
   guint            clear_description;
   GtkWidget       *described;       /* what holds the sentence until it is cleared */
   int              selected;        /* index of the selected chip, or -1 */
+  TagdChip        *editing;         /* the chip edited in place, or NULL */
   guint            select_pending;  /* field/select requests not answered yet */
 
   TagdSession     *session;         /* the field in tagd */
   gint64           version;         /* the buffer's version, as reported to tagd */
   gint64           state_version;   /* the newest FieldState version applied */
   GString         *mirror;          /* the buffer as last reported (UTF-8) */
+  char            *open_text;       /* the text a session being opened starts from, or NULL */
+  gint64           open_version;    /* its version */
   gboolean         applying;        /* applying tagd's edits: not user changes */
   guint            rebuilds;        /* how often the chip list changed */
 
@@ -121,6 +126,8 @@ G_GNUC_INTERNAL void               _tagd_entry_select_chip (TagdEntry *self, int
 G_GNUC_INTERNAL int                _tagd_entry_nearest_chip (TagdEntry *self, int from, int step);
 G_GNUC_INTERNAL void               _tagd_entry_remove_chip (TagdEntry *self, TagdChip *chip);
 G_GNUC_INTERNAL void               _tagd_entry_edit_chip (TagdEntry *self, int index);
+G_GNUC_INTERNAL void               _tagd_entry_finish_edit (TagdEntry *self, gboolean commit, gboolean refocus);
+G_GNUC_INTERNAL gboolean           _tagd_entry_focus_is_in_editor (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_move_chip (TagdEntry *self, int step);
 G_GNUC_INTERNAL gboolean           _tagd_entry_focus_is_in_chips (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_set_tags_internal (TagdEntry *self, char **tags);
@@ -130,6 +137,9 @@ G_GNUC_INTERNAL gboolean           _tagd_entry_focus (GtkWidget *widget, GtkDire
 G_GNUC_INTERNAL void               _tagd_entry_apply_outcome (TagdEntry *self, GVariant *state);
 G_GNUC_INTERNAL void               _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce);
 G_GNUC_INTERNAL void               _tagd_entry_clear_refusal (TagdEntry *self);
+G_GNUC_INTERNAL void               _tagd_entry_speak (TagdEntry *self, const char *sentence);
+G_GNUC_INTERNAL GVariant          *_tagd_entry_options (TagdEntry *self);
+G_GNUC_INTERNAL GVariant          *_tagd_entry_strv_variant (char **v);
 G_GNUC_INTERNAL void               _tagd_entry_focus_text (TagdEntry *self, int position);
 G_GNUC_INTERNAL void               _tagd_entry_send_selection (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_request_layout (TagdEntry *self);
@@ -146,7 +156,7 @@ G_GNUC_INTERNAL void               _tagd_entry_on_row_activated (GtkListBox *lis
 G_GNUC_INTERNAL void               _tagd_entry_schedule_suggest (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_take_suggestion (TagdEntry *self, guint index);
 
-/* The entry's part of its field session (tagd-entry-session.c). */
-G_GNUC_INTERNAL extern const TagdSessionClass _tagd_entry_session_class;
+/* The entry's field session, its handlers connected (tagd-entry-session.c). */
+G_GNUC_INTERNAL TagdSession       *_tagd_entry_session_new (TagdEntry *self);
 
 G_END_DECLS

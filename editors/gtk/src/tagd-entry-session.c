@@ -78,14 +78,15 @@ _tagd_entry_request (TagdEntry *self, const char *method, GVariant *extra, guint
   op->chip = chip != NULL ? g_object_ref (chip) : NULL;
   op->text = g_strdup (self->mirror->str);
   op->version = self->version;
-  if (_tagd_session_request (self->session, method, extra, flags, op) && (flags & OP_SELECT))
+  op->announced = self->announcements;
+  if (_tagd_session_request (self->session, method, extra, flags, op, op_free) && (flags & OP_SELECT))
     self->select_pending++;
 }
 
 static void
-session_answered (gpointer owner, const TagdRequest *request, GVariant *result, const GError *error, gboolean current)
+session_answered (TagdSession *session, const TagdRequest *request, GVariant *result, const GError *error,
+                  gboolean current, TagdEntry *self)
 {
-  TagdEntry *self = TAGD_ENTRY (owner);
   Op *op = request->data;
 
   if (request->flags & OP_SELECT)
@@ -104,24 +105,22 @@ session_answered (gpointer owner, const TagdRequest *request, GVariant *result, 
     _tagd_report_error (request->method, error);
   else if (current && result != NULL)
     {
-      g_autoptr (GVariant) outcome = _tagd_variant_lookup (result, "outcome");
-      g_autoptr (GVariant) added = _tagd_variant_lookup (outcome, "added");
-      g_autoptr (GVariant) removed = _tagd_variant_lookup (outcome, "removed");
       gint64 version = (gint64) _tagd_variant_number (result, "version", 0);
 
-      /* field/addTags that only dropped candidates changes nothing, so no field/didUpdate
-       * reports it: the reply is the only place its outcome appears. */
-      if ((request->flags & OP_ADD_TAGS) && version <= self->state_version && added && removed &&
-          g_variant_n_children (added) == 0 && g_variant_n_children (removed) == 0)
+      /* A request that changed nothing (a tag refused, "Nothing to undo.") leaves the state's
+       * version where it was, so its outcome is not news to _tagd_entry_apply_state: it is
+       * announced from the reply unless a field/didUpdate for it already was (tagd pushes
+       * those before the reply). */
+      if (version <= self->state_version && self->announcements == op->announced)
         _tagd_entry_apply_outcome (self, result);
       _tagd_entry_apply_state (self, result, "version", TRUE);
     }
 }
 
 static void
-session_open_reply (gpointer owner, GVariant *result)
+session_opened (TagdSession *session, GVariant *result, TagdEntry *self)
 {
-  _tagd_entry_apply_state (TAGD_ENTRY (owner), result, "version", FALSE);
+  _tagd_entry_apply_state (self, result, "version", FALSE);
 }
 
 static void
@@ -169,8 +168,8 @@ send_difference (TagdEntry *self, const char *from, const char *to, gint64 versi
                   version, -1);
 }
 
-static GVariant *
-strv_variant (char **v)
+GVariant *
+_tagd_entry_strv_variant (char **v)
 {
   const char *empty[] = { NULL };
   return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
@@ -179,63 +178,49 @@ strv_variant (char **v)
 /* field/open: the widget's tags, options and text; with requests held over a restart, the text
  * as it was when the first of them was made (the changes since go out between them). */
 static GVariant *
-session_open_params (gpointer owner, const TagdRequest *first)
+session_open_params (TagdSession *session, const TagdRequest *first, TagdEntry *self)
 {
-  TagdEntry *self = TAGD_ENTRY (owner);
-  GVariantBuilder b, opts;
+  GVariantBuilder b;
   const char *text = self->mirror->str;
   gint64 version = self->version;
 
   self->state_version = 0;
-  g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
-  if (self->separators != NULL)
-    g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
-  if (self->max_tags >= 0)
-    g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
-  if (self->max_tag_length >= 1)
-    g_variant_builder_add (&opts, "{sv}", "maxTagLength", g_variant_new_int64 (self->max_tag_length));
-  if (self->case_sensitive)
-    g_variant_builder_add (&opts, "{sv}", "caseSensitive", g_variant_new_boolean (TRUE));
-  if (self->transform != TAGD_TRANSFORM_NONE)
-    g_variant_builder_add (&opts, "{sv}", "transform",
-                           g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
-  if (self->prompt != NULL)
-    g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
-  if (self->pattern != NULL && self->pattern[0] != '\0')
-    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
-  if (self->allow != NULL)
-    g_variant_builder_add (&opts, "{sv}", "allow", strv_variant (self->allow));
-  if (self->deny != NULL)
-    g_variant_builder_add (&opts, "{sv}", "deny", strv_variant (self->deny));
-  if (self->suggestions != NULL)
-    g_variant_builder_add (&opts, "{sv}", "suggestions", strv_variant (self->suggestions));
-  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
-    g_variant_builder_add (&opts, "{sv}", "backspace",
-                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
-  if (self->commit_on_blur)
-    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
-  if (self->history >= 0)
-    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
-
   if (first != NULL)
     {
       Op *op = first->data;
       text = op->text;
       version = op->version;
     }
+  /* The session opens with the tags alone and an empty text, and the text follows as the
+   * first change (open-sent): what that text commits (a separator typed while tagd restarted)
+   * is then announced as what it added, not as every tag the open carried ("Added 13
+   * tags." for one). A non-empty buffer has been changed at least once: its version is >= 1. */
+  g_free (self->open_text);
+  self->open_text = text[0] != '\0' ? g_strdup (text) : NULL;
+  self->open_version = version;
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
-  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (text));
-  g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
-  g_variant_builder_add (&b, "{sv}", "sync", g_variant_new_parsed ("{'version': <%x>}", version));
+  g_variant_builder_add (&b, "{sv}", "tags", _tagd_entry_strv_variant (self->tags));
+  g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (""));
+  g_variant_builder_add (&b, "{sv}", "options", _tagd_entry_options (self));
+  g_variant_builder_add (&b, "{sv}", "sync",
+                         g_variant_new_parsed ("{'version': <%x>}", self->open_text != NULL ? version - 1 : version));
   return g_variant_builder_end (&b);
+}
+
+/* The open is out: the text it starts from, before any held request. */
+static void
+session_open_sent (TagdSession *session, const TagdRequest *first, TagdEntry *self)
+{
+  g_autofree char *text = g_steal_pointer (&self->open_text);
+
+  if (text != NULL)
+    send_difference (self, "", text, self->open_version);
 }
 
 /* A held request went out again: then the text changes made between it and the next one. */
 static void
-session_resent (gpointer owner, const TagdRequest *request, const TagdRequest *next)
+session_resent (TagdSession *session, const TagdRequest *request, const TagdRequest *next, TagdEntry *self)
 {
-  TagdEntry *self = TAGD_ENTRY (owner);
   const Op *op = request->data, *next_op = next != NULL ? next->data : NULL;
   const char *next_text = next_op != NULL ? next_op->text : self->mirror->str;
 
@@ -244,10 +229,8 @@ session_resent (gpointer owner, const TagdRequest *request, const TagdRequest *n
 }
 
 static void
-session_after_open (gpointer owner)
+session_held_sent (TagdSession *session, TagdEntry *self)
 {
-  TagdEntry *self = TAGD_ENTRY (owner);
-
   _tagd_entry_send_selection (self);
   /* The new session knows nothing of earlier layouts. */
   self->layout_width = -1;
@@ -335,23 +318,26 @@ handle_update (TagdEntry *self, GVariant *params)
 }
 
 static void
-session_notify (gpointer owner, const char *method, GVariant *params)
+session_did_update (TagdSession *session, const char *method, GVariant *params, TagdEntry *self)
 {
-  if (g_str_equal (method, "field/didUpdate"))
-    handle_update (TAGD_ENTRY (owner), params);
+  handle_update (self, params);
 }
 
-const TagdSessionClass _tagd_entry_session_class = {
-  .kind = "field",
-  .prefix = "entry",
-  .open_params = session_open_params,
-  .open_reply = session_open_reply,
-  .resent = session_resent,
-  .after_open = session_after_open,
-  .answered = session_answered,
-  .notify = session_notify,
-  .free_data = op_free,
-};
+/* The entry's field session, its handlers connected. */
+TagdSession *
+_tagd_entry_session_new (TagdEntry *self)
+{
+  TagdSession *session = _tagd_session_new ("field", "entry");
+
+  g_signal_connect (session, "open-params", G_CALLBACK (session_open_params), self);
+  g_signal_connect (session, "open-sent", G_CALLBACK (session_open_sent), self);
+  g_signal_connect (session, "resent", G_CALLBACK (session_resent), self);
+  g_signal_connect (session, "held-sent", G_CALLBACK (session_held_sent), self);
+  g_signal_connect (session, "opened", G_CALLBACK (session_opened), self);
+  g_signal_connect (session, "answered", G_CALLBACK (session_answered), self);
+  g_signal_connect (session, "notification::field/didUpdate", G_CALLBACK (session_did_update), self);
+  return session;
+}
 
 /* ---- the text's buffer: every change is reported in order */
 

@@ -67,6 +67,8 @@ on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolea
   TagdEntry *self = TAGD_ENTRY (owner);
   guint serial = GPOINTER_TO_UINT (data);
   g_autoptr (GVariant) items = NULL;
+  g_auto (GStrv) before = NULL;
+  gboolean was_shown;
   GtkWidget *child;
   GVariantIter iter;
   GVariant *item;
@@ -78,6 +80,9 @@ on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolea
     }
   if (serial != self->suggest_serial || !current)
     return;
+  was_shown = gtk_widget_get_visible (self->popover);
+  g_ptr_array_add (self->items, NULL);
+  before = g_strdupv ((char **) self->items->pdata);
   while ((child = gtk_widget_get_first_child (self->list)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->list), child);
   g_ptr_array_set_size (self->items, 0);
@@ -110,8 +115,22 @@ on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolea
     }
   if (self->items->len > 0)
     {
+      gboolean same = was_shown && g_strv_length (before) == self->items->len;
+      for (guint i = 0; same && i < self->items->len; i++)
+        same = g_str_equal (before[i], self->items->pdata[i]);
       gtk_widget_queue_allocate (GTK_WIDGET (self));
       gtk_popover_popup (GTK_POPOVER (self->popover));
+      /* The popover never takes the focus, so a screen reader hears of it here: how many
+       * suggestions, and the first (what Tab takes), whenever they change. */
+      if (!same)
+        {
+          /* TRANSLATORS: spoken when suggestions appear or change; %d is their number, %s the first */
+          g_autofree char *sentence = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d suggestion: %s.",
+                                                                    "%d suggestions, the first: %s.",
+                                                                    self->items->len),
+                                                       (int) self->items->len, (char *) self->items->pdata[0]);
+          _tagd_entry_speak (self, sentence);
+        }
     }
   else
     gtk_popover_popdown (GTK_POPOVER (self->popover));
@@ -132,7 +151,7 @@ suggest_cb (gpointer data)
     }
   _tagd_session_call (self->session, "field/suggest",
                       g_variant_new_parsed ("{'limit': <%x>}", (gint64) SUGGESTION_LIMIT),
-                      on_suggest_reply, GUINT_TO_POINTER (self->suggest_serial));
+                      self, on_suggest_reply, GUINT_TO_POINTER (self->suggest_serial));
   return G_SOURCE_REMOVE;
 }
 

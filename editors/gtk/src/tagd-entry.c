@@ -73,6 +73,7 @@ tagd_entry_dispose (GObject *object)
   g_clear_handle_id (&self->clear_description, g_source_remove);
   g_clear_weak_pointer (&self->described);
   _tagd_session_stop (self->session);
+  g_signal_handlers_disconnect_by_data (self->session, self);
   if (self->buffer != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->buffer, self);
@@ -107,7 +108,9 @@ tagd_entry_finalize (GObject *object)
   g_free (self->prompt);
   g_free (self->announcement);
   g_string_free (self->mirror, TRUE);
-  _tagd_session_free (self->session);
+  g_free (self->open_text);
+  g_free (self->flag_sentence);
+  g_object_unref (self->session);
   G_OBJECT_CLASS (tagd_entry_parent_class)->finalize (object);
 }
 
@@ -336,7 +339,7 @@ static void
 tagd_entry_init (TagdEntry *self)
 {
   _tagd_style_ensure ();
-  self->session = _tagd_session_new (G_OBJECT (self), &_tagd_entry_session_class);
+  self->session = _tagd_entry_session_new (self);
   self->chips = g_ptr_array_new_with_free_func (g_object_unref);
   self->tags = g_new0 (char *, 1);
   self->mirror = g_string_new ("");
@@ -451,7 +454,7 @@ tagd_entry_add_tags (TagdEntry *self, const char * const *tags)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   g_return_if_fail (tags != NULL);
   _tagd_entry_request (self, "field/addTags", g_variant_new_parsed ("{'tags': <%v>}", g_variant_new_strv (tags, -1)),
-           OP_ADD_TAGS, NULL);
+           0, NULL);
 }
 
 /**

@@ -78,7 +78,11 @@ end, { nargs = "?", complete = complete_fields, desc = "tagd: print a tag field'
 
 vim.api.nvim_create_user_command("TagFieldFrontMatter", function()
   require("tagd.frontmatter").bind(0)
-end, { desc = "tagd: edit the tags: of this Markdown file's front matter in a tag field" })
+end, { desc = "tagd: edit this note's tags (front matter, or an Org file's #+FILETAGS:) in a tag field" })
+
+vim.api.nvim_create_user_command("TagFieldOrgHeading", function()
+  require("tagd.frontmatter").bind_heading(0)
+end, { desc = "tagd: edit the tags of the Org heading at the cursor in a tag field" })
 
 vim.api.nvim_create_user_command("TagdRestart", function()
   tagd().restart()

@@ -72,6 +72,11 @@ return function(H, T)
     .. "plugin", function()
     local spec, text = readme_lazy_spec()
     H.truthy(spec, "a lazy.nvim spec with dir = in the README")
+    -- lazy.nvim itself needs Neovim 0.8: the recipe says so (Debian 12's 0.7.2 cannot use it).
+    local readme = table.concat(vim.fn.readfile(T.root .. "/README.md"), "\n")
+    local bullet = readme:match("\n%- %*%*lazy%.nvim%*%*([^\n]*)")
+    H.truthy(bullet and bullet:find("Neovim 0.8", 1, true),
+      "the lazy.nvim recipe names Neovim 0.8: " .. tostring(bullet))
     eq("tagd.nvim", spec.name, "name")
     eq("tagd", spec.main, "main")
     eq(T.root, spec.dir, "dir")
@@ -115,11 +120,20 @@ require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
     term:wait_for("fields: 0, windows: 1")
   end
 
-  test("start: a tagd that exits at once (cmd = /bin/true) gives one message and no field", function()
+  -- tagd could not start: the field is open (not on tagd), saying why, and no hit-enter prompt.
+  local function field_says_why(term)
+    H.truthy(not term:screen():find("Press ENTER", 1, true), "no hit-enter prompt:\n" .. term:screen())
+    term:escape()
+    term:cmd([[lua print("fields: " .. #require("tagd").fields() .. ", on tagd: " ]]
+      .. [[.. tostring(require("tagd").state("default").on_server))]])
+    term:wait_for("fields: 1, on tagd: false")
+  end
+
+  test("start: a tagd that exits at once (cmd = /bin/true): the field says why, no hit-enter prompt", function()
     T.with({ setup = '{ cmd = "/bin/true" }' }, function(term)
       term:cmd("TagField")
       term:wait_for("exited before answering initialize (exit code 0)")
-      no_field(term)
+      field_says_why(term)
     end)
   end)
 
@@ -137,12 +151,35 @@ require(%q).setup(%s)]], spec.dir, spec.main, vim.inspect(spec.opts or {})),
       end)
     end)
 
-  test("start: a cmd that is not a program says so, and no field opens", function()
+  test("start: a cmd that is not a program: the field says so, no hit-enter prompt", function()
     T.with({ setup = '{ cmd = "/nonexistent/tagd" }' }, function(term)
       term:cmd("TagField")
       term:wait_for("/nonexistent/tagd is not an executable")
-      no_field(term)
+      field_says_why(term)
     end)
+  end)
+
+  test("start: with tagd missing, :TagField and keys typed right after it: no hit-enter prompt, the reason in the "
+    .. "field, the keys in the field and not in the user's buffer; :TagdRestart once tagd is there", function()
+    local path = vim.fn.tempname() .. ".md"
+    vim.fn.writefile({ "user text" }, path)
+    T.with({ setup = '{ cmd = "/nonexistent/tagd" }', file = path }, function(term)
+      term:wait_for("user text")
+      term:type(":TagField\rabc,def,") -- one burst, as a user types it
+      term:wait_for("/nonexistent/tagd is not an executable")
+      vim.wait(300)
+      H.truthy(not term:screen():find("Press ENTER", 1, true), "no hit-enter prompt:\n" .. term:screen())
+      term:escape()
+      term:cmd([[lua print("user buffer: " .. table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr("]] .. path
+        .. [["), 0, -1, false), "|") .. "; field: " .. table.concat(vim.api.nvim_buf_get_lines(]]
+        .. [[vim.fn.bufnr("tagd://default"), 0, -1, false), "|"))]])
+      term:wait_for("user buffer: user text; field: abc,def,")
+      term:cmd(string.format([[lua require("tagd").setup({ cmd = %q })]], os.getenv("TAGD")))
+      term:cmd("TagdRestart")
+      term:wait_for("[abc ×] [def ×]")
+      H.truthy(not term:screen():find("is not an executable", 1, true), "the reason is gone once tagd runs")
+    end)
+    vim.fn.delete(path)
   end)
 
   test("highlights are set again after :colorscheme (which clears the plugin's own attributes)", function()

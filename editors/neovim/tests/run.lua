@@ -432,17 +432,20 @@ test("the user's locale: the option, else v:lang, else $LC_ALL, $LC_MESSAGES, $L
   end
 end)
 
-test("a missing tagd gives a clear message", function()
+test("a missing tagd: the field opens and says why", function()
   tagd.stop()
   wait(function()
     return not tagd.status().running
   end, "stop")
   tagd.setup({ cmd = "/nonexistent/tagd" })
   notes = {}
-  tagd.open("missing", { window = "none" })
-  eq(1, #notes, "one message: " .. vim.inspect(notes))
-  H.truthy(notes[1].msg:find("the cmd option /nonexistent/tagd is not an executable", 1, true), "message")
-  eq({}, tagd.fields(), "no field")
+  local buf = tagd.open("missing", { window = "none" })
+  eq({}, notes, "no vim.notify (whose long message would raise a hit-enter prompt)")
+  eq({ "missing" }, tagd.fields(), "the field is open, for the keys typed next")
+  eq(false, state("missing").on_server, "not on tagd")
+  local shown = require("tagd.notice").get(buf)
+  H.truthy(shown and shown.text:find("the cmd option /nonexistent/tagd is not an executable", 1, true),
+    "the reason in the field: " .. vim.inspect(shown))
   eq(nil, tagd.status().cmd, "cmd")
   close("missing")
   tagd.setup({ cmd = os.getenv("TAGD") })

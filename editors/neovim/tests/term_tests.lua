@@ -368,6 +368,133 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       vim.fn.delete(path)
     end)
 
+  local function org_file(lines)
+    local path = vim.fn.tempname() .. ".org"
+    vim.fn.writefile(lines, path)
+    return path
+  end
+
+  H.test12("documents", "terminal: :TagFieldFrontMatter in an Org file edits #+FILETAGS: (created, never YAML); "
+    .. "a tag Org cannot hold is refused while typing, in tagd's words", function()
+    local path = org_file({ "#+TITLE: Trip", "", "* Lisbon", "Text." })
+    T.with({ file = path }, function(term)
+      term:wait_for("#+TITLE: Trip")
+      term:cmd("TagFieldFrontMatter")
+      term:wait_for("-- INSERT --")
+      term:type("travel,x-y,food,")
+      term:wait_for("[travel ×] [food ×]")
+      term:wait_said("x-y")
+      H.truthy(not term:screen():find("[x-y ×]", 1, true), "no x-y chip:\n" .. term:screen())
+      term:wait_for("#+FILETAGS: :travel:food:")
+      term:escape()
+      term:cmd("wall")
+      term:wait(function()
+        return vim.fn.readfile(path)[2] == "#+FILETAGS: :travel:food:"
+      end, "the file to be saved")
+      eq({ "#+TITLE: Trip", "#+FILETAGS: :travel:food:", "", "* Lisbon", "Text." }, vim.fn.readfile(path),
+        "the file: #+FILETAGS: after the keyword lines, no front matter")
+    end)
+    vim.fn.delete(path)
+  end)
+
+  H.test12("documents", "terminal: :TagFieldOrgHeading edits the tags of the Org heading at the cursor", function()
+    local path = org_file({ "#+FILETAGS: :trip:", "* Lisbon :food:", "Text.", "* Porto", "More." })
+    T.with({ file = path }, function(term)
+      term:wait_for("* Porto")
+      term:type("5G")
+      term:cmd("TagFieldOrgHeading")
+      term:wait_for("-- INSERT --")
+      term:type("wine,x-y,port ")
+      term:wait_for("[wine ×] [port ×]")
+      term:wait_said("x-y")
+      term:escape()
+      term:keys("C-w", "k")
+      term:type("ggOnew first line")
+      term:keys("Escape")
+      term:type("3G") -- a line went above the headings: Lisbon is line 3 now
+      term:cmd("TagFieldOrgHeading")
+      term:wait_for("[food ×]")
+      term:type("fish,")
+      term:wait_for("[food ×] [fish ×]")
+      term:escape()
+      term:keys("C-w", "k") -- Porto's field, followed to its heading's new line
+      term:keys("A")
+      term:type("cheap,")
+      term:wait_for("[wine ×] [port ×] [cheap ×]")
+      term:escape()
+      term:cmd("wall")
+      local lines
+      term:wait(function()
+        lines = vim.fn.readfile(path)
+        return lines[5] and lines[5]:find(":wine:port:cheap:$") and lines[3]:find(":food:fish:$")
+      end, "the file to be saved")
+      eq({ "new first line", "#+FILETAGS: :trip:" }, { lines[1], lines[2] }, "the file's tags untouched")
+      H.truthy(lines[3]:match("^%* Lisbon +:food:fish:$"), "Lisbon's tags: " .. lines[3])
+      H.truthy(lines[5]:match("^%* Porto +:wine:port:cheap:$"), "Porto's tags: " .. lines[5])
+      eq({ "Text.", "More." }, { lines[4], lines[6] }, "the text untouched")
+    end)
+    vim.fn.delete(path)
+  end)
+
+  H.test12("documents", "terminal: a document write that fails is said on screen and leaves no chip the note lacks",
+    function()
+      local path = md_file({ "---", "tags: [a, b]", "---", "Body." })
+      T.with({ file = path }, function(term)
+        term:cmd("TagFieldFrontMatter")
+        term:wait_for("[a ×] [b ×]")
+        term:escape()
+        term:keys("C-w", "k")
+        term:type("2G$x") -- the front matter broken by hand: `[` never closed
+        term:wait_for("tags: [a, b\n")
+        term:keys("C-w", "j")
+        term:keys("A")
+        term:wait_for("-- INSERT --")
+        term:type("c,")
+        term:wait(function(scr)
+          return scr:find("is never closed by", 1, true) and scr:find("[a ×] [b ×]", 1, true)
+            and not scr:find("[c ×]", 1, true)
+        end, "tagd's message on screen and no c chip")
+        vim.wait(300)
+        H.truthy(not term:screen():find("[c ×]", 1, true), "still no c chip:\n" .. term:screen())
+      end)
+      vim.fn.delete(path)
+    end)
+
+  H.test12("documents", "terminal: a hand edit of the note's tags while the field is open is merged, never lost",
+    function()
+      local path = md_file({ "---", "tags: [a, b]", "---", "Body." })
+      T.with({ file = path }, function(term)
+        term:cmd("TagFieldFrontMatter")
+        term:wait_for("[a ×] [b ×]")
+        term:escape()
+        term:keys("C-w", "k")
+        term:type("2G0f[ldf f]i, c") -- by hand: a removed, c added
+        term:keys("Escape")
+        term:wait_for("tags: [b, c]")
+        term:keys("C-w", "j")
+        term:keys("A")
+        term:wait_for("-- INSERT --")
+        term:type("d,")
+        -- c (merged when the field's window is entered) and d (typed at once) in either order
+        local order
+        term:wait(function(scr)
+          for _, o in ipairs({ { "b", "c", "d" }, { "b", "d", "c" } }) do
+            if scr:find(string.format("[%s ×] [%s ×] [%s ×]", unpack(o)), 1, true)
+              and scr:find(string.format("tags: [%s, %s, %s]", unpack(o)), 1, true) then
+              order = o
+              return true
+            end
+          end
+        end, "the chips and the note's tags: b, c and d")
+        term:escape()
+        term:cmd("wall")
+        term:wait(function()
+          return vim.fn.readfile(path)[2] == string.format("tags: [%s, %s, %s]", unpack(order))
+        end, "the saved file to carry the hand edit and the field's tag")
+      end)
+      vim.fn.delete(path)
+    end)
+
   H.test12("languages", "terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
     T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)
       term:cmd("TagField")
@@ -589,6 +716,57 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       term:wait_for("[neovim ×] [New York ×]")
       term:type("lu\t") -- typed and taken at full speed: <Tab> asks tagd itself
       term:wait_for("[neovim ×] [New York ×] [lua ×]")
+    end)
+  end)
+
+  test("terminal: the suggestion float goes when <Tab> takes a suggestion, when <BS> empties the draft, "
+    .. "and in Normal mode", function()
+    T.with({}, function(term)
+      term:cmd([[lua require("tagd").open("s", { insert = true, ]]
+        .. [[options = { suggestions = { "neovim", "network" } } })]])
+      term:wait_for("-- INSERT --")
+      local function float_gone(what)
+        term:wait(function(scr)
+          return not scr:find("\n neovim") and not scr:find("\n network")
+        end, "the float to go " .. what)
+        vim.wait(400) -- and no late answer brings it back
+        local scr = term:screen()
+        H.truthy(not scr:find("\n neovim") and not scr:find("\n network"), "still gone " .. what .. ":\n" .. scr)
+      end
+      term:type("ne")
+      term:wait_for("\n network")
+      term:keys("Tab")
+      term:wait_for("[neovim ×]")
+      float_gone("after <Tab>")
+      term:type("ne")
+      term:wait_for("\n network")
+      term:keys("BSpace", "BSpace")
+      float_gone("after <BS> emptied the draft")
+      term:type("ne")
+      term:wait_for("\n network")
+      term:escape()
+      float_gone("in Normal mode")
+    end)
+  end)
+
+  test("terminal: chip rows beyond max_height give way to a \"… N more tags\" line; the draft stays in view", function()
+    T.with({ setup = "{ max_height = 3 }" }, function(term)
+      term:cmd("TagField")
+      local tags = {}
+      for i = 1, 40 do
+        tags[i] = string.format("tag%02d", i)
+      end
+      term:type(table.concat(tags, ",") .. ",dr")
+      local n
+      term:wait(function(scr)
+        n = tonumber(scr:match("… (%d+) more tags %(:TagFieldTags%)"))
+        return n and scr:find("[tag40 ×]", 1, true) and scr:find("\n?[^\n]*dr\n")
+      end, "the count of hidden chips, the last chip and the draft")
+      local shown = 0
+      for _ in term:screen():gmatch("%[tag%d%d ×%]") do
+        shown = shown + 1
+      end
+      eq(40, n + shown, "hidden + shown chips (" .. n .. " hidden)")
     end)
   end)
 

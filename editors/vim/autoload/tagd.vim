@@ -123,9 +123,8 @@ export def Open(name: string, opts: dict<any> = {}): any
     exe 'autocmd InsertLeave,BufLeave <buffer=' .. buf .. '> Hide(' .. buf .. ')'
     # Focus leaves the field: field/blur (commits the draft with the commitOnBlur option).
     exe 'autocmd WinLeave <buffer=' .. buf .. '> Blur(' .. buf .. ')'
-    # Listener callbacks otherwise wait for the next redraw.
-    exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> listener_flush('
-      .. buf .. ')'
+    # Listener callbacks otherwise wait for the next redraw (and a paste is over).
+    exe 'autocmd TextChanged,TextChangedI,TextChangedP <buffer=' .. buf .. '> Flush(' .. buf .. ')'
   augroup END
   render.Render(f)
   daemon.Start()
@@ -214,7 +213,7 @@ export def State(name: string): dict<any>
   var s: dict<any> = {}
   for k in ['tags', 'text', 'version', 'frames', 'selected', 'buf', 'flash', 'drawn', 'rows',
       'stale', 'hidden', 'announcement', 'problem', 'prompt', 'opened', 'document', 'suggest',
-      'popup', 'canUndo', 'canRedo']
+      'popup', 'canUndo', 'canRedo', 'heading']
     s[k] = deepcopy(get(f, k, null))
   endfor
   return s
@@ -306,16 +305,24 @@ def Resized(buf: number)
 enddef
 
 def Blur(buf: number)
-  const f = FieldOf(buf)
+  var f = FieldOf(buf)
   if !empty(f)
-    listener_flush(buf)
+    sync.Flush(f)
     sync.Request(f, 'field/blur')
   endif
 enddef
 
-def Hide(buf: number)
-  const f = FieldOf(buf)
+def Flush(buf: number)
+  var f = FieldOf(buf)
   if !empty(f)
+    sync.Flush(f)
+  endif
+enddef
+
+def Hide(buf: number)
+  var f = FieldOf(buf)
+  if !empty(f)
+    sync.Flush(f)
     render.HideSuggestions(f)
   endif
 enddef

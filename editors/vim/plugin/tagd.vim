@@ -8,6 +8,15 @@ if exists('g:loaded_tagd') || v:version < 900
 endif
 g:loaded_tagd = 1
 
+# :help tagd without a manual :helptags: the plugin builds the tags of its own doc/ when they are
+# missing or older than doc/tagd.txt (a package, a runtimepath entry or a plugin manager's copy
+# is used straight from its directory).  Nothing happens when the directory is read-only or the
+# tags are current; no other directory's tags are touched.
+const doc = fnamemodify(resolve(expand('<sfile>:p')), ':h:h') .. '/doc'
+if filewritable(doc) == 2 && getftime(doc .. '/tagd.txt') > getftime(doc .. '/tags')
+  silent! exe 'helptags ' .. fnameescape(doc)
+endif
+
 import autoload 'tagd.vim'
 import autoload 'tagd/keys.vim'
 import autoload 'tagd/documents.vim'
@@ -16,6 +25,7 @@ command -nargs=? -bar -complete=customlist,tagd#Complete TagField tagd.FieldComm
 command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldClose tagd.CloseCommand(<q-args>)
 command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldTags tagd.TagsCommand(<q-args>)
 command -bar TagFieldFrontMatter documents.FrontMatter()
+command -bar TagFieldOrgHeading documents.OrgHeading()
 command -bar TagFieldInfo tagd.InfoCommand()
 command -bar TagdRestart tagd.Restart()
 

@@ -25,6 +25,9 @@ M.defaults = {
   -- The window :TagField opens: "split" (a bottom split), "float" or "none" (buffer only).
   window = "split",
   max_height = 10,
+  -- When the chips need more rows than that, the first rows give way to this line (a
+  -- string.format() format with the number of chips left out).
+  more_text = "… %d more tags (:TagFieldTags)",
   -- Where tagd's announcements go: "echo" (the echo area, one line, and under the field for a
   -- few seconds) or "notify" (vim.notify with vim.log.levels, for notification plugins).
   announce = "echo",

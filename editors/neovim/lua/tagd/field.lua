@@ -48,6 +48,7 @@ local uv = vim.uv or vim.loop
 ---@field flash integer|nil        1-based index of the chip being flashed
 ---@field display table|nil        the model last drawn (render.model)
 ---@field on_change fun(f: tagd.Field)|nil  called after the tags changed (front matter binding)
+---@field problem string|nil       why tagd could not start when the field opened (shown in it)
 
 local M = {}
 

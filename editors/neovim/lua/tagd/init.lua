@@ -36,6 +36,10 @@ end
 daemon.hooks.started = function(d)
   for f in field.each() do
     if f.buf and vim.api.nvim_buf_is_valid(f.buf) and not f.hold then
+      if f.problem then -- opened while tagd could not start: why is past now
+        f.problem = nil
+        notice.clear(f.buf)
+      end
       sync.open_on_server(f, d)
     end
   end
@@ -45,6 +49,27 @@ function M.setup(opts)
   config.set(opts)
   render.define_highlights()
   return M
+end
+
+-- tagd cannot start (not found, not a program, exits at once): the field opens all the same and
+-- says why in its window (one line in the echo area, never a hit-enter prompt), so the keys typed
+-- right after :TagField land in it, not in the user's buffer. :TagdRestart, once tagd is there,
+-- opens it on tagd with what was typed.
+local function open_without_tagd(name, opts, problem)
+  local f = field.get(name) or field.new(name, opts)
+  if not (f.buf and vim.api.nvim_buf_is_valid(f.buf)) then
+    window.make_buffer(f)
+  end
+  window.open(f, opts.window or config.options.window, opts)
+  f.hold, f.problem = opts.hold, problem
+  notice.show_in(f.buf, "tagd: " .. problem, "error", 0, function()
+    field.redraw(f)
+  end)
+  notice.echo(problem, "error")
+  if opts.insert then
+    vim.cmd("startinsert!")
+  end
+  return f.buf
 end
 
 local function open_now(name, opts)
@@ -84,11 +109,17 @@ function M.open(name, opts)
     return open_now(name, opts)
   end
   local buf
-  daemon.ensure(function(d)
+  local waiting = true
+  daemon.ensure(function(d, err)
     if d then
       buf = open_now(name, opts)
+    elseif waiting and not opts.hold then
+      buf = open_without_tagd(name, opts, tostring(err))
+    else -- failed after start_wait (or a document field): said on one line, never a prompt
+      notice.echo(tostring(err), "error")
     end
-  end, false, config.options.start_wait)
+  end, true, config.options.start_wait)
+  waiting = false
   return buf
 end
 

@@ -79,14 +79,19 @@ function M.get(buf)
   return shown[buf]
 end
 
--- Show `msg` in field buffer `buf` for `ms` milliseconds; redraw() draws the field again.
+-- Show `msg` in field buffer `buf` for `ms` milliseconds (0: until M.clear); redraw() draws the
+-- field again.
 function M.show_in(buf, msg, level, ms, redraw)
-  local entry = { text = msg, hl = hl_of[level] or "WarningMsg" }
+  local entry = { text = msg, hl = hl_of[level] or "WarningMsg", redraw = redraw }
   shown[buf] = entry
   redraw()
   if timers[buf] then
     timers[buf]:stop()
     timers[buf]:close()
+    timers[buf] = nil
+  end
+  if ms == 0 then
+    return
   end
   local timer = uv.new_timer()
   timers[buf] = timer
@@ -100,6 +105,15 @@ function M.show_in(buf, msg, level, ms, redraw)
       redraw()
     end
   end))
+end
+
+-- Take the notice out of field buffer `buf` (tagd runs again: why it did not is past).
+function M.clear(buf)
+  local entry = shown[buf]
+  if entry then
+    shown[buf] = nil
+    entry.redraw()
+  end
 end
 
 -- tagd's announcement of a change in field buffer `buf` (level "info", or "warn" when something

@@ -26,6 +26,7 @@ function M.define_highlights()
     highlight default link TagdChipFlash Search
     highlight default link TagdSuggestion Pmenu
     highlight default link TagdSuggestionSelected PmenuSel
+    highlight default link TagdMore Comment
     highlight default TagdSuggestionMatch cterm=bold,underline gui=bold,underline
   ]])
 end
@@ -113,19 +114,48 @@ function M.draw(f, opts)
     table.insert(model.rows, { chips = {}, field = true })
   end
   local inline = M.inline_supported()
-  local virt_lines, inline_chunks = {}, nil
+  local virt_lines, counts, inline_chunks = {}, {}, nil
   for _, row in ipairs(model.rows) do
     if row.raw then
       table.insert(virt_lines, row.raw)
+      table.insert(counts, #f.tags)
     elseif row.field and inline then
       inline_chunks = chunks(row, f.selected, f.flash, math.floor(model.field.x))
     elseif row.field then
       if #row.chips > 0 then
         table.insert(virt_lines, chunks(row, f.selected, f.flash))
+        table.insert(counts, #row.chips)
       end
     else
       table.insert(virt_lines, chunks(row, f.selected, f.flash))
+      table.insert(counts, #row.chips)
     end
+  end
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local note = notice.get(buf)
+  local note_lines = {}
+  if note then -- a notice (tagd's announcement, tagd restarted) below the draft, wrapped at words
+    local win = vim.fn.bufwinid(buf)
+    local width = win ~= -1 and vim.api.nvim_win_get_width(win) or 80
+    for _, l in ipairs(notice.wrap(note.text, width)) do
+      table.insert(note_lines, { { l, note.hl } })
+    end
+  end
+  -- More chip rows than the window may grow to: the first rows give way to one line counting
+  -- the chips left out, so the draft (and the notice) stay in view.
+  model.hidden = 0
+  local room = opts.max_height - #lines - #note_lines
+  if f.win and vim.api.nvim_win_is_valid(f.win) and #virt_lines > math.max(room, 1) then
+    local keep = math.max(room, 1) - 1
+    local more = {}
+    for i = 1, #virt_lines - keep do
+      model.hidden = model.hidden + counts[i]
+    end
+    for i = #virt_lines - keep + 1, #virt_lines do
+      table.insert(more, virt_lines[i])
+    end
+    table.insert(more, 1, { { string.format(opts.more_text, model.hidden), "TagdMore" } })
+    virt_lines = more
   end
   model.virt_lines = virt_lines
   model.inline = inline_chunks
@@ -139,21 +169,13 @@ function M.draw(f, opts)
       right_gravity = false,
     })
   end
-  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
   if #lines == 1 and lines[1] == "" and f.prompt and f.prompt ~= "" then
     vim.api.nvim_buf_set_extmark(buf, M.ns, 0, 0, {
       virt_text = { { f.prompt, "TagdPrompt" } },
       virt_text_pos = inline and "inline" or "overlay",
     })
   end
-  local note = notice.get(buf)
-  local note_lines = {}
-  if note then -- a notice (tagd's announcement, tagd restarted) below the draft, wrapped at words
-    local win = vim.fn.bufwinid(buf)
-    local width = win ~= -1 and vim.api.nvim_win_get_width(win) or 80
-    for _, l in ipairs(notice.wrap(note.text, width)) do
-      table.insert(note_lines, { { l, note.hl } })
-    end
+  if note then
     vim.api.nvim_buf_set_extmark(buf, M.ns, #lines - 1, 0, { virt_lines = note_lines })
   end
   model.notice = note and note.text

@@ -21,14 +21,25 @@ local function live(f)
   end
 end
 
+-- Close the float. Called from a buffer's on_lines callback (typing), where Neovim refuses to
+-- close windows (textlock): then it closes as soon as the callback is over. An answer still on
+-- its way is dropped (`seq`).
 function M.hide(f)
   local s = shown[f.name]
-  if s and s.win and vim.api.nvim_win_is_valid(s.win) then
-    pcall(vim.api.nvim_win_close, s.win, true)
+  if not s then
+    return
   end
-  if s then
-    s.win, s.items = nil, nil
+  s.seq, s.items = nil, nil
+  local win = s.win
+  if win and vim.api.nvim_win_is_valid(win) and not pcall(vim.api.nvim_win_close, win, true) then
+    vim.schedule(function()
+      if vim.api.nvim_win_is_valid(win) and s.win == win and not s.items then
+        pcall(vim.api.nvim_win_close, win, true)
+      end
+    end)
+    return
   end
+  s.win = nil
 end
 
 -- What is shown: {query, items, index} or nil (for tests and statuslines).
@@ -91,7 +102,7 @@ function M.update(f, done)
   end
   local buftext = text.buf_text(f.buf)
   if vim.trim(buftext) == "" then
-    if not done then
+    if not done or (shown[f.name] or {}).win then
       M.hide(f)
     end
     return done and done(nil)
@@ -109,6 +120,9 @@ function M.update(f, done)
     if done then
       return done(items)
     end
+    if vim.fn.mode() ~= "i" then
+      return M.hide(f)
+    end
     s.query, s.items, s.index = buftext, items, 1
     draw(f, s)
   end)
@@ -117,8 +131,8 @@ end
 -- Make `item` a tag: the draft becomes its text, then field/submit (tagd applies every rule).
 local function take(f, item)
   vim.api.nvim_buf_set_lines(f.buf, 0, -1, false, { item.text })
+  M.hide(f) -- also drops the answer to the question the new draft just asked
   require("tagd.sync").request(f, "field/submit")
-  M.hide(f)
 end
 
 -- <Tab>: the highlighted suggestion when the float shows the current draft's, else the best one

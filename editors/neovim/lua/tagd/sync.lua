@@ -113,6 +113,9 @@ function M.on_did_update(p)
   end
   d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = changes, applied = p.version })
   field.redraw(f)
+  if M.on_draft_change then
+    M.on_draft_change(f) -- the draft tagd left: its suggestions, or none (an empty draft hides them)
+  end
 end
 
 function M.on_notification(method, params)

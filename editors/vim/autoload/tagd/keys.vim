@@ -27,6 +27,8 @@ export const keys = [
 # user maps them or sets g:tagd_no_mappings.
 export def Map(f: dict<any>)
   f.takeSuggestion = TakeSuggestion
+  # A bracketed paste is one change (sync.Pasting), whatever the user maps.
+  inoremap <buffer> <silent> <PasteStart> <ScriptCmd>Paste()<CR><PasteStart>
   if get(g:, 'tagd_no_mappings', false)
     return
   endif
@@ -41,6 +43,13 @@ enddef
 
 def Current(): dict<any>
   return get(b:, 'tagd_field', {})
+enddef
+
+def Paste()
+  var f = Current()
+  if !empty(f)
+    sync.Pasting(f)
+  endif
 enddef
 
 # A key that does not act here does what it does without the mapping, ahead of the keys typed
@@ -59,7 +68,7 @@ export def Submit()
   if empty(f)
     return
   endif
-  listener_flush(f.buf)
+  sync.Flush(f)
   if Sel(f) >= 0
     Selecting(f, 'field/editTag', {index: Sel(f)}, -1)
   else
@@ -75,7 +84,7 @@ export def Backspace()
   if empty(f)
     return
   endif
-  listener_flush(f.buf)
+  sync.Flush(f)
   if Sel(f) >= 0
     Selecting(f, 'field/deleteBackward', {}, -1)
     return
@@ -103,7 +112,7 @@ export def Backspace()
   endif
   # Reported on its own, not merged with the keys after it: a one-character deletion of text
   # tagd has already committed is what tells it that this was a Backspace (sync.md).
-  listener_flush(f.buf)
+  sync.Flush(f)
 enddef
 
 # <Del>: removes the selected chip; otherwise an ordinary <Del>.
@@ -144,7 +153,7 @@ export def SelectPrev()
   if empty(f)
     return
   endif
-  listener_flush(f.buf)
+  sync.Flush(f)
   const sel = Sel(f)
   if sel > 0
     Selecting(f, 'field/select', {index: sel - 1}, sel - 1)
@@ -189,7 +198,7 @@ enddef
 export def Undo()
   var f = Current()
   if !empty(f)
-    listener_flush(f.buf)
+    sync.Flush(f)
     sync.Request(f, 'field/undo')
   endif
 enddef
@@ -197,7 +206,7 @@ enddef
 export def Redo()
   var f = Current()
   if !empty(f)
-    listener_flush(f.buf)
+    sync.Flush(f)
     sync.Request(f, 'field/redo')
   endif
 enddef
@@ -210,7 +219,7 @@ export def Suggestion()
   if empty(f)
     return
   endif
-  listener_flush(f.buf)
+  sync.Flush(f)
   if f.shadow == ''
     Fallthrough("\<Tab>")
     return
@@ -233,7 +242,7 @@ def TakeSuggestion(f: dict<any>)
   render.HideSuggestions(f)
   # The draft goes from the buffer (a change like any other), then the suggestion is added.
   deletebufline(f.buf, 1, '$')
-  listener_flush(f.buf)
+  sync.Flush(f)
   sync.Request(f, 'field/addTags', {tags: [text]})
 enddef
 

@@ -1,8 +1,8 @@
 vim9script
 # Drawing a field: chips as virtual text before the draft, row by row as tagd's frames place
 # them, each chip's text the frame's `label` (tagd cuts it to the width); the prompt in an
-# empty field; tagd's announcement (or why tagd is not there) in the window's status line; the
-# suggestion popup.
+# empty field; tagd's announcement (or why tagd is not there) in the window's status line, or
+# whole under the draft when it is longer than the status line; the suggestion popup.
 
 def Opt(name: string, default: any): any
   return get(g:, 'tagd_' .. name, default)
@@ -16,6 +16,7 @@ def Highlights()
   highlight default link TagdMore Comment
   highlight default link TagdPrompt Comment
   highlight default link TagdProblem ErrorMsg
+  highlight default link TagdNotice Normal
   highlight default link TagdSuggestion Pmenu
   highlight default link TagdSuggestionSelected PmenuSel
   highlight default link TagdSuggestionMatch Title
@@ -29,7 +30,7 @@ augroup END
 # start_incl: text typed at column 1 goes after the chips, not before them.
 for [type, group] in [['tagd_chip', 'TagdChip'], ['tagd_selected', 'TagdChipSelected'],
     ['tagd_flash', 'TagdChipFlash'], ['tagd_gap', 'TagdGap'], ['tagd_more', 'TagdMore'],
-    ['tagd_prompt', 'TagdPrompt']]
+    ['tagd_prompt', 'TagdPrompt'], ['tagd_notice', 'TagdNotice'], ['tagd_problem', 'TagdProblem']]
   if empty(prop_type_get(type))
     prop_type_add(type, {highlight: group, start_incl: true})
   endif
@@ -69,17 +70,34 @@ export def Render(f: dict<any>)
   f.drawn = []
   f.hidden = 0
   f.rows = 1
+  # tagd's sentence (or why tagd is not there): in the status line when it fits there, else
+  # whole, wrapped, under the draft (the window grows by its rows).
+  const [text, name] = [Said(f), 'tagd://' .. f.name]
+  const win = bufwinid(f.buf)
+  const below = win != -1 && strdisplaywidth(text) > winwidth(win) - strdisplaywidth(name) - 2
+  f.noteRows = below ? (strdisplaywidth(text) + winwidth(win) - 1) / winwidth(win) : 0
   const n = len(f.tags)
   if n > 0 && len(f.frames) == n + 1
-    DrawChips(f, len(lines))
+    DrawChips(f, len(lines) + f.noteRows)
   endif
   if lines == [''] && f.prompt != ''
     # After the end of the (empty) line, so the cursor stays before it.
     prop_add(1, 0, {type: 'tagd_prompt', text: f.prompt, text_align: 'after', bufnr: f.buf})
     add(f.drawn, ['tagd_prompt', f.prompt])
   endif
+  if below
+    const type = f.problem != '' ? 'tagd_problem' : 'tagd_notice'
+    prop_add(max([1, len(lines)]), 0, {type: type, text: text, text_align: 'below',
+      text_wrap: 'wrap', bufnr: f.buf})
+    add(f.drawn, [type, text])
+  endif
   Resize(f)
-  Status(f)
+  StatusLine(f, below ? '' : text)
+enddef
+
+# What the field says now: why tagd is not there, else tagd's last announcement for it.
+def Said(f: dict<any>): string
+  return f.problem != '' ? 'tagd: ' .. f.problem : f.announcement
 enddef
 
 # Every row of chips but the draft's is padded with blank virtual text to the window's width,
@@ -139,26 +157,26 @@ def Resize(f: dict<any>)
     return
   endif
   const lines = len(getbufline(f.buf, 1, '$'))
-  var want = f.height > 0 ? f.height : f.rows + lines - 1
+  var want = f.height > 0 ? f.height : f.rows + lines - 1 + get(f, 'noteRows', 0)
   want = min([max([want, 1]), Opt('max_height', 10)])
   if winheight(win) != want
     win_execute(win, 'resize ' .. want)
   endif
 enddef
 
-# The status line: the field's name, then why tagd is not there, else tagd's last
-# announcement for this field.
+# What the field says changed (an announcement, a problem): drawn again.
 export def Status(f: dict<any>)
+  Render(f)
+enddef
+
+# The status line: the field's name, then {text} (what the field says, when it fits there).
+def StatusLine(f: dict<any>, text: string)
   const win = bufwinid(f.buf)
   if win == -1
     return
   endif
-  const name = 'tagd://' .. f.name
-  const text = f.problem != '' ? 'tagd: ' .. f.problem : f.announcement
-  # Too long a sentence is cut at its end (the status line would cut its start).
-  const room = max([0, winwidth(win) - strdisplaywidth(name) - 2])
-  const shown = substitute(printf('%.*S', room, text), '%', '%%', 'g')
-  setwinvar(win, '&statusline', substitute(name, '%', '%%', 'g') .. '  '
+  const shown = substitute(text, '%', '%%', 'g')
+  setwinvar(win, '&statusline', substitute('tagd://' .. f.name, '%', '%%', 'g') .. '  '
     .. (f.problem != '' ? '%#TagdProblem#' .. shown .. '%*' : shown))
 enddef
 

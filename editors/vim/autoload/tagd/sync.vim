@@ -164,9 +164,27 @@ def Diff(old: string, new: string): dict<any>
     text: strpart(new, p, ln - s - p)}
 enddef
 
+# A terminal's bracketed paste arrives in chunks, and Vim reports each (and tagd's messages
+# read between chunks would flush them): while it arrives the buffer's changes are held back,
+# then sent as one change when it is over (Flush), so a paste of 100 tags is one step of
+# tagd's undo and one sentence.  keys.vim maps <PasteStart> to Pasting().
+export def Pasting(f: dict<any>)
+  Flush(f)
+  f.pasting = true
+enddef
+
+# Every change of the buffer so far reported to tagd (a paste is over).
+export def Flush(f: dict<any>)
+  f.pasting = false
+  if bufexists(f.buf)
+    listener_flush(f.buf)
+    OnListener(f)   # changes Vim reported during a paste were held back
+  endif
+enddef
+
 # listener_add() callback: rule 1.
 export def OnListener(f: dict<any>)
-  if !bufexists(f.buf)
+  if !bufexists(f.buf) || get(f, 'pasting', false)
     return
   endif
   const text = BufText(f.buf)
@@ -206,13 +224,17 @@ export def OnDidUpdate(f: dict<any>, p: dict<any>)
     return
   endif
   # Changes still waiting in the listener go out first, so `version` is compared with the
-  # buffer as it really is.
-  listener_flush(f.buf)
+  # buffer as it really is; during a paste they wait for its end, and edits are not applied
+  # (they are for the buffer before it).
+  const pasting = get(f, 'pasting', false)
+  if !pasting
+    listener_flush(f.buf)
+  endif
   if get(p, 'resync', false)
     f.version += 1
     daemon.Notify('field/didChange', {field: f.name, version: f.version,
       contentChanges: [{text: f.shadow}]})
-  elseif p.version == f.version && !empty(p.edits)
+  elseif p.version == f.version && !empty(p.edits) && !pasting
     ApplyEdits(f, p.edits, p.version)
   elseif !empty(p.edits)
     f.stale += 1   # the buffer has moved on: tagd answers the newer change with fresh edits
@@ -280,6 +302,13 @@ export def TakeState(f: dict<any>, s: dict<any>, current: bool = true)
   f.problem = ''
   if has_key(s, 'announcement')
     f.announcement = s.announcement
+    # Kept in :messages, once (a field/didUpdate and the answer to the request that caused it
+    # carry the same sentence for the same state).
+    const said = [get(s, 'stateVersion', get(s, 'version', -1)), s.announcement]
+    if said != get(f, 'said', [])
+      f.said = said
+      echomsg s.announcement
+    endif
   elseif wasSelected && f.selected < 0
     f.announcement = ''   # it was about the selection, which is gone
   endif
