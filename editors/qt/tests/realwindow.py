@@ -820,13 +820,26 @@ def orca_speaks_every_announcement(ctx, qml):
     d.key("alt+Left")
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknight", "dinner"], "weeknight moved")
     d.key("End")
+    # tagd killed: after the restart Orca hears the one tag typed, not every tag re-opened.
+    heard = len(orca.spoken())
+    os.kill(d.dump()["pid"], signal.SIGKILL)
+    wait_for(lambda: d.dump()["restarts"] == 1, "a restart")
+    d.type("tofu,")
+    wait_for(lambda: "Added tofu." in orca.spoken()[heard:], "Orca to say 'Added tofu.' after the restart")
+    d.settle()
+    after = orca.spoken()[heard:]
+    check("vegan" not in after and " tags." not in after,
+          "after the restart Orca said more than the one tag added:\n%s" % after)
+    # A stricter rule at run time keeps the tags and says so.
+    d.set("maxTagLength", 5)
+    wait_for(lambda: "weeknight" in d.dump()["announcements"][-1], "tagd's sentence for the kept tags")
     # Refusals by rule, with their reasons: a deny list and the tag limit.
     d.set("denied", ["meat"])
     d.type("meat,")
     wait_for(lambda: any("meat" in a for a in d.dump()["announcements"]), "the denied tag announced")
     d.set("maxTags", 3)
-    d.type("tofu,")
-    wait_for(lambda: any("tofu" in a for a in d.dump()["announcements"]), "the tag over the limit announced")
+    d.type("soy,")
+    wait_for(lambda: any("soy" in a for a in d.dump()["announcements"]), "the tag over the limit announced")
     announcements = d.settle()["announcements"]
     check(len(announcements) >= 9, "fewer announcements than the steps above: %r" % announcements)
     spoken = orca.spoken()
@@ -1217,8 +1230,13 @@ def opacity(shown, tint, page):
 TEAL = (48, 176, 199)
 
 
-def seed_design(ctx, extra=(), env=None, dark=False):
-    d = ctx.start(extra=list(extra), env=env)
+def seed_design(ctx, extra=(), env=None, dark=False, qml=False):
+    d = ctx.start(extra=list(extra), env=env, qml=qml)
+    wrong = []  # every element that differs from the seed is reported, not only the first
+
+    def check(cond, message):
+        if not cond:
+            wrong.append(message)
     time.sleep(0.5)
     d.settle()
     rects = d.command("rects")
@@ -1243,8 +1261,10 @@ def seed_design(ctx, extra=(), env=None, dark=False):
     # Chips: teal at 16 % over the field.
     for tag, (cx, cy, cw, ch) in rects["chips"][:1]:
         at = grab(d, (cx, cy, cw, ch), "chip")
-        a = opacity(at(ch * 0.22, ch * 0.5), TEAL, fill)
-        check(abs(a - 0.16) <= 0.06, "%s's chip is teal at %.2f, not 0.16: %r" % (tag, a, at(ch * 0.22, ch * 0.5)))
+        c = at(ch * 0.22, ch * 0.5)
+        a = opacity(c, TEAL, fill)
+        check(abs(a - 0.16) <= 0.06 and c[1] - c[0] >= 8 and c[2] - c[0] >= 8,
+              "%s's chip is not teal at 0.16 over the field's fill %r: %r (%.2f)" % (tag, fill, c, a))
     # The subtitle: the text colour at 60 %, not full black or white.
     sx, sy, sw, sh = rects["subtitle"]
     at = grab(d, (sx, sy, sw, sh), "subtitle")
@@ -1302,24 +1322,27 @@ def seed_design(ctx, extra=(), env=None, dark=False):
     check(d.dump()["spacing"] == 3, "a click on the switch did not tighten the cloud")
     seen.append(d.command("rects")["switch"])
     check(len(seen) >= 4, "fewer than three looks at the animation: %r" % seen)
-    check(all(r == before for r in seen), "the switch moved while the cloud animated: %r -> %r" % (before, seen))
+    check(all(r == before for r in seen), "the switch moved while the cloud animated: %r -> %r"
+          % (before, sorted(set(tuple(r) for r in seen))))
     check(not overlaps, "tags overlapped while the cloud animated: %r" % sorted(set(overlaps)))
+    if wrong:
+        raise Failure("%d differences from the seed:\n     - %s" % (len(wrong), "\n     - ".join(wrong)))
     return d
 
 
-@test
-def seed_design_light(ctx):
-    seed_design(ctx)
+@both
+def seed_design_light(ctx, qml):
+    seed_design(ctx, qml=qml)
 
 
-@test
-def seed_design_dark_at_twice_the_scale(ctx):
-    seed_design(ctx, extra=["--dark"], env={"QT_SCALE_FACTOR": "2"}, dark=True)
+@both
+def seed_design_dark_at_twice_the_scale(ctx, qml):
+    seed_design(ctx, extra=["--dark"], env={"QT_SCALE_FACTOR": "2"}, dark=True, qml=qml)
 
 
-@test
-def seed_design_right_to_left(ctx):
-    seed_design(ctx, extra=["--rtl"])
+@both
+def seed_design_right_to_left(ctx, qml):
+    seed_design(ctx, extra=["--rtl"], qml=qml)
 
 
 @test

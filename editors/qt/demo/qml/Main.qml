@@ -187,6 +187,7 @@ Window {
     Rectangle {
         id: interests
 
+        objectName: "interests"
         LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
         LayoutMirroring.childrenInherit: true
 
@@ -226,6 +227,7 @@ Window {
 
                 property bool checked: false
 
+                objectName: "tight"
                 width: parent.width
                 height: Math.max(track.height + 4, switchLabel.implicitHeight)
                 activeFocusOnTab: true
