@@ -415,6 +415,10 @@ public:
         }
         if (verb == u"rects"_s)
             return rects();
+        if (verb == u"toggle"_s) { // toggle TITLE: as a click on a cloud tag
+            cloud->toggle(rest);
+            return {{u"ok"_s, true}};
+        }
         if (verb == u"grab"_s) { // grab X Y W H FILE: that part of the screen, as a PPM image in device pixels
             const QStringList a = rest.split(u' ');
             const QImage image = screen()->grabWindow(0, a[0].toInt(), a[1].toInt(), a[2].toInt(), a[3].toInt()).toImage();

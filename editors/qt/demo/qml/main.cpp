@@ -128,6 +128,10 @@ QJsonObject command(QQuickWindow *window, const QString &line)
         return {{u"ok"_s, window->grabWindow().save(rest)}};
     if (verb == u"rects"_s)
         return rects(window);
+    if (verb == u"toggle"_s) { // toggle TITLE: as a click on a cloud tag
+        QMetaObject::invokeMethod(cloud, "toggle", Q_ARG(QString, rest));
+        return {{u"ok"_s, true}};
+    }
     if (verb == u"grab"_s) { // grab X Y W H FILE: that part of the screen, as a PPM image in device pixels
         const QStringList a = rest.split(u' ');
         const QImage image =
