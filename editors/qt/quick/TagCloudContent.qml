@@ -78,10 +78,10 @@ Item {
             Text {
                 anchors.centerIn: parent
                 text: tag.modelData
-                // Titles heavier than body text, as the seed's semibold ones: Qt Quick draws
-                // Font.DemiBold with the regular face when the font has no semibold one (DejaVu),
-                // so the bold face is asked for (the width was measured bold: nothing moves).
-                font: root.cloud.boldFont
+                // Titles semibold, bold when selected (measured bold: selecting moves nothing).
+                font.family: root.cloud.font.family
+                font.pointSize: root.cloud.font.pointSize
+                font.weight: tag.selected ? Font.Bold : Font.DemiBold
                 color: tag.selected ? "white" : root.cloud.textColor.valid ? root.cloud.textColor : palette.windowText
                 Accessible.ignored: true
             }
