@@ -16,7 +16,8 @@ do
   local res = ok and type(msg) == "table" and msg.result or {}
   H.has.languages = res.languages ~= nil
   H.has.documents = vim.tbl_contains((res.capabilities or {}).methods or {}, "document/tags")
-  if not (H.has.languages and H.has.documents) then
+  H.has.vault = vim.tbl_contains((res.capabilities or {}).methods or {}, "vault/tags")
+  if not (H.has.languages and H.has.documents and H.has.vault) then
     H.out("note: this tagd lacks parts of Protocol 1.2: " .. vim.inspect(H.has))
   end
 end
