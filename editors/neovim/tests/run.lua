@@ -564,7 +564,8 @@ test("every message the plugin sent is valid under Protocol/schemas/tagd.schema.
     "field/deleteBackward", "field/addTags", "field/removeTag", "field/state", "field/close", "field/select",
     "field/suggest", "field/editTag", "field/moveTag", "field/undo", "field/redo",
     H.has.documents and "document/tags" or "exit", H.has.documents and "document/setTags" or "exit", "shutdown",
-    "exit" }) do
+    H.has.vault and "vault/tags" or "exit", H.has.vault and "vault/rename" or "exit",
+    H.has.vault and "textDocument/didOpen" or "exit", "exit" }) do
     H.truthy(methods[m], m .. " was sent and checked")
   end
 end)

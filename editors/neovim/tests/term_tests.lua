@@ -530,6 +530,36 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
     vim.fn.delete(dir, "rf")
   end)
 
+  H.test12("vault", "terminal: setup({ lsp = true }): tagd is the language server of markdown buffers; it reads "
+    .. "the text typed, not saved", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "tags: [travel]", "---", "A." }, dir .. "/a.md")
+    T.with({ file = dir .. "/a.md", setup = string.format("{ lsp = true, vaults = { %q } }", dir) }, function(term)
+      term:wait_for("tags: [travel]")
+      term:type("2G$i, unsaved")
+      term:keys("Escape")
+      term:wait_for("tags: [travel, unsaved]")
+      -- Ask the LSP client's tagd for the vault's tags (as the LSP features do).
+      local ask = [[lua local get = vim.lsp.get_clients or vim.lsp.get_active_clients; for _, c in ipairs(get()) do ]]
+        .. [[if c.name == "tagd" then local function h(_, r) print("lsp tags: " .. table.concat(vim.tbl_map(]]
+        .. [[function(t) return t.tag end, r.tags), ",")) end; if vim.fn.has("nvim-0.11") == 1 then ]]
+        .. [[c:request("vault/tags", {}, h, 0) else c.request("vault/tags", {}, h, 0) end end end]]
+      local ok = false
+      for _ = 1, 10 do -- the client sends changes after its debounce
+        term:cmd(ask)
+        ok = pcall(term.wait, term, function(scr)
+          return scr:find("lsp tags: [^\n]*unsaved") ~= nil
+        end, "unsaved among the tags", 1000)
+        if ok then
+          break
+        end
+      end
+      H.truthy(ok, "tagd, as the buffer's language server, read the unsaved tag:\n" .. term:screen())
+    end)
+    vim.fn.delete(dir, "rf")
+  end)
+
   H.test12("languages", "terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
     T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)
       term:cmd("TagField")

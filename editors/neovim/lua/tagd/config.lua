@@ -18,6 +18,9 @@ M.defaults = {
   -- workspaceFolders: a field on a note inside one suggests the vault's tags; :TagdTags and
   -- :TagdRename work on them. nil: none.
   vaults = nil,
+  -- true: tagd is also the language server of markdown and org buffers, through Neovim's own LSP
+  -- client (its own tagd process).
+  lsp = false,
   -- Field options sent with field/open (separators, maxTags, pattern, allow, deny, suggestions,
   -- backspace, ...: Protocol/README.md).
   field_options = nil,

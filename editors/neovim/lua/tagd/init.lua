@@ -48,6 +48,9 @@ end
 function M.setup(opts)
   config.set(opts)
   render.define_highlights()
+  if config.options.lsp then
+    require("tagd.lsp").setup()
+  end
   return M
 end
 
