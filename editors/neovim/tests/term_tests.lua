@@ -546,11 +546,11 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
         .. [[function(t) return t.tag end, r.tags), ",")) end; if vim.fn.has("nvim-0.11") == 1 then ]]
         .. [[c:request("vault/tags", {}, h, 0) else c.request("vault/tags", {}, h, 0) end end end]]
       local ok = false
-      for _ = 1, 10 do -- the client sends changes after its debounce
+      for _ = 1, 15 do -- the client starts, then sends changes after its debounce
         term:cmd(ask)
         ok = pcall(term.wait, term, function(scr)
           return scr:find("lsp tags: [^\n]*unsaved") ~= nil
-        end, "unsaved among the tags", 1000)
+        end, "unsaved among the tags", 1500)
         if ok then
           break
         end

@@ -65,7 +65,8 @@ end
 -- other spellings), in a float closed with `q`.
 function M.tags(prefix)
   running(function(d)
-    d:request("vault/tags", { prefix = prefix ~= "" and prefix or nil }, function(err, res)
+    local params = prefix ~= "" and { prefix = prefix } or vim.empty_dict() -- an object, not []
+    d:request("vault/tags", params, function(err, res)
       if err or type(res) ~= "table" then
         return notice.echo("vault/tags: " .. tostring(err and err.message or "no answer"), "error")
       end
