@@ -73,6 +73,7 @@ let package = Package(
         "TagCore",
         "TagProtocol",
         "TagServer",
+        "tagd",
       ]
     ),
 
@@ -103,13 +104,38 @@ let package = Package(
       dependencies: ["TagTerminal"]
     ),
 
+    // MARK: VaultFiles — the only code that touches the notes' files: walk, parallel read,
+    // size limit, UTF-8 check, symlink policy, inotify watcher, atomic write
+    .target(name: "VaultFiles"),
+    .testTarget(
+      name: "VaultFilesTests",
+      dependencies: [
+        "TagTestSupport",
+        "VaultFiles",
+      ]
+    ),
+
+    // MARK: VaultCommands — `tagd tags|check|rename` (SPEC §6f): TagCore's vault rules on
+    // the files VaultFiles reads and writes
+    .target(
+      name: "VaultCommands",
+      dependencies: [
+        "JSONRPC",
+        "TagCore",
+        "VaultFiles",
+      ]
+    ),
+
     // MARK: tagd — the executable: flags, stdio loop, stdout protection
     .executableTarget(
       name: "tagd",
       dependencies: [
         "JSONRPC",
+        "TagCore",
         "TagServer",
         "TagTerminal",
+        "VaultCommands",
+        "VaultFiles",
       ],
       // Start-up is a product goal: a fully static executable spares the dynamic loader every
       // library (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release
@@ -125,6 +151,7 @@ let package = Package(
         "TagServer",
         "TagTerminal",
         "TagTestSupport",
+        "VaultCommands",
         "tagd",
       ]
     ),

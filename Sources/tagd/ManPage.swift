@@ -1,4 +1,5 @@
 import TagServer
+import VaultCommands
 
 /// `tagd --help-man`: the tagd(1) manual page, written from the same flag tables as `--help` and
 /// the README, so the installed page cannot say something `--help` does not.
@@ -16,6 +17,12 @@ extension Options {
       ".B tagd try",
     ]
     page += tryFlags.filter { $0.name != "--help" }.map { "[" + term($0) + "]" }
+    for vault in VaultCommand.allCases {
+      page += [
+        ".br", ".B tagd \(vault.rawValue)",
+        roff(String(vault.synopsis.dropFirst("tagd \(vault.rawValue) ".count))),
+      ]
+    }
     page += [
       ".SH DESCRIPTION",
       roff(
@@ -30,12 +37,23 @@ extension Options {
     page += serveFlags.flatMap(item)
     page += [".SS \"tagd try\"", roff(tryDescription)]
     page += tryFlags.filter { $0.name != "--help" }.flatMap(item)
+    for vault in VaultCommand.allCases {
+      page += [
+        ".SS \"tagd \(vault.rawValue)\"", roff(sentence(vault.brief)), ".PP",
+        roff(vault.synopsis), ".PP", roff(vault.summary),
+      ]
+      page += vault.flags.filter { $0.spelling != "--help" }.flatMap {
+        [".TP", roff($0.spelling), roff(sentence($0.summary))]
+      }
+    }
     page += [
       ".SH EXIT STATUS",
       roff(
         "0 when the session ends after a shutdown request, as in LSP; 1 when it ends without "
           + "one (exit, end of input, the client process gone, standard output closed); 2 for "
-          + "a mistake on the command line, which is named on standard error."
+          + "a mistake on the command line, which is named on standard error. The vault "
+          + "commands: tagd tags 0; tagd check 0 when clean, 1 with diagnostics; tagd rename 0 "
+          + "when done, 1 when refused; 2 for a usage mistake, printed with the command's usage."
       ),
       ".SH SEE ALSO",
       roff(

@@ -1,6 +1,7 @@
 import JSONRPC
 import TagServer
 import TagTerminal
+import VaultCommands
 
 /// The command line, parsed: what the user asked the executable to do.
 ///
@@ -17,6 +18,8 @@ struct Options {
     /// `--help-man`: the same help as the tagd(1) man page.
     case manPage
     case version
+    /// `tagd tags`, `tagd check`, `tagd rename`: parsed and run by VaultCommands.
+    case vault(VaultCommand)
   }
 
   var command = Command.serve
@@ -26,12 +29,19 @@ struct Options {
   var logFile: String?
   var clientProcessID: Int32?
   var tryOptions = TryOptions()
+  /// The arguments after a vault command's name.
+  var vaultArguments: [String] = []
 
   /// The `--log` level when none is given: quiet but for errors.
   static let defaultLogLevel = LogLevel.error
 
   /// Parses arguments (without the program name).
   init(arguments: [String]) throws(UsageError) {
+    if let vault = VaultCommand.named(arguments) {
+      command = .vault(vault)
+      vaultArguments = Array(arguments.dropFirst())
+      return
+    }
     let isTry = arguments.first == "try"
     if isTry { command = .tryField }
     let flags = isTry ? Options.tryFlags : Options.serveFlags
@@ -299,12 +309,17 @@ extension Options {
       "",
       "Usage: tagd [options]",
       "       tagd \(tryUsage)",
-      "",
     ]
+    lines += VaultCommand.allCases.map { "       " + $0.synopsis }
+    lines += [""]
     lines += helpLines("tagd try", tryDescription)
     for flag in tryFlags where flag.name != "--help" {
       lines += helpLines("  " + flag.spelling, sentence(flag.description))
     }
+    for vault in VaultCommand.allCases {
+      lines += helpLines("tagd \(vault.rawValue)", sentence(vault.brief))
+    }
+    lines.append("Each works on a folder of notes; tagd tags|check|rename --help says how.")
     lines += ["", "Options:"]
     for flag in serveFlags {
       lines += helpLines("  " + flag.spelling, sentence(flag.description))

@@ -1,6 +1,7 @@
 import JSONRPC
 import TagServer
 import TagTerminal
+import VaultCommands
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,8 @@ case .version:
   exit(0)
 case .tryField:
   exit(TryCommand.run(options.tryOptions))
+case .vault(let command):
+  exit(command.run(options.vaultArguments))
 case .serve:
   break
 }
@@ -55,6 +58,10 @@ var loop = StdioLoop(
   output: protocolOutput,
   log: LogSink(level: options.logLevel, descriptor: logDescriptor),
   connection: Connection(config: options.config, framing: options.framing),
-  watchedProcess: options.clientProcessID
+  watchedProcess: options.clientProcessID,
+  worker: VaultWorker(
+    holdPath: getenv("TAGD_HOLD_INDEXING").map { String(cString: $0) },
+    watches: getenv("TAGD_NO_WATCH") == nil
+  )
 )
 exit(loop.run())

@@ -1,18 +1,21 @@
 import TagServer
 import TagTestSupport
 import Testing
+import VaultCommands
 
 @testable import tagd
 
-/// The entries of `--help`: each flag (and `tagd try`) with its explanation, lines joined.
+/// The entries of `--help`: each flag (and `tagd try`, `tagd tags`, …) with its explanation,
+/// lines joined.
 private func helpEntries() -> [(term: String, text: String)] {
   var entries: [(term: String, text: String)] = []
+  let commands = ["tagd try"] + VaultCommand.allCases.map { "tagd \($0.rawValue)" }
   for line in Options.usage.split(separator: "\n", omittingEmptySubsequences: false) {
-    if line.hasPrefix("  -") || line.hasPrefix("tagd try ") {
+    let command = commands.first { line.hasPrefix($0 + " ") }
+    if line.hasPrefix("  -") || command != nil {
       let term = line.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
-      let isTry = line.hasPrefix("tagd try ")
-      let rest = line.dropFirst(isTry ? 8 : 2 + term.count).drop { $0 == " " }
-      entries.append((isTry ? "tagd try" : term, String(rest)))
+      let rest = line.dropFirst(command?.count ?? (2 + term.count)).drop { $0 == " " }
+      entries.append((command ?? term, String(rest)))
     } else if line.hasPrefix(String(repeating: " ", count: 31)), let last = entries.indices.last {
       let more = line.drop { $0 == " " }
       entries[last].text += (entries[last].text.isEmpty ? "" : " ") + more
@@ -44,8 +47,8 @@ private func manEntries() -> [(term: String, text: String)] {
     if line == ".TP", index < lines.count {
       term = plain(lines[index])
       index += 1
-    } else if line == ".SS \"tagd try\"" {
-      term = "tagd try"
+    } else if line.hasPrefix(".SS \"tagd ") {
+      term = String(line.dropFirst(5).dropLast())
     } else {
       continue
     }
@@ -65,8 +68,16 @@ private func manEntries() -> [(term: String, text: String)] {
   @Test func manPageSaysWhatHelpSays() {
     let help = helpEntries()
     let man = manEntries()
-    #expect(help.count == Options.serveFlags.count + Options.tryFlags.count)
-    #expect(man.map(\.term).sorted() == help.map(\.term).sorted())
+    #expect(
+      help.count == Options.serveFlags.count + Options.tryFlags.count + VaultCommand.allCases.count
+    )
+    // The vault commands' own flags are in the man page under each command, not in `--help`.
+    let vaultFlags = Set(VaultCommand.allCases.flatMap { $0.flags.map(\.spelling) }).subtracting([
+      "--help"
+    ])
+    #expect(
+      man.map(\.term).filter { !vaultFlags.contains($0) }.sorted() == help.map(\.term).sorted()
+    )
     let manText = Dictionary(man.map { ($0.term, $0.text) }) { first, _ in first }
     for entry in help {
       #expect(manText[entry.term] == entry.text, "\(entry.term) in the man page")

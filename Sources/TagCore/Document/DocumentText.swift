@@ -70,8 +70,9 @@ public struct DocumentText: Hashable, Sendable {
 
   /// Whether the line at `start` is a fence of three `character`s (trailing spaces and tabs
   /// allowed); the start of the next line when it is.
-  func fence(at start: Int, _ character: Character) -> Int? {
-    guard let byte = character.asciiValue, start + 3 <= bytes.count,
+  func fence(at start: Int, _ character: Unicode.Scalar) -> Int? {
+    let byte = UInt8(ascii: character)
+    guard start + 3 <= bytes.count,
       bytes[start] == byte, bytes[start + 1] == byte, bytes[start + 2] == byte
     else { return nil }
     let end = lineEnd(start)
@@ -127,6 +128,16 @@ public struct DocumentText: Hashable, Sendable {
     let end = lineEnd(start)
     let first = skipBlanks(start, to: end)
     return first == end || bytes[first] == UInt8(ascii: "#")
+  }
+
+  /// `range` without its quotes when it is a quoted string (`'…'` or `"…"`).
+  func unquoted(_ range: Range<Int>) -> Range<Int> {
+    guard range.count >= 2 else { return range }
+    let first = bytes[range.lowerBound]
+    guard first == UInt8(ascii: "'") || first == UInt8(ascii: "\""),
+      bytes[range.upperBound - 1] == first
+    else { return range }
+    return (range.lowerBound + 1)..<(range.upperBound - 1)
   }
 
   func string(_ range: Range<Int>) -> String {
@@ -185,6 +196,8 @@ struct TagList {
   var tags: [String]
   /// The value's text, nil when there is none.
   var valueRange: Range<Int>?
+  /// The text of each tag's item (parallel to ``tags``), quotes included.
+  var spans: [Range<Int>] = []
   /// The edits (in document order, not overlapping) that make the document carry the given
   /// tags, which differ from ``tags``.
   var editor: ([String]) -> [DocumentEdit]
@@ -194,6 +207,11 @@ struct TagList {
 
 /// One item of a list in a document: its text and, for a line-per-item list, its whole lines.
 struct ListItem {
+  /// The spans of `items` that are tags (not nulls).
+  static func tagSpans(_ items: [ListItem]) -> [Range<Int>] {
+    items.compactMap { $0.value == nil ? nil : $0.span }
+  }
+
   /// The item's own text (quotes included).
   var span: Range<Int>
   /// What it reads as; nil for an item that is no tag (a YAML null).

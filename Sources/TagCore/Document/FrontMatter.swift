@@ -143,7 +143,8 @@ enum YAMLFrontMatter {
     let read = try YAMLScalar.read(doc, at: at, limit: limit, flow: false, minIndent: 1)
     try expectLineEnd(doc, after: read.span.upperBound)
     let tags = read.value.map { [$0] } ?? []
-    return TagList(tags: tags, valueRange: read.span) { tags in
+    let spans = read.value == nil ? [] : [read.span]
+    return TagList(tags: tags, valueRange: read.span, spans: spans) { tags in
       let text =
         tags.count == 1 && read.value != nil
         ? YAMLScalar.quote(tags[0], flow: false)
@@ -168,6 +169,7 @@ enum YAMLFrontMatter {
   static func flow(_ doc: DocumentText, open: Int, limit: Int) throws(DocumentError) -> TagList {
     let bytes = doc.bytes
     var items: [ListItem] = []
+    items.reserveCapacity(8)
     var at = open + 1
     func skip() {
       while at < limit {
@@ -205,7 +207,11 @@ enum YAMLFrontMatter {
     }
     let close = at
     try expectLineEnd(doc, after: close + 1)
-    return TagList(tags: items.compactMap(\.value), valueRange: open..<(close + 1)) { tags in
+    return TagList(
+      tags: items.compactMap(\.value),
+      valueRange: open..<(close + 1),
+      spans: ListItem.tagSpans(items)
+    ) { tags in
       ListEdits.flow(doc, items: items, open: open, close: close, tags: tags) {
         YAMLScalar.quote($0, flow: true)
       }
@@ -278,7 +284,11 @@ enum YAMLFrontMatter {
       ),
     ]
     let range = (items[0].lines.lowerBound + indent)..<items[items.count - 1].span.upperBound
-    return TagList(tags: items.compactMap(\.value), valueRange: range) { tags in
+    return TagList(
+      tags: items.compactMap(\.value),
+      valueRange: range,
+      spans: ListItem.tagSpans(items)
+    ) { tags in
       ListEdits.block(doc, items: items, tags: tags, emptied: emptied) {
         YAMLScalar.quote($0, flow: false)
       }

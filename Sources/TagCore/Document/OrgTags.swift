@@ -26,6 +26,15 @@ enum OrgTags {
     guard let start = doc.start(ofLine: line) else {
       throw .lineOutOfRange(line: line, lineCount: doc.lineCount)
     }
+    return try heading(in: doc, line: line, start: start)
+  }
+
+  /// The tags of the heading on `line` (0-based), which starts at offset `start`.
+  static func heading(
+    in doc: DocumentText,
+    line: Int,
+    start: Int
+  ) throws(DocumentError) -> TagList {
     let bytes = doc.bytes
     let end = doc.lineEnd(start)
     var stars = start
@@ -46,9 +55,10 @@ enum OrgTags {
       }
     }
     let titleEnd = group.map { doc.trimBlanks($0.lowerBound, from: stars) } ?? contentEnd
-    let tags = group.map { doc.string($0).split(separator: ":").map(String.init) } ?? []
+    let spans = group.map { pieces(doc, $0) } ?? []
+    let tags = spans.map(doc.string)
     let lineStart = start
-    return TagList(tags: tags, valueRange: group) { tags in
+    return TagList(tags: tags, valueRange: group, spans: spans) { tags in
       let replaced = titleEnd..<(group?.upperBound ?? end)
       guard !tags.isEmpty else { return [DocumentEdit(range: replaced, newText: "")] }
       let text = ":" + tags.joined(separator: ":") + ":"
@@ -57,6 +67,20 @@ enum OrgTags {
       let pad = max(1, endColumn - titleColumns - DisplayWidth.cells(text))
       return [DocumentEdit(range: replaced, newText: String(repeating: " ", count: pad) + text)]
     }
+  }
+
+  /// The non-empty pieces of `range` between colons, spaces and tabs.
+  static func pieces(_ doc: DocumentText, _ range: Range<Int>) -> [Range<Int>] {
+    var pieces: [Range<Int>] = []
+    var start = range.lowerBound
+    for at in range {
+      let b = doc.bytes[at]
+      guard b == UInt8(ascii: ":") || isBlank(b) else { continue }
+      if at > start { pieces.append(start..<at) }
+      start = at + 1
+    }
+    if range.upperBound > start { pieces.append(start..<range.upperBound) }
+    return pieces
   }
 
   /// The display columns of `range` (a line's start to somewhere in it): tabs to the next
@@ -110,12 +134,10 @@ enum OrgTags {
     let end = doc.lineEnd(line)
     let valueStart = doc.skipBlanks(colonEnd, to: end)
     let valueEnd = doc.trimBlanks(end, from: valueStart)
-    let value = doc.string(valueStart..<valueEnd)
-    let tags = value.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" }).map(
-      String.init
-    )
-    let spaced = !tags.isEmpty && !value.contains(":")
-    return TagList(tags: tags, valueRange: valueStart..<valueEnd) { tags in
+    let spans = pieces(doc, valueStart..<valueEnd)
+    let tags = spans.map(doc.string)
+    let spaced = !tags.isEmpty && !doc.bytes[valueStart..<valueEnd].contains(UInt8(ascii: ":"))
+    return TagList(tags: tags, valueRange: valueStart..<valueEnd, spans: spans) { tags in
       guard !tags.isEmpty else { return [DocumentEdit(range: colonEnd..<valueEnd, newText: "")] }
       let text = spaced ? tags.joined(separator: " ") : ":" + tags.joined(separator: ":") + ":"
       let lead = valueStart == colonEnd ? " " : ""

@@ -213,7 +213,11 @@ enum TOMLFrontMatter {
       let single = try item(doc, at: at, limit: limit)
       try expectLineEnd(doc, after: single.span.upperBound)
       let isString = bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'")
-      return TagList(tags: [single.value ?? ""], valueRange: single.span) { tags in
+      return TagList(
+        tags: [single.value ?? ""],
+        valueRange: single.span,
+        spans: [single.span]
+      ) { tags in
         let text =
           tags.count == 1 && isString
           ? basicString(tags[0]) : "[" + tags.map(basicString).joined(separator: ", ") + "]"
@@ -257,7 +261,11 @@ enum TOMLFrontMatter {
     }
     let close = cursor
     try expectLineEnd(doc, after: close + 1)
-    return TagList(tags: items.compactMap(\.value), valueRange: open..<(close + 1)) { tags in
+    return TagList(
+      tags: items.compactMap(\.value),
+      valueRange: open..<(close + 1),
+      spans: ListItem.tagSpans(items)
+    ) { tags in
       ListEdits.flow(doc, items: items, open: open, close: close, tags: tags, render: basicString)
     }
   }

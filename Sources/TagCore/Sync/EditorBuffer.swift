@@ -174,6 +174,34 @@ public struct EditorBuffer: Hashable, Sendable {
     return outcome
   }
 
+  /// Takes the client's change without letting it reach the field (it would take the field past
+  /// a limit): the client's text after `edits` is all consumed, and the draft as it was is
+  /// inserted after it, so the pending edits put the client's buffer back to the draft.
+  ///
+  /// - Throws: ``EditorBufferError``, as ``clientChanged(version:edits:encoding:composing:applied:field:)``
+  ///   would; the buffer is then unchanged.
+  public mutating func refuse(
+    version: Int,
+    edits: [TextEdit],
+    encoding: PositionEncoding
+  ) throws(EditorBufferError) {
+    guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
+    let clientText: String
+    do throws(TextEditError) {
+      clientText = try TextOffsets.apply(edits, to: text, encoding: encoding)
+    } catch {
+      throw .invalidEdit(error)
+    }
+    let draft = self.draft
+    bytes = Array(clientText.utf8) + Array(draft.utf8)
+    runs = []
+    Self.append(Run(state: .consumed, count: clientText.utf8.count), to: &runs)
+    Self.append(Run(state: .inserted, count: draft.utf8.count), to: &runs)
+    visibleCount = clientText.utf8.count
+    specials = Self.specials(in: clientText)
+    self.version = version
+  }
+
   /// Whether `edits` fit the client's text one after another, decided without converting
   /// positions: true only while the text is one line of ASCII (``specials`` none) and every
   /// range is on line 0 within it; false means "ask ``TextOffsets``", not "does not fit".
@@ -308,12 +336,10 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens
   /// with text, and after every change).
   public mutating func commit(_ field: inout TagField) -> FieldOutcome {
-    let current = draft
-    let outcome = field.apply(.draftChanged(current))
-    // Nothing committed (most keystrokes): the cells already spell the draft, and comparing
-    // them byte by byte would cost the draft's length. The field keeps the string it was
-    // given, so this comparison sees one storage and costs nothing.
-    if field.draft == current { return outcome }
+    let outcome = field.apply(.draftChanged(draft))
+    // The rule rewrites the draft only when it found a separator, and then every piece before
+    // it was added or dropped: otherwise (most keystrokes) the cells already spell the draft.
+    if outcome.added.isEmpty && outcome.dropped.isEmpty { return outcome }
     retarget(to: field.draft)
     return outcome
   }

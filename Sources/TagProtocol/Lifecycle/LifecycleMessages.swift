@@ -17,6 +17,12 @@ public struct InitializeRequest: TagRequest, Hashable {
   public var reducedMotion: Bool
   /// LSP's `locale` (`"es"`, `"de-CH"`, `"fr_FR.UTF-8"`): the language of announcements.
   public var locale: String?
+  /// LSP's `workspaceFolders`: the vaults (SPEC §6d); nil when absent or `null`.
+  public var workspaceFolders: [WorkspaceFolder]?
+  /// LSP's `rootUri`: the vault when `workspaceFolders` is absent.
+  public var rootURI: String?
+  /// LSP's deprecated `rootPath`: the vault when neither of the others is given.
+  public var rootPath: String?
 
   /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
   /// new LSP versions add more; tagd reads the ones below and ignores the rest.
@@ -41,6 +47,9 @@ public struct InitializeRequest: TagRequest, Hashable {
       try params.optionalObject("initializationOptions")?
       .optionalBool("reducedMotion") ?? false
     locale = try params.optionalString("locale")
+    workspaceFolders = try WorkspaceFolder.list(params, "workspaceFolders")
+    rootURI = try params.optionalString("rootUri")
+    rootPath = try params.optionalString("rootPath")
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).

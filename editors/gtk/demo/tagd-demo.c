@@ -23,18 +23,32 @@ static const char *interest_tints[] = {
   "#66d4cf", "#ffd60a", NULL
 };
 
-/* The seed's look: a teal tint on the recipe page (chips and the capsule suggestion buttons),
- * the interests page dark with white semibold titles. */
+/* The seed's look, the same in the light and the dark style (README, "The demo"):
+ * - both pages on its dark gradient, indigo at the top to black at the bottom, with white
+ *   text and dimmed captions;
+ * - titles as libadwaita's title-2 (800 weight, 136 %), which plain GTK does not define;
+ * - the field with a 14-point corner radius, a faint white fill and a faint edge, and a
+ *   2-point teal border while it has the focus; its chips teal at 16 %, a selected one teal;
+ * - the Suggested row as teal capsules with a plus;
+ * - the interests page's tags with white semibold titles. */
+#define PAGE_TOP "#2a2968"    /* indigo #5e5ce6 at 45 % over black */
+#define PAGE_BOTTOM "#000000"
+#define TEAL "#30b0c7"
 static const char demo_css[] =
-  ".recipe tagd-chip { background-color: alpha(#30b0c7, 0.22); }\n"
-  ".recipe tagd-chip.selected, .recipe tagd-chip:focus-within { background-color: #30b0c7; color: white; }\n"
-  ".recipe entry.tagd-entry:focus-within { outline-color: alpha(#30b0c7, 0.8); }\n"
-  ".recipe button.suggestion { border-radius: 9999px; padding: 2px 12px 2px 8px; min-height: 24px;"
-  "  background: alpha(#30b0c7, 0.18); border: 1px solid alpha(#30b0c7, 0.6); box-shadow: none; }\n"
-  ".recipe button.suggestion:hover { background: alpha(#30b0c7, 0.3); }\n"
-  ".recipe button.suggestion image { color: #30b0c7; }\n"
-  ".interests { background-color: #1c1c1e; color: white; }\n"
-  ".interests .dim-label { color: alpha(white, 0.6); }\n"
+  ".page { background-image: linear-gradient(to bottom, " PAGE_TOP ", " PAGE_BOTTOM "); color: white; }\n"
+  ".page .dim-label { color: alpha(white, 0.6); }\n"
+  ".title-2 { font-size: 136%; font-weight: 800; }\n"
+  ".recipe entry.tagd-entry { border-radius: 14px; background-color: alpha(white, 0.08); color: white;"
+  "  border: 1px solid alpha(white, 0.12); box-shadow: none; outline: none; }\n"
+  ".recipe entry.tagd-entry:focus-within { border-color: transparent; box-shadow: inset 0 0 0 2px " TEAL "; }\n"
+  ".recipe entry.tagd-entry > entry.tagd-text { color: white; caret-color: white; }\n"
+  ".recipe tagd-chip { background-color: alpha(" TEAL ", 0.16); color: white; }\n"
+  ".recipe tagd-chip.selected, .recipe tagd-chip:focus-within { background-color: " TEAL "; color: white; }\n"
+  ".recipe tagd-chip > button { color: alpha(white, 0.8); }\n"
+  ".recipe button.suggestion { border-radius: 9999px; padding: 2px 12px 2px 8px; min-height: 24px; color: white;"
+  "  background: alpha(" TEAL ", 0.18); border: 1px solid alpha(" TEAL ", 0.6); box-shadow: none; }\n"
+  ".recipe button.suggestion:hover { background: alpha(" TEAL ", 0.3); }\n"
+  ".recipe button.suggestion image { color: " TEAL "; }\n"
   ".interests tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n";
 
 typedef struct {
@@ -52,6 +66,8 @@ static Demo demo;
  * ("Swift") at every frame painted while one ran. The tests read these through app.dump. */
 static guint animation_runs;
 static GArray *animation_xs;
+/* ... and every tag's title (its label) at each of those frames: x, y, width, height. */
+static GArray *animation_labels;
 static gulong after_paint_id;
 static char *tagd_program;
 /* "text reason announcement" per tag-dropped signal, as the handler saw them. */
@@ -88,6 +104,7 @@ scrolled (GtkWidget *page, const char *css_class)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (sw), TRUE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), page);
   gtk_widget_add_css_class (sw, css_class);
+  gtk_widget_add_css_class (sw, "page");
   return sw;
 }
 
@@ -110,6 +127,19 @@ on_after_paint (GdkFrameClock *clock, gpointer data)
       double x = bounds.origin.x;
       g_array_append_val (animation_xs, x);
     }
+  for (GtkWidget *b = gtk_widget_get_first_child (GTK_WIDGET (demo.cloud)); b != NULL; b = gtk_widget_get_next_sibling (b))
+    {
+      GtkWidget *label = gtk_widget_get_first_child (b);
+      double v[4] = { 0, 0, 0, 0 };
+      if (label != NULL && gtk_widget_compute_bounds (label, GTK_WIDGET (demo.cloud), &bounds))
+        {
+          v[0] = bounds.origin.x;
+          v[1] = bounds.origin.y;
+          v[2] = bounds.size.width;
+          v[3] = bounds.size.height;
+        }
+      g_array_append_vals (animation_labels, v, 4);
+    }
   if (!tagd_cloud_get_animating (demo.cloud))
     g_clear_signal_handler (&after_paint_id, clock);
 }
@@ -123,6 +153,7 @@ on_animating_changed (GObject *cloud, GParamSpec *pspec, gpointer data)
     return;
   animation_runs++;
   g_array_set_size (animation_xs, 0);
+  g_array_set_size (animation_labels, 0);
   if (after_paint_id == 0)
     after_paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
 }
@@ -241,6 +272,7 @@ interests_page (void)
   gtk_widget_set_margin_top (GTK_WIDGET (demo.cloud), 12);
   gtk_widget_set_margin_bottom (GTK_WIDGET (demo.cloud), 12);
   animation_xs = g_array_new (FALSE, FALSE, sizeof (double));
+  animation_labels = g_array_new (FALSE, FALSE, sizeof (double));
   g_signal_connect (demo.cloud, "notify::animating", G_CALLBACK (on_animating_changed), NULL);
 
   label = gtk_label_new ("Tight spacing");
@@ -336,6 +368,11 @@ on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
   json_builder_begin_array (b);
   for (guint i = 0; i < animation_xs->len; i++)
     json_builder_add_double_value (b, g_array_index (animation_xs, double, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "animationLabels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < animation_labels->len; i++)
+    json_builder_add_double_value (b, g_array_index (animation_labels, double, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "tagdPid");

@@ -109,6 +109,7 @@ tagd_entry_finalize (GObject *object)
   g_free (self->announcement);
   g_string_free (self->mirror, TRUE);
   g_free (self->open_text);
+  g_free (self->flag_sentence);
   g_object_unref (self->session);
   G_OBJECT_CLASS (tagd_entry_parent_class)->finalize (object);
 }

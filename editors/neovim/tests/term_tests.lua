@@ -409,22 +409,29 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       term:wait_said("x-y")
       term:escape()
       term:keys("C-w", "k")
-      term:type("3G")
+      term:type("ggOnew first line")
+      term:keys("Escape")
+      term:type("3G") -- a line went above the headings: Lisbon is line 3 now
       term:cmd("TagFieldOrgHeading")
       term:wait_for("[food ×]")
       term:type("fish,")
       term:wait_for("[food ×] [fish ×]")
       term:escape()
+      term:keys("C-w", "k") -- Porto's field, followed to its heading's new line
+      term:keys("A")
+      term:type("cheap,")
+      term:wait_for("[wine ×] [port ×] [cheap ×]")
+      term:escape()
       term:cmd("wall")
       local lines
       term:wait(function()
         lines = vim.fn.readfile(path)
-        return lines[4] and lines[4]:find(":wine:port:$") and lines[2]:find(":food:fish:$")
+        return lines[5] and lines[5]:find(":wine:port:cheap:$") and lines[3]:find(":food:fish:$")
       end, "the file to be saved")
-      eq("#+FILETAGS: :trip:", lines[1], "the file's tags untouched")
-      H.truthy(lines[2]:match("^%* Lisbon +:food:fish:$"), "Lisbon's tags: " .. lines[2])
-      H.truthy(lines[4]:match("^%* Porto +:wine:port:$"), "Porto's tags: " .. lines[4])
-      eq({ "Text.", "More." }, { lines[3], lines[5] }, "the text untouched")
+      eq({ "new first line", "#+FILETAGS: :trip:" }, { lines[1], lines[2] }, "the file's tags untouched")
+      H.truthy(lines[3]:match("^%* Lisbon +:food:fish:$"), "Lisbon's tags: " .. lines[3])
+      H.truthy(lines[5]:match("^%* Porto +:wine:port:cheap:$"), "Porto's tags: " .. lines[5])
+      eq({ "Text.", "More." }, { lines[4], lines[6] }, "the text untouched")
     end)
     vim.fn.delete(path)
   end)
@@ -468,12 +475,21 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
         term:keys("A")
         term:wait_for("-- INSERT --")
         term:type("d,")
-        term:wait_for("[b ×] [c ×] [d ×]")
-        term:wait_for("tags: [b, c, d]")
+        -- c (merged when the field's window is entered) and d (typed at once) in either order
+        local order
+        term:wait(function(scr)
+          for _, o in ipairs({ { "b", "c", "d" }, { "b", "d", "c" } }) do
+            if scr:find(string.format("[%s ×] [%s ×] [%s ×]", unpack(o)), 1, true)
+              and scr:find(string.format("tags: [%s, %s, %s]", unpack(o)), 1, true) then
+              order = o
+              return true
+            end
+          end
+        end, "the chips and the note's tags: b, c and d")
         term:escape()
         term:cmd("wall")
         term:wait(function()
-          return vim.fn.readfile(path)[2] == "tags: [b, c, d]"
+          return vim.fn.readfile(path)[2] == string.format("tags: [%s, %s, %s]", unpack(order))
         end, "the saved file to carry the hand edit and the field's tag")
       end)
       vim.fn.delete(path)

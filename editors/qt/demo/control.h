@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // What both demos (the widgets' tagd-qt-demo and the QML tagd-qml-demo) share: their command
-// line (--tagd, --no-animations, --control) and the --control loop the real-window tests drive
+// line (--tagd, --no-animations, --rtl, --control) and the --control loop the real-window tests drive
 // (tests/realwindow.py): commands on stdin, one per line, each answered by one JSON line on
 // stdout.
 
@@ -14,6 +14,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSocketNotifier>
+#include <QtGui/QGuiApplication>
 
 #include <cstdio>
 #include <functional>
@@ -31,10 +32,13 @@ inline bool parseOptions(QCoreApplication &app, const QString &description)
     parser.addHelpOption();
     parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
     parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
+    parser.addOption({u"rtl"_s, u"Right-to-left layout, as in an Arabic or Hebrew session."_s});
     parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
     parser.process(app);
     if (parser.isSet(u"tagd"_s))
         Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
+    if (parser.isSet(u"rtl"_s))
+        QGuiApplication::setLayoutDirection(Qt::RightToLeft);
     if (parser.isSet(u"no-animations"_s))
         Tagd::Connection::instance()->setReducedMotion(true);
     return parser.isSet(u"control"_s);

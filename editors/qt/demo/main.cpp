@@ -14,6 +14,7 @@
 #include <TagdQt/TagEdit>
 
 #include "control.h"
+#include "recorder.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -262,6 +263,8 @@ public:
                 {u"canUndo"_s, entry->canUndo()},
                 {u"canRedo"_s, entry->canRedo()},
                 {u"announcements"_s, QJsonArray::fromStringList(announcements)},
+                {u"flagged"_s, QJsonArray::fromStringList(entry->flaggedTags())},
+                {u"refusal"_s, entry->refusal()},
                 {u"dropped"_s, dropped},
                 {u"selection"_s, QJsonArray::fromStringList(cloud->selection())},
                 {u"groups"_s, groups},
@@ -288,6 +291,12 @@ public:
             const QVariant value = doc.array().first().toVariant();
             const bool ok = target->setProperty(name.toUtf8().constData(), value);
             return {{u"ok"_s, ok}};
+        }
+        if (verb == u"props"_s) { // properties without NOTIFY, and the NOTIFY signals seen so far
+            const QStringList missing = recorder.watch(entry, u"TagEdit"_s) + recorder.watch(cloud, u"TagCloud"_s)
+                                        + recorder.watch(Tagd::Connection::instance(), u"Connection"_s);
+            return {{u"missing"_s, QJsonArray::fromStringList(missing)},
+                    {u"notified"_s, QJsonArray::fromStringList(recorder.seen)}};
         }
         if (verb == u"page"_s) {
             tabs->setCurrentIndex(rest.toInt());
@@ -325,6 +334,7 @@ public:
     QStringList announcements;
     QJsonArray dropped;
     QJsonArray cloudLayouts;
+    TagdDemo::NotifyRecorder recorder;
 };
 
 } // namespace

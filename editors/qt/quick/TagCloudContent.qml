@@ -8,8 +8,11 @@ Item {
     id: root
 
     required property Item cloud
+    // Right to left (LayoutMirroring on the cloud or inherited): the C++ item mirrors tagd's frames.
+    readonly property bool mirrored: cloud.LayoutMirroring.enabled
 
     anchors.fill: parent
+    onMirroredChanged: cloud.relayout()
 
     SystemPalette {
         id: palette

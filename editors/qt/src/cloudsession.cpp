@@ -242,10 +242,12 @@ void CloudSession::applyLayout(const QJsonObject &layout)
 {
     frames.clear();
     const qreal m = inset();
+    const bool mirrored = m_view->viewMirrored();
+    const double width = m_view->viewWidth();
     for (const QJsonValue &v : layout.value(u"frames"_s).toArray()) {
         const QJsonObject f = v.toObject();
-        frames << QRectF(m + f.value(u"x"_s).toDouble(), m + f.value(u"y"_s).toDouble(), f.value(u"width"_s).toDouble(),
-                         f.value(u"height"_s).toDouble());
+        const double w = f.value(u"width"_s).toDouble(), x = m + f.value(u"x"_s).toDouble();
+        frames << QRectF(mirrored ? width - x - w : x, m + f.value(u"y"_s).toDouble(), w, f.value(u"height"_s).toDouble());
     }
     groups.clear();
     for (const QJsonValue &g : layout.value(u"groups"_s).toArray()) {

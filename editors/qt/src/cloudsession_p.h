@@ -32,6 +32,8 @@ public:
         virtual double viewWidth() const = 0;
         //! A hidden view asks for no layout: its width is not the one it will be shown at.
         virtual bool viewVisible() const = 0;
+        //! Right to left: tagd's left-to-right frames are mirrored in the view's width.
+        virtual bool viewMirrored() const { return false; }
     };
 
     CloudSession(View *view, QObject *parent);

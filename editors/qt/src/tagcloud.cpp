@@ -91,6 +91,7 @@ public:
     }
     double viewWidth() const override { return q->width(); }
     bool viewVisible() const override { return q->isVisible(); }
+    bool viewMirrored() const override { return q->isRightToLeft(); }
 
     void rebuild();
     void showSelection();
@@ -206,11 +207,20 @@ void TagCloud::setSpacing(qreal spacing)
 }
 
 qreal TagCloud::mergeDistance() const { return d->session->mergeDistance; }
-void TagCloud::setMergeDistance(qreal distance) { d->session->setMergeDistance(distance); }
+void TagCloud::setMergeDistance(qreal distance)
+{
+    if (distance == d->session->mergeDistance)
+        return;
+    d->session->setMergeDistance(distance);
+    Q_EMIT mergeDistanceChanged();
+}
 qreal TagCloud::selectedOpacity() const { return d->selectedOpacity; }
 void TagCloud::setSelectedOpacity(qreal o)
 {
+    if (o == d->selectedOpacity)
+        return;
     d->selectedOpacity = o;
+    Q_EMIT selectedOpacityChanged();
     for (CloudTag *b : std::as_const(d->buttons)) {
         b->selectedOpacity = o;
         b->update();
@@ -219,14 +229,23 @@ void TagCloud::setSelectedOpacity(qreal o)
 qreal TagCloud::unselectedOpacity() const { return d->unselectedOpacity; }
 void TagCloud::setUnselectedOpacity(qreal o)
 {
+    if (o == d->unselectedOpacity)
+        return;
     d->unselectedOpacity = o;
+    Q_EMIT unselectedOpacityChanged();
     for (CloudTag *b : std::as_const(d->buttons)) {
         b->unselectedOpacity = o;
         b->update();
     }
 }
 bool TagCloud::isAnimated() const { return d->session->animated; }
-void TagCloud::setAnimated(bool animated) { d->session->animated = animated; }
+void TagCloud::setAnimated(bool animated)
+{
+    if (animated == d->session->animated)
+        return;
+    d->session->animated = animated;
+    Q_EMIT animatedChanged();
+}
 bool TagCloud::isAnimating() const { return d->session->isAnimating(); }
 QList<QList<int>> TagCloud::groups() const { return d->session->groups; }
 QList<QList<qreal>> TagCloud::animationFrames() const { return d->session->animationFrames; }
@@ -265,7 +284,8 @@ void TagCloud::showEvent(QShowEvent *event)
 
 void TagCloud::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::LayoutDirectionChange)
         d->session->requestLayout();
     QWidget::changeEvent(event);
 }

@@ -209,9 +209,18 @@ class Demo:
         return Atspi.Text.get_text(node, 0, Atspi.Text.get_character_count(node))
 
     def chips(self):
-        """The tags as assistive technology sees them: the Remove buttons, in order."""
-        return [n.get_name()[len("Remove "):] for n in self.nodes("push button")
-                if n.get_name().startswith("Remove ") and self.has_state(n, Atspi.StateType.SHOWING)]
+        """The tags as assistive technology sees them: the Remove buttons, in order (English, or
+        German in the German session's tests)."""
+        out = []
+        for n in self.nodes("push button"):
+            name = n.get_name()
+            if not self.has_state(n, Atspi.StateType.SHOWING):
+                continue
+            if name.startswith("Remove "):
+                out.append(name[len("Remove "):])
+            elif name.endswith(" entfernen"):
+                out.append(name[:-len(" entfernen")])
+        return out
 
     def extents(self, node):
         return node.get_extents(Atspi.CoordType.SCREEN)
@@ -521,11 +530,16 @@ def restart_when_tagd_dies(ctx, qml):
     d = ctx.start(qml=qml)
     d.type("spicy,")
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy"], "spicy")
+    before = len(d.settle()["announcements"])
     os.kill(d.dump()["pid"], signal.SIGKILL)
     d.type("one pot")
     wait_for(lambda: d.dump()["restarts"] == 1, "a restart")
     d.type(",")
     wait_for(lambda: d.dump()["tags"] == BASE + ["spicy", "one pot"], "typing after the restart")
+    said = d.settle()["announcements"][before:]
+    # The re-opened session's own outcome (every tag "added") is not news to the user.
+    check(said and all("one pot" in a and "vegan" not in a for a in said),
+          "after the restart the screen reader was told %r for the one tag added" % said)
     check(len(d.tagd_pids()) == 1, "more than one tagd after the restart")
     d.command("page 1")
     wait_for(lambda: d.dump()["groups"], "the cloud re-laid out")
@@ -983,6 +997,143 @@ def qml_announcements_reach_atspi(ctx):
     finally:
         listener.deregister("object:property-change:accessible-description")
     ctx.shot(d, "qml-recipe-tags.png")
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 35: every refusal seen, no edit or setting deletes a tag, typing lands where the user
+# looks, right to left.
+
+
+def refusal_message(d):
+    """The sentence shown under the field: a showing label between the field's text and the
+    "Suggested" heading below the entry (the status line at the window's bottom is not it)."""
+    field = d.extents(d.field())
+    below = d.extents(d.nodes("label", "Suggested")[0]) if d.nodes("label", "Suggested") else None
+    out = []
+    for n in d.nodes("label"):
+        if not d.has_state(n, Atspi.StateType.SHOWING) or not n.get_name():
+            continue
+        e = d.extents(n)
+        if e.y >= field.y + field.height - 2 and (below is None or e.y + e.height <= below.y + 2) and e.height > 4:
+            out.append((n.get_name(), e))
+    return out
+
+
+@both
+def a_refusal_is_shown_under_the_field(ctx, qml):
+    d = ctx.start(qml=qml)
+    d.set("denied", ["meat"])
+    time.sleep(0.3)
+    d.type("meat,")
+    dump = wait_for(lambda: (x := d.dump())["dropped"] and x, "meat refused")
+    sentence = dump["announcements"][-1]
+    check("meat" in sentence, "tagd's sentence for the refusal: %r" % sentence)
+    shown = wait_for(lambda: refusal_message(d), "a message under the field")
+    check(shown[0][0] == sentence, "the message under the field says %r, tagd said %r" % (shown[0][0], sentence))
+    e = shown[0][1]
+    win = d.extents(d.nodes("frame")[0])
+    check(e.width > 20 and e.x >= win.x and e.x + e.width <= win.x + win.width, "the message is not inside the window: %r"
+          % ((e.x, e.y, e.width, e.height),))
+    d.type("x")
+    wait_for(lambda: not refusal_message(d), "the message to go once the user types again")
+
+
+@both
+def editing_a_chip_into_a_refused_text_keeps_it(ctx, qml):
+    d = ctx.start(qml=qml)
+    d.set("maxTagLength", 12)
+    time.sleep(0.5)
+    d.settle()
+    for edited, refused in ((2, "dinner"), (0, "a-very-long-tag-indeed")):
+        if d.dump()["selected"] == -1:  # (a refused edit undone leaves its chip selected, as before it)
+            d.key("Left")
+        wait_for(lambda: d.dump()["selected"] >= edited, "a chip selected")
+        while d.dump()["selected"] != edited:
+            d.key("Left")
+            time.sleep(0.2)
+        d.key("Return")
+        wait_for(lambda: len(d.dump()["tags"]) == 2 and d.text_of(d.field()) == BASE[edited], "editing %s" % BASE[edited])
+        d.key("ctrl+a")
+        d.type(refused)
+        d.key("Return")
+        wait_for(lambda: d.dump()["dropped"] and d.dump()["dropped"][-1]["text"] == refused, "%s refused" % refused)
+        dump = d.settle("the refused edit to settle")
+        check(dump["tags"] == BASE, "editing %s into %r (refused) changed the tags to %r"
+              % (BASE[edited], refused, dump["tags"]))
+        wait_for(lambda: d.chips() == BASE, "every chip back in AT-SPI (%r)" % d.chips())
+        wait_for(lambda: refusal_message(d), "the refusal shown under the field")
+
+
+@both
+def end_and_escape_type_at_the_end_of_the_draft(ctx, qml):
+    d = ctx.start(qml=qml)
+    d.type("pasta")
+    d.settle()
+    for leave, letter in (("End", "q"), ("Escape", "r")):
+        d.key("Home")
+        d.key("Left")
+        wait_for(lambda: d.dump()["selected"] == 2, "Left at the draft's start to select the last chip")
+        d.key(leave)
+        wait_for(lambda: d.dump()["selected"] == -1, "%s to leave the chips" % leave)
+        d.type(letter)
+        want = "pasta" + ("q" if letter == "q" else "qr")
+        wait_for(lambda: d.text_of(d.field()) == want, "%s then typing to give %r (got %r)" % (leave, want, d.text_of(d.field())))
+
+
+@both
+def right_to_left_mirrors_the_chips_and_the_cloud(ctx, qml):
+    d = ctx.start(qml=qml, extra=["--rtl"])
+    removes = [d.extents(d.node("push button", "Remove " + t)) for t in BASE]
+    xs = [e.x for e in removes]
+    check(xs[0] > xs[1] > xs[2], "in right to left the first chip is the right-most: Remove buttons at x %r" % xs)
+    field = d.extents(d.field())
+    check(field.x + field.width <= xs[2] + 2, "the text is not left of the last chip: text x %d..%d, chip at %d"
+          % (field.x, field.x + field.width, xs[2]))
+    for t, r in zip(BASE, removes):
+        chip = d.extents(d.node("filler", t))
+        check(chip.x <= r.x and r.x + r.width < chip.x + chip.width / 2,
+              "%s's Remove button is not on the chip's left: chip x %d..%d, button x %d..%d"
+              % (t, chip.x, chip.x + chip.width, r.x, r.x + r.width))
+    d.type("spicy,")
+    wait_for(lambda: d.chips() == BASE + ["spicy"], "a chip added in right to left")
+    wait_for(lambda: d.extents(d.node("push button", "Remove spicy")).x < d.extents(d.node("push button", "Remove weeknight")).x,
+             "the new chip placed left of the one before it")
+    d.command("page 1")
+    boxes = wait_for(lambda: (b := [d.node("check box", t) for t in CLOUD[:2]]) and all(b) and b, "the cloud")
+    wait_for(lambda: d.extents(boxes[0]).x > d.extents(boxes[1]).x,
+             "the cloud's first tag right of the second in right to left")
+
+
+@both
+def german_session_translates_the_library(ctx, qml):
+    """The library's own words (the chips' "Remove <tag>") in a German session: tr()/qsTr()
+    with the German catalogue built in (i18n/tagdqt_de.ts)."""
+    d = ctx.start(qml=qml, env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "LANGUAGE": "de"})
+    names = wait_for(lambda: (n := [b.get_name() for b in d.nodes("push button") if "vegan" in b.get_name()]) and n,
+                     "vegan's remove button")
+    check(names == ["vegan entfernen"], "vegan's remove button in a German session: %r" % names)
+
+
+@test
+def every_property_notifies(ctx):
+    """Every Q_PROPERTY of the widgets and the Connection has a NOTIFY signal (QML bindings and
+    Qt Designer rely on it), emitted when the property changes."""
+    d = ctx.start()
+    props = d.command("props")
+    check(not props["missing"], "properties without NOTIFY: %r" % props["missing"])
+    for target, name, value in (("set", "separators", [",", ";"]), ("set", "maxTags", 10), ("set", "maxTagLength", 30),
+                                ("set", "caseSensitive", True), ("set", "transform", "Lowercase"),
+                                ("set", "pattern", ".+"), ("set", "denied", ["meat"]),
+                                ("set", "allowed", BASE + ["x"]), ("set", "allowListEnabled", False),
+                                ("set", "suggestions", ["a", "b"]), ("set", "backspaceMode", "Select"),
+                                ("set", "commitOnBlur", True), ("set", "history", 50),
+                                ("cloud", "mergeDistance", 12), ("cloud", "selectedOpacity", 0.9),
+                                ("cloud", "unselectedOpacity", 0.25), ("cloud", "animated", False)):
+        d.set(name, value, target=target)
+        signal = ("Tagd::TagEdit." if target == "set" else "Tagd::TagCloud.") + name + "Changed"
+        check(signal in d.command("props")["notified"], "setting %s emitted no %s" % (name, signal))
+    d.settle()
 
 
 class Skip(Exception):

@@ -70,8 +70,9 @@ end
 local write
 
 -- Make the field carry `wanted` (tagd's rules apply: field/removeTag, field/addTags, each said
--- by tagd). The next write waits for the answers. Returns false when nothing is to change.
-local function reconcile(b, wanted)
+-- by tagd). The next write waits for the answers; after(), when given, runs just before it.
+-- Returns false when nothing is to change.
+local function reconcile(b, wanted, after)
   local sync = require("tagd.sync")
   local f = b.field
   local removes, adds = {}, {}
@@ -91,6 +92,9 @@ local function reconcile(b, wanted)
   local function done()
     b.pending = b.pending - 1
     if b.pending == 0 then
+      if after then
+        after()
+      end
       write(b)
     end
   end
@@ -109,18 +113,23 @@ local function reconcile(b, wanted)
   return true
 end
 
--- A read or a write of the document failed: tagd's message on screen (in the field window, not
--- only in :messages), and the chips back to the tags the document last had.
+-- A read or a write of the document failed: the chips go back to the tags the document last
+-- had, then tagd's message is shown (in the field window, not only in :messages; after tagd's
+-- sentences about the chips put back, so that it is the one left on screen).
 local function failed(b, what, err)
   local f = b.field
   local msg = what .. ": " .. tostring(err and err.message or "no answer")
-  notice.echo(msg, "error")
-  if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
-    notice.show_in(f.buf, "tagd: " .. msg, "error", notice.shown_ms, function()
-      require("tagd.field").redraw(f)
-    end)
+  local function say()
+    notice.echo(msg, "error")
+    if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
+      notice.show_in(f.buf, "tagd: " .. msg, "error", notice.shown_ms, function()
+        require("tagd.field").redraw(f)
+      end)
+    end
   end
-  reconcile(b, b.known)
+  if not reconcile(b, b.known, say) then
+    say()
+  end
 end
 
 -- Write the field's tags into the document. One read-then-write at a time: the document's tags

@@ -75,6 +75,10 @@ Window {
     Item {
         id: recipe
 
+        // --rtl: the application's layout direction, mirrored as Qt Quick mirrors layouts.
+        LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
+        LayoutMirroring.childrenInherit: true
+
         anchors.fill: parent
         anchors.topMargin: tabs.height + 16
         visible: window.page === 0
@@ -180,6 +184,9 @@ Window {
     // "Pick your interests": the seed's dark page
     Rectangle {
         id: interests
+
+        LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
+        LayoutMirroring.childrenInherit: true
 
         anchors.fill: parent
         anchors.topMargin: tabs.height + 16

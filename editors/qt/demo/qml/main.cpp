@@ -52,6 +52,8 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"canRedo"_s, entry->property("canRedo").toBool()},
                 {u"announcement"_s, entry->property("announcement").toString()},
                 {u"announcements"_s, QJsonArray::fromVariantList(window->property("announcements").toList())},
+                {u"flagged"_s, QJsonArray::fromStringList(entry->property("flaggedTags").toStringList())},
+                {u"refusal"_s, entry->property("refusal").toString()},
                 {u"dropped"_s, dropped},
                 {u"selection"_s, QJsonArray::fromStringList(cloud->property("selection").toStringList())},
                 {u"groups"_s, QJsonArray::fromVariantList(cloud->property("groups").toList())},
