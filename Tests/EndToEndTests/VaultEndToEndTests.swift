@@ -178,6 +178,15 @@ import Glibc
       ),
       "\(tags)"
     )
+    // A FIFO named `.md` that appears later, reported by the client: read again without
+    // blocking, so the request that waits for the reread is answered.
+    #expect(mkfifo(vault.path("late.md"), 0o600) == 0)
+    let late = "file://" + vault.path("late.md")
+    client.send(
+      #"{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"\#(late)","type":1}]}}"#
+    )
+    let after = try #require(client.request("vault/tags", #"{"limit":1}"#), "answered")
+    #expect(after.contains(#""tag":"good""#))
     #expect(client.child.finish() == 1)
     let log = String(decoding: client.child.stderr, as: UTF8.self)
     #expect(log.contains("binary.md") && log.contains("UTF-8"), "\(log)")

@@ -316,10 +316,16 @@ public struct FrameDecoder: Sendable {
       return scanner.position
     }
     if let valueEnd {
-      let rest = (body.lowerBound + valueEnd)..<body.upperBound
-      guard !isBlank(rest) else { return nil }
-      readIndex = rest.lowerBound
-      while isWhitespace(buffer[readIndex]) { readIndex += 1 }
+      var rest = body.lowerBound + valueEnd
+      while rest < body.upperBound, isWhitespace(buffer[rest]) { rest += 1 }
+      // Too long only when what follows the value is the start of the next header (a body with
+      // other trailing text and a right length is the server's parse error).
+      let name = Self.contentLengthName
+      let swallowed = min(body.upperBound - rest, name.count)
+      guard swallowed > 0,
+        (0..<swallowed).allSatisfy({ lowercased(buffer[rest + $0]) == name[$0] })
+      else { return nil }
+      readIndex = rest
       return .lengthMismatch(declared: body.count, valueEnd: valueEnd)
     }
     guard !nextStartsHeader else { return nil }

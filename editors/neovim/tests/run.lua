@@ -16,7 +16,8 @@ do
   local res = ok and type(msg) == "table" and msg.result or {}
   H.has.languages = res.languages ~= nil
   H.has.documents = vim.tbl_contains((res.capabilities or {}).methods or {}, "document/tags")
-  if not (H.has.languages and H.has.documents) then
+  H.has.vault = vim.tbl_contains((res.capabilities or {}).methods or {}, "vault/tags")
+  if not (H.has.languages and H.has.documents and H.has.vault) then
     H.out("note: this tagd lacks parts of Protocol 1.2: " .. vim.inspect(H.has))
   end
 end
@@ -563,7 +564,8 @@ test("every message the plugin sent is valid under Protocol/schemas/tagd.schema.
     "field/deleteBackward", "field/addTags", "field/removeTag", "field/state", "field/close", "field/select",
     "field/suggest", "field/editTag", "field/moveTag", "field/undo", "field/redo",
     H.has.documents and "document/tags" or "exit", H.has.documents and "document/setTags" or "exit", "shutdown",
-    "exit" }) do
+    H.has.vault and "vault/tags" or "exit", H.has.vault and "vault/rename" or "exit",
+    H.has.vault and "textDocument/didOpen" or "exit", "exit" }) do
     H.truthy(methods[m], m .. " was sent and checked")
   end
 end)
