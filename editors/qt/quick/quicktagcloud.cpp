@@ -22,6 +22,11 @@ QuickTagCloud::QuickTagCloud(QQuickItem *parent)
     setImplicitHeight(40);
     connect(m_session, &CloudSession::selectionChanged, this, &QuickTagCloud::selectionChanged);
     connect(m_session, &CloudSession::toggled, this, &QuickTagCloud::toggled);
+    connect(m_session, &CloudSession::notesChanged, this, &QuickTagCloud::notesChanged);
+    connect(m_session, &CloudSession::vaultTags, this, [this](const QStringList &titles) {
+        if (titles != m_session->titles)
+            setTitles(titles);
+    });
     connect(m_session, &CloudSession::animatingChanged, this, &QuickTagCloud::animatingChanged);
     connect(this, &QuickTagCloud::opacitiesChanged, this, [this] { update(); });
     connect(m_session, &CloudSession::laidOut, this, [this] {

@@ -23,6 +23,8 @@ class QuickTagCloud : public QQuickPaintedItem, private CloudSession::View
     Q_PROPERTY(qreal mergeDistance READ mergeDistance WRITE setMergeDistance NOTIFY mergeDistanceChanged)
     Q_PROPERTY(qreal selectedOpacity MEMBER m_selectedOpacity NOTIFY opacitiesChanged)
     Q_PROPERTY(qreal unselectedOpacity MEMBER m_unselectedOpacity NOTIFY opacitiesChanged)
+    Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY vaultChanged)
+    Q_PROPERTY(QStringList notes READ notes NOTIFY notesChanged)
     Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
     Q_PROPERTY(bool animating READ isAnimating NOTIFY animatingChanged)
     Q_PROPERTY(QFont font READ font WRITE setFont NOTIFY fontChanged)
@@ -43,6 +45,17 @@ public:
     void setTints(const QList<QColor> &tints);
     QStringList selection() const { return m_session->selection; }
     void setSelection(const QStringList &selection) { m_session->setSelection(selection); }
+    QString vault() const { return m_session->vault; }
+    //! A folder of notes: its tags shown, most used first (TagCloud::vault).
+    void setVault(const QString &folder)
+    {
+        if (folder == m_session->vault)
+            return;
+        m_session->setVault(folder);
+        Q_EMIT vaultChanged();
+    }
+    QStringList notes() const { return m_session->notes; }
+    Q_INVOKABLE void reloadVault() { m_session->reloadVault(); }
     qreal spacing() const { return m_session->spacing; }
     void setSpacing(qreal spacing);
     qreal mergeDistance() const { return m_session->mergeDistance; }
@@ -75,6 +88,8 @@ Q_SIGNALS:
     void mergeDistanceChanged();
     void opacitiesChanged();
     void animatedChanged();
+    void vaultChanged();
+    void notesChanged();
     void animatingChanged();
     void fontChanged();
     void textColorChanged();

@@ -28,6 +28,7 @@ class QuickTagEdit : public QQuickItem, private FieldSession::Text
     Q_PROPERTY(bool allowListEnabled READ allowListEnabled WRITE setAllowListEnabled NOTIFY optionsChanged)
     Q_PROPERTY(QStringList denied READ denied WRITE setDenied NOTIFY optionsChanged)
     Q_PROPERTY(QStringList suggestions READ suggestions WRITE setSuggestions NOTIFY optionsChanged)
+    Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY optionsChanged)
     Q_PROPERTY(BackspaceMode backspaceMode READ backspaceMode WRITE setBackspaceMode NOTIFY optionsChanged)
     Q_PROPERTY(bool commitOnBlur READ commitOnBlur WRITE setCommitOnBlur NOTIFY optionsChanged)
     Q_PROPERTY(int history READ history WRITE setHistory NOTIFY optionsChanged)
@@ -84,6 +85,9 @@ public:
     void setDenied(const QStringList &v) { m_session->options.denied = v; optionChanged(); }
     QStringList suggestions() const { return m_session->options.suggestions; }
     void setSuggestions(const QStringList &v) { m_session->setSuggestions(v); Q_EMIT optionsChanged(); }
+    QString vault() const { return m_session->options.vault; }
+    //! A folder of notes whose tags are suggested too (TagEdit::vault).
+    void setVault(const QString &v) { m_session->setVault(v); Q_EMIT optionsChanged(); }
     BackspaceMode backspaceMode() const { return BackspaceMode(m_session->options.backspace); }
     void setBackspaceMode(BackspaceMode v) { m_session->options.backspace = int(v); optionChanged(); }
     bool commitOnBlur() const { return m_session->options.commitOnBlur; }

@@ -110,6 +110,10 @@ void CloudSession::tagdReopen()
 {
     m_cloud = m_rpc->renameSession(m_cloud, u"cloud"_s);
     open();
+    // A vault request cut off by the death is asked again of the new tagd (given the folders
+    // in its initialize).
+    if (!vault.isEmpty())
+        reloadVault();
 }
 
 void CloudSession::applyState(const QJsonValue &state)

@@ -186,6 +186,13 @@ void FieldSession::setSuggestions(const QStringList &suggestions)
                     [](const QJsonValue &, const RpcError &) {});
 }
 
+void FieldSession::setVault(const QString &folder)
+{
+    m_rpc->addVault(folder);
+    options.vault = folder;
+    optionChanged();
+}
+
 void FieldSession::ensureOpen()
 {
     if (m_openQueued)

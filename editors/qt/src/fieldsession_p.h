@@ -83,6 +83,8 @@ public:
     void optionChanged();
     void setTags(const QStringList &tags);
     void setSuggestions(const QStringList &suggestions);
+    //! Names the folder to tagd as a vault, then asks for suggestFromVault.
+    void setVault(const QString &folder);
 
     //! A request that changes the field; keys wait while one is in flight.
     void request(const QString &method, QJsonObject params, std::function<void(const QJsonObject &)> then = {});

@@ -657,9 +657,10 @@ void TagEdit::setSuggestions(const QStringList &s)
 QString TagEdit::vault() const { return d->session->options.vault; }
 void TagEdit::setVault(const QString &folder)
 {
-    // Named to tagd before the field's options say suggestFromVault.
-    Rpc::instance()->addVault(folder);
-    setOption(this, d->session, &FieldSession::Options::vault, folder, &TagEdit::vaultChanged);
+    if (folder == d->session->options.vault)
+        return;
+    d->session->setVault(folder);
+    Q_EMIT vaultChanged();
 }
 TagEdit::BackspaceMode TagEdit::backspaceMode() const { return BackspaceMode(d->session->options.backspace); }
 void TagEdit::setBackspaceMode(BackspaceMode m)

@@ -39,5 +39,29 @@
         <source>Ready</source>
         <translation>Bereit</translation>
     </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Start the demo with --vault DIR to see a folder's notes.</source>
+        <translation>Starte die Demo mit --vault ORDNER, um die Notizen eines Ordners zu sehen.</translation>
+    </message>
+    <message>
+        <source>Select tags to find the notes that carry them.</source>
+        <translation>Wähle Tags, um die Notizen zu finden, die sie tragen.</translation>
+    </message>
+    <message>
+        <source>Tags of the notes</source>
+        <translation>Tags der Notizen</translation>
+    </message>
+    <message>
+        <source>Notes with the selected tags</source>
+        <translation>Notizen mit den gewählten Tags</translation>
+    </message>
+    <message>
+        <source>Tags of the picked note</source>
+        <translation>Tags der gewählten Notiz</translation>
+    </message>
 </context>
 </TS>

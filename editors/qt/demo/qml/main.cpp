@@ -114,7 +114,9 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"animating"_s, cloud->property("animating").toBool()},
                 {u"pid"_s, c->processId()},
                 {u"restarts"_s, c->restartCount()},
-                {u"page"_s, window->property("page").toInt()}};
+                {u"page"_s, window->property("page").toInt()},
+                {u"cloudTitles"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
+                {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())}};
     }
     if (verb == u"set"_s || verb == u"cloud"_s) {
         QObject *target = verb == u"set"_s ? entry : cloud;
