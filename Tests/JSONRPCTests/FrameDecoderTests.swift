@@ -95,6 +95,12 @@ private let framed = "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
       "length too long", "Content-Length: 4\r\n\r\n{}Content-Length: 2\r\n\r\n[]",
       [.error(.lengthMismatch(declared: 4, valueEnd: 2)), message("[]")]
     ),
+    // A value followed by garbage inside a right length is a body that is not JSON (the
+    // server answers it), not a length too long.
+    (
+      "value then garbage", "Content-Length: 4\r\n\r\n[1],Content-Length: 2\r\n\r\n{}",
+      [message("[1],"), message("{}")]
+    ),
     // A right length around text that is not JSON is the server's to answer, not a mismatch.
     (
       "right length, not JSON", "Content-Length: 3\r\n\r\n{x}Content-Length: 2\r\n\r\n{}",
