@@ -23,6 +23,8 @@ enum SessionError: Error, Hashable {
   case document(DocumentError)
   /// `vault/rename`'s `to` cannot be written into a note.
   case cannotRename(RenameError, note: String)
+  /// A request that needs a tag points at none.
+  case noTagAt(TextPosition, uri: String)
 }
 
 /// Why a request came at the wrong point of the LSP lifecycle.
@@ -199,6 +201,12 @@ extension ResponseError {
       )
     case .document(let problem):
       self.init(code: .invalidParams, message: "Invalid params: \(problem.explanation)")
+    case .noTagAt(let position, let uri):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: there is no tag at line \(position.line), character \(position.character) (counted from 0) of \(uri)"
+      )
     case .cannotRename(let problem, let note):
       self.init(
         code: .invalidParams,

@@ -68,6 +68,8 @@ extension Server {
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
     CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
     VaultTagsRequest.self, VaultNotesRequest.self, VaultRenameRequest.self,
+    CompletionRequest.self, HoverRequest.self, ReferencesRequest.self, PrepareRenameRequest.self,
+    RenameRequest.self, CodeActionRequest.self, WorkspaceSymbolRequest.self,
   ]
 
   /// Every notification tagd acts on.
@@ -288,24 +290,28 @@ extension CloudOpenRequest: ServedRequest {
 
 extension CloudToggleRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       guard let selected = session.cloud.toggle(title) else {
         throw .session(.unknownTitle(title, cloud: cloud))
       }
       session.version += 1
-      return session.state(toggled: (title, selected))
+      return session.state(since: before, toggled: (title, selected), language: language)
     }
   }
 }
 
 extension CloudSelectRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       if let unknown = session.cloud.select(selection) {
         throw .session(.unknownTitle(unknown, cloud: cloud))
       }
       session.version += 1
-      return session.state()
+      return session.state(since: before, language: language)
     }
   }
 }
@@ -483,4 +489,54 @@ extension DidSaveTextDocumentNotification: ServedNotification {
 
 extension DidCloseTextDocumentNotification: ServedNotification {
   func perform(on s: inout Server, outbox: inout Outbox) { s.closed(self, outbox: &outbox) }
+}
+
+// MARK: - The language server (SPEC §6e; Server+LSP.swift)
+
+extension CompletionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CompletionResult { s.complete(self) }
+}
+
+extension HoverRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> HoverResult { s.hover(self) }
+}
+
+extension ReferencesRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: false) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> LocationsResult {
+    s.references(self, outbox: &outbox)
+  }
+}
+
+extension PrepareRenameRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) -> PrepareRenameResult {
+    s.prepareRename(self)
+  }
+}
+
+extension RenameRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: true) }
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> WorkspaceEdit {
+    try s.rename(self, outbox: &outbox)
+  }
+}
+
+extension CodeActionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forFixesIn: self) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CodeActionsResult {
+    s.codeActions(self, outbox: &outbox)
+  }
+}
+
+extension WorkspaceSymbolRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? {
+    s.symbolPlaces(query).map(\.note).filter { s.vault.open[$0] == nil }
+  }
+  func perform(on s: inout Server, outbox: inout Outbox) -> SymbolsResult { s.symbols(self) }
 }

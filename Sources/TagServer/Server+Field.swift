@@ -8,9 +8,12 @@ extension Server {
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
     try checkCanOpen(params.field, in: fields, kind: "field")
+    var options = params.options
+    // A field that suggests from the vaults is in them: their `.tagd.toml` applies to it.
+    if options.suggestFromVault { vault.applyVocabularies(to: &options.rules) }
     var session = FieldSession(
       id: params.field,
-      options: params.options,
+      options: options,
       config: config,
       language: language
     )

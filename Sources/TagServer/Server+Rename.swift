@@ -16,6 +16,19 @@ extension Server {
     _ request: VaultRenameRequest,
     outbox: inout Outbox
   ) throws(RequestError) -> VaultRenameResult {
+    try renameEdit(from: request.from, to: request.to, outbox: &outbox)
+  }
+
+  /// `vault/rename` and `textDocument/rename`: the edits renaming `from` to `to`.
+  mutating func renameEdit(
+    from: String,
+    to: String,
+    outbox: inout Outbox
+  ) throws(RequestError) -> VaultRenameResult {
+    let request = (from: from, to: to)
+    guard !to.allSatisfy(\.isWhitespace) else {
+      throw .params(ParamsError(path: "to", problem: "must be a tag, got a blank string"))
+    }
     let existed =
       vault.index.tag(request.to) != nil && CaselessKey(request.to) != CaselessKey(request.from)
     var merged = existed

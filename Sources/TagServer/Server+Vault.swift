@@ -42,6 +42,7 @@ extension Server {
         continue
       }
       let root = vault.roots.removeValue(forKey: number)
+      vault.vocabularies[number] = nil
       outbox.vaultTasks.append(.forget(vault: number))
       let state = vault
       vault.removeNotes { root?.holds($0) == true && state.vault(holding: $0) == nil }
@@ -54,6 +55,7 @@ extension Server {
 
   /// Handles what the executable's file work found.
   mutating func handle(vaultEvent event: ServerEvent, into outbox: inout Outbox) {
+    defer { publishDiagnostics(outbox: &outbox) }
     switch event {
     case .notesRead(let notes):
       for note in notes
@@ -78,6 +80,18 @@ extension Server {
         outbox.log(.info, "vault \(root.path): \(found.count) notes indexed")
       }
       answerParked(outbox: &outbox)
+    case .vocabularyRead(let number, let text):
+      guard let root = vault.roots[number] else { return }
+      vault.vocabularies[number] = nil
+      guard let text else { return }
+      do throws(VocabularyError) {
+        vault.vocabularies[number] = try Vocabulary.parse(text)
+      } catch {
+        outbox.log(
+          .warning,
+          "vault \(root.path): .tagd.toml \(error.description); the vault is served without a vocabulary"
+        )
+      }
     case .rereadDone(let ticket):
       vault.rereading.remove(ticket)
       answerParked(outbox: &outbox)
@@ -170,9 +184,11 @@ extension Server {
     vault.open[path] = VaultState.OpenNote(
       text: n.text,
       version: n.version,
-      kind: NoteKind(fileName: path) ?? .markdown
+      kind: NoteKind(fileName: path) ?? .markdown,
+      uri: n.uri
     )
     reindexOpen(path)
+    publishDiagnostics(outbox: &outbox)
   }
 
   /// The editor changed an open note.
@@ -187,6 +203,7 @@ extension Server {
       note.version = n.version
       vault.open[path] = note
       reindexOpen(path)
+      publishDiagnostics(outbox: &outbox)
     } catch {
       outbox.log(
         .warning,
@@ -200,11 +217,13 @@ extension Server {
     guard let path = notePath(n.uri, outbox: &outbox), let text = n.text else { return }
     vault.open[path]?.text = text
     reindexOpen(path)
+    publishDiagnostics(outbox: &outbox)
   }
 
   /// The editor closed a note: it is read from the disk again.
   mutating func closed(_ n: DidCloseTextDocumentNotification, outbox: inout Outbox) {
     guard let path = notePath(n.uri, outbox: &outbox) else { return }
+    clearDiagnostics(of: path, outbox: &outbox)
     guard vault.open.removeValue(forKey: path) != nil else {
       outbox.log(.warning, "ignored textDocument/didClose of \(n.uri): it was never opened")
       return

@@ -23,6 +23,8 @@ public enum ServerEvent: Hashable, Sendable {
   case textsRead(ticket: Int, texts: [NoteText])
   /// The notes of reread `ticket` were delivered.
   case rereadDone(ticket: Int)
+  /// Vault `vault`'s `.tagd.toml` as read (nil: it has none).
+  case vocabularyRead(vault: Int, text: String?)
 }
 
 /// The whole daemon as a value: lifecycle plus open sessions, driven by events.
@@ -84,7 +86,7 @@ public struct Server: Sendable {
     case .clientProcessGone:
       outbox.log(.info, "client process is gone; exiting")
       outbox.exitCode = lifecycle == .shutDown ? 0 : 1
-    case .notesRead, .notesGone, .vaultIndexed, .textsRead, .rereadDone:
+    case .notesRead, .notesGone, .vaultIndexed, .textsRead, .rereadDone, .vocabularyRead:
       handle(vaultEvent: event, into: &outbox)
     }
   }

@@ -98,7 +98,8 @@ final class VaultWorker: @unchecked Sendable {
         let fd = open(holdPath, O_RDONLY)
         if fd >= 0 { close(fd) }
       }
-      return index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: watch)
+      return vocabulary(vault: vault, root: root)
+        + index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: watch)
     case .forget: return []
     case .reread(let ticket, let paths):
       return reread(paths, maxNoteBytes: maxNoteBytes) + [.event(.rereadDone(ticket: ticket))]
@@ -231,12 +232,30 @@ final class VaultWorker: @unchecked Sendable {
     return items
   }
 
+  /// The vault's `.tagd.toml`, when it has one.
+  private static func vocabulary(vault: Int, root: String) -> [Delivery] {
+    let path = VaultListing.join(root, ".tagd.toml")
+    switch readNote(path, maxBytes: NoteFiles.defaultMaxBytes) {
+    case .success(let file):
+      return [
+        .event(.vocabularyRead(vault: vault, text: String(decoding: file.bytes, as: UTF8.self)))
+      ]
+    case .failure(.unreadable(let code)) where code == ENOENT:
+      return [.event(.vocabularyRead(vault: vault, text: nil))]
+    case .failure(let reason):
+      return [
+        .log(LogRecord(level: .warning, message: "vault \(root): .tagd.toml skipped: \(reason)")),
+        .event(.vocabularyRead(vault: vault, text: nil)),
+      ]
+    }
+  }
+
   private static func reread(_ paths: [String], maxNoteBytes: Int) -> [Delivery] {
     var notes: [ReadNote] = []
     var gone: [String] = []
     var items: [Delivery] = []
     for path in paths {
-      switch Self.parse(path, NoteFiles.read(path, maxBytes: maxNoteBytes)) {
+      switch Self.parse(path, readNote(path, maxBytes: maxNoteBytes)) {
       case .success(let note): notes.append(note)
       case .failure(let reason):
         gone.append(path)
@@ -253,7 +272,7 @@ final class VaultWorker: @unchecked Sendable {
     var texts: [NoteText] = []
     var items: [Delivery] = []
     for path in paths {
-      switch NoteFiles.read(path, maxBytes: maxNoteBytes) {
+      switch readNote(path, maxBytes: maxNoteBytes) {
       case .success(let note): texts.append(NoteText(path: path, bytes: note.bytes))
       case .failure(let reason):
         texts.append(NoteText(path: path, bytes: nil))
@@ -262,6 +281,16 @@ final class VaultWorker: @unchecked Sendable {
     }
     items.append(.event(.textsRead(ticket: ticket, texts: texts)))
     return items
+  }
+
+  /// Reads one note named by a change (the watcher's, the client's): only a regular file is
+  /// opened, so that a FIFO named `.md` cannot block the thread (and the requests waiting for
+  /// the reread) forever.
+  private static func readNote(_ path: String, maxBytes: Int) -> Result<NoteBytes, SkipReason> {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .failure(.unreadable(errno: errno)) }
+    guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegularFile) }
+    return NoteFiles.read(path, maxBytes: maxBytes)
   }
 
   private static func parse(

@@ -298,9 +298,8 @@ public struct FrameDecoder: Sendable {
   ///
   /// A body that ends like a JSON-RPC message (`}` or `]`) and is followed by nothing yet or by
   /// what can start a header costs two byte checks. Otherwise the body's JSON value is found:
-  /// a value that ends before the body does, followed by the start of `Content-Length:`, means
-  /// too long a length, and the rest is read as the next header (other bytes after the value
-  /// are a body that is not JSON); a value that does not end inside the body, followed by bytes that cannot
+  /// a value that ends before the body does means too long a length, and the rest is read as
+  /// the next header; a value that does not end inside the body, followed by bytes that cannot
   /// start a header, means too short a length, and the decoder resynchronises.
   private mutating func lengthMismatch(_ body: Range<Int>) -> FrameError? {
     var last = body.upperBound
@@ -317,12 +316,16 @@ public struct FrameDecoder: Sendable {
       return scanner.position
     }
     if let valueEnd {
-      var rest = (body.lowerBound + valueEnd)..<body.upperBound
-      while !rest.isEmpty, isWhitespace(buffer[rest.lowerBound]) { rest = rest.dropFirst() }
-      // Garbage after a value (`[1],`, `{}/**/`) is a body of the right length that is not
-      // JSON: the server answers it. Only the start of a header means too long a length.
-      guard !rest.isEmpty, startsHeaderName(rest) else { return nil }
-      readIndex = rest.lowerBound
+      var rest = body.lowerBound + valueEnd
+      while rest < body.upperBound, isWhitespace(buffer[rest]) { rest += 1 }
+      // Too long only when what follows the value is the start of the next header (a body with
+      // other trailing text and a right length is the server's parse error).
+      let name = Self.contentLengthName
+      let swallowed = min(body.upperBound - rest, name.count)
+      guard swallowed > 0,
+        (0..<swallowed).allSatisfy({ lowercased(buffer[rest + $0]) == name[$0] })
+      else { return nil }
+      readIndex = rest
       return .lengthMismatch(declared: body.count, valueEnd: valueEnd)
     }
     guard !nextStartsHeader else { return nil }
@@ -396,16 +399,6 @@ public struct FrameDecoder: Sendable {
 
   private func isContentLengthName(_ range: Range<Int>) -> Bool {
     range.count == Self.contentLengthName.count && matchesContentLengthName(at: range.lowerBound)
-  }
-
-  /// Whether `range` begins `content-length:` (any case), or is the start of it, cut short.
-  private func startsHeaderName(_ range: Range<Int>) -> Bool {
-    let name = Self.contentLengthName + [UInt8(ascii: ":")]
-    for (offset, expected) in name.prefix(range.count).enumerated()
-    where lowercased(buffer[range.lowerBound + offset]) != expected {
-      return false
-    }
-    return true
   }
 
   private func matchesContentLengthName(at start: Int) -> Bool {

@@ -29,8 +29,9 @@ public struct ReadNote: Hashable, Sendable {
 /// Each task's
 /// outcome comes back as ``ServerEvent``s between messages.
 public enum VaultTask: Hashable, Sendable {
-  /// Walk the folder `root` of vault `vault`, read and parse its notes on background threads
-  /// (``ServerEvent/notesRead(_:)`` in batches, then ``ServerEvent/vaultIndexed(vault:paths:)``),
+  /// Walk the folder `root` of vault `vault`, read its `.tagd.toml`
+  /// (``ServerEvent/vocabularyRead(vault:text:)``), read and parse its notes on background
+  /// threads (``ServerEvent/notesRead(_:)``, then ``ServerEvent/vaultIndexed(vault:paths:)``),
   /// and watch it for changes (``ServerEvent/notesRead(_:)``, ``ServerEvent/notesGone(_:)``).
   case index(vault: Int, root: String)
   /// Stop watching vault `vault`; anything it still delivers is ignored.

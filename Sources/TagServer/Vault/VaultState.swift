@@ -26,6 +26,8 @@ struct VaultState: Sendable {
     var version: Int
     /// Its kind, by its name.
     var kind: NoteKind
+    /// Its URI as the editor sent it (diagnostics are published to it).
+    var uri: String
   }
 
   /// A request waiting for the index (or for notes' texts) before it is answered.
@@ -40,6 +42,8 @@ struct VaultState: Sendable {
 
   /// The vaults by number.
   var roots: [Int: Root] = [:]
+  /// Each vault's vocabulary (`.tagd.toml`), when it has a valid one.
+  var vocabularies: [Int: Vocabulary] = [:]
   var nextVault = 0
   /// Every note's tags, notes named by their absolute paths.
   private(set) var index = VaultIndex()
@@ -56,6 +60,8 @@ struct VaultState: Sendable {
   var rereading: Set<Int> = []
   /// The texts delivered for the request being answered from its ticket.
   var delivered: [String: [UInt8]] = [:]
+  /// The diagnostics last published for each open note.
+  var published: [String: [PublishDiagnosticsNotification.Diagnostic]] = [:]
   /// stdin ended while requests were parked: exit once they are answered.
   var closing = false
 
@@ -87,6 +93,23 @@ struct VaultState: Sendable {
     )
     suggestionCache = built
     return built
+  }
+
+  /// `rules` with the vaults' `allow` and `deny` applied, for a field opened in the vaults: a tag
+  /// must pass the field's own lists and every vault's.
+  func applyVocabularies(to rules: inout FieldRules) {
+    for vocabulary in vocabularies.values.sorted(by: {
+      ($0.allow?.count ?? 0) < ($1.allow?.count ?? 0)
+    }) {
+      rules.deny += vocabulary.deny
+      guard let allow = vocabulary.allow else { continue }
+      if let own = rules.allow {
+        let keys = Set(allow.map(CaselessKey.init))
+        rules.allow = own.filter { keys.contains(CaselessKey($0)) }
+      } else {
+        rules.allow = allow
+      }
+    }
   }
 
   /// Whether every vault has had its first full index.

@@ -49,7 +49,17 @@ static const char demo_css[] =
   "  background: alpha(" TEAL ", 0.18); border: 1px solid alpha(" TEAL ", 0.6); box-shadow: none; }\n"
   ".recipe button.suggestion:hover { background: alpha(" TEAL ", 0.3); }\n"
   ".recipe button.suggestion image { color: " TEAL "; }\n"
-  ".interests tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n";
+  ".interests tagd-cloud > button.tagd-cloud-tag, .notes tagd-cloud > button.tagd-cloud-tag { color: white; font-weight: 600; }\n"
+  /* The Notes page: its field as the recipe page's, the list of notes on the same glass. */
+  ".notes entry.tagd-entry { border-radius: 14px; background-color: alpha(white, 0.08); color: white;"
+  "  border: 1px solid alpha(white, 0.12); box-shadow: none; outline: none; }\n"
+  ".notes entry.tagd-entry:focus-within { border-color: transparent; box-shadow: inset 0 0 0 2px " TEAL "; }\n"
+  ".notes entry.tagd-entry > entry.tagd-text { color: white; caret-color: white; }\n"
+  ".notes tagd-chip { background-color: alpha(" TEAL ", 0.16); color: white; }\n"
+  ".notes tagd-chip > button { color: alpha(white, 0.8); }\n"
+  ".notes tagd-chip.selected, .notes tagd-chip:focus-within { background-color: " TEAL "; color: white; }\n"
+  ".notes list.notes { background-color: alpha(white, 0.08); color: white; border-radius: 14px; }\n"
+  ".notes list.notes > row:selected { background-color: alpha(" TEAL ", 0.6); color: white; }\n";
 
 typedef struct {
   GtkWidget *window;
@@ -58,6 +68,13 @@ typedef struct {
   TagdCloud *cloud;
   GtkWidget *tight;
   GtkWidget *suggestion_buttons[G_N_ELEMENTS (suggested)];
+  /* the Notes page */
+  TagdCloud *vault_cloud;
+  GtkWidget *notes_list;
+  TagdEntry *note_entry;
+  GtkWidget *note_heading;
+  char      *note_path;      /* the note whose tags the entry shows, or NULL */
+  gboolean   loading_note;   /* setting the entry's tags from the note: not a user's change */
 } Demo;
 
 static Demo demo;
@@ -73,6 +90,7 @@ static char *tagd_program;
 /* "text reason announcement" per tag-dropped signal, as the handler saw them. */
 static GPtrArray *dropped;
 static gboolean rtl;
+static char *vault_dir;
 
 /* Caseless comparison for hiding a suggestion once it is a tag (tagd decides for real). */
 static gboolean
@@ -291,6 +309,235 @@ interests_page (void)
   return box;
 }
 
+/* ---- the Notes page: a vault's tags, the notes carrying the selected ones, and the tags of
+ * the note picked, written back into its front matter through tagd's document/setTags. */
+
+/* A {line, character} position (code points: the connection asks for utf-32) as a byte offset. */
+static gsize
+byte_offset (const char *text, gint64 line, gint64 character)
+{
+  const char *p = text;
+  while (line > 0 && *p)
+    {
+      if (*p == '\n')
+        line--;
+      p++;
+    }
+  while (character > 0 && *p && *p != '\n')
+    {
+      p = g_utf8_next_char (p);
+      character--;
+    }
+  return p - text;
+}
+
+static gint64
+position_part (GVariant *range, const char *end, const char *key)
+{
+  g_autoptr (GVariant) pos = g_variant_lookup_value (range, end, NULL);
+  g_autoptr (GVariant) v = pos != NULL ? g_variant_lookup_value (pos, key, NULL) : NULL;
+  if (v == NULL)
+    return 0;
+  if (g_variant_is_of_type (v, G_VARIANT_TYPE_VARIANT))
+    {
+      g_autoptr (GVariant) inner = g_variant_get_variant (v);
+      return g_variant_is_of_type (inner, G_VARIANT_TYPE_INT64) ? g_variant_get_int64 (inner) : (gint64) g_variant_get_double (inner);
+    }
+  return g_variant_is_of_type (v, G_VARIANT_TYPE_INT64) ? g_variant_get_int64 (v) : (gint64) g_variant_get_double (v);
+}
+
+static GVariant *
+unbox (GVariant *v)
+{
+  return g_variant_is_of_type (v, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (v) : g_variant_ref (v);
+}
+
+typedef struct {
+  char *path;
+  char *text;
+} NoteWrite;
+
+static void
+on_set_tags (GObject *source, GAsyncResult *res, gpointer data)
+{
+  NoteWrite *w = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) result = tagd_connection_call_finish (TAGD_CONNECTION (source), res, &error);
+  g_autoptr (GVariant) edits = result != NULL ? g_variant_lookup_value (result, "edits", NULL) : NULL;
+  GString *text = g_string_new (w->text);
+  gsize n = edits != NULL ? g_variant_n_children (edits) : 0;
+
+  if (result == NULL)
+    g_printerr ("document/setTags: %s\n", error->message);
+  /* The edits do not overlap: applied from the last to the first, each offset stays valid. */
+  for (gsize k = n; k > 0; k--)
+    {
+      g_autoptr (GVariant) it = g_variant_get_child_value (edits, k - 1);
+      g_autoptr (GVariant) e = unbox (it);
+      g_autoptr (GVariant) range_v = g_variant_lookup_value (e, "range", NULL);
+      g_autoptr (GVariant) range = range_v != NULL ? unbox (range_v) : NULL;
+      const char *new_text = "";
+      gsize a, z;
+      if (range == NULL)
+        continue;
+      g_variant_lookup (e, "newText", "&s", &new_text);
+      a = byte_offset (text->str, position_part (range, "start", "line"), position_part (range, "start", "character"));
+      z = byte_offset (text->str, position_part (range, "end", "line"), position_part (range, "end", "character"));
+      g_string_erase (text, a, z - a);
+      g_string_insert (text, a, new_text);
+    }
+  if (result != NULL && n > 0 && !g_file_set_contents (w->path, text->str, -1, &error))
+    g_printerr ("%s: %s\n", w->path, error->message);
+  /* tagd sees the file change by itself (inotify); ask the cloud again once it has. */
+  if (n > 0)
+    {
+      g_timeout_add_once (700, (GSourceOnceFunc) tagd_cloud_reload, demo.vault_cloud);
+      g_timeout_add_once (2000, (GSourceOnceFunc) tagd_cloud_reload, demo.vault_cloud);
+    }
+  g_string_free (text, TRUE);
+  g_free (w->path);
+  g_free (w->text);
+  g_free (w);
+}
+
+/* The user changed the note's tags: tagd says how its front matter must change. */
+static void
+on_note_tags_changed (TagdEntry *entry, gpointer data)
+{
+  g_autofree char *text = NULL;
+  NoteWrite *w;
+
+  if (demo.loading_note || demo.note_path == NULL || !g_file_get_contents (demo.note_path, &text, NULL, NULL))
+    return;
+  w = g_new0 (NoteWrite, 1);
+  w->path = g_strdup (demo.note_path);
+  w->text = g_steal_pointer (&text);
+  tagd_connection_call_async (tagd_connection_get_default (), "document/setTags",
+                              g_variant_new_parsed ("{'text': <%s>, 'tags': <%^as>}", w->text,
+                                                    tagd_entry_get_tags (entry)),
+                              NULL, on_set_tags, w);
+}
+
+static void
+on_note_tags (GObject *source, GAsyncResult *res, gpointer data)
+{
+  g_autofree char *path = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) result = tagd_connection_call_finish (TAGD_CONNECTION (source), res, &error);
+  g_autofree const char **tags = NULL;
+  g_autoptr (GVariant) list = NULL;
+
+  if (result == NULL)
+    {
+      g_printerr ("document/tags: %s\n", error->message);
+      return;
+    }
+  if (g_strcmp0 (path, demo.note_path) != 0)
+    return;
+  list = g_variant_lookup_value (result, "tags", NULL);
+  tags = g_new0 (const char *, (list ? g_variant_n_children (list) : 0) + 1);
+  for (gsize i = 0; list != NULL && i < g_variant_n_children (list); i++)
+    {
+      g_autoptr (GVariant) it = g_variant_get_child_value (list, i);
+      g_autoptr (GVariant) t = unbox (it);
+      tags[i] = g_variant_get_string (t, NULL);
+    }
+  demo.loading_note = TRUE;
+  tagd_entry_set_tags (demo.note_entry, tags);
+  demo.loading_note = FALSE;
+  gtk_widget_set_sensitive (GTK_WIDGET (demo.note_entry), TRUE);
+}
+
+static void
+on_note_selected (GtkListBox *list, GtkListBoxRow *row, gpointer data)
+{
+  const char *uri = row != NULL ? g_object_get_data (G_OBJECT (row), "uri") : NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *heading = NULL;
+
+  g_clear_pointer (&demo.note_path, g_free);
+  if (uri == NULL)
+    return;
+  demo.note_path = g_filename_from_uri (uri, NULL, NULL);
+  heading = g_strdup_printf ("Tags of %s", (const char *) g_object_get_data (G_OBJECT (row), "title"));
+  gtk_label_set_text (GTK_LABEL (demo.note_heading), heading);
+  if (demo.note_path == NULL || !g_file_get_contents (demo.note_path, &text, NULL, NULL))
+    return;
+  tagd_connection_call_async (tagd_connection_get_default (), "document/tags",
+                              g_variant_new_parsed ("{'text': <%s>}", text), NULL, on_note_tags,
+                              g_strdup (demo.note_path));
+}
+
+/* The cloud's selection names other notes: the list shows them. */
+static void
+on_notes_changed (GObject *cloud, GParamSpec *pspec, gpointer data)
+{
+  const char * const *uris = tagd_cloud_get_notes (demo.vault_cloud);
+  const char * const *titles = tagd_cloud_get_note_titles (demo.vault_cloud);
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (demo.notes_list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (demo.notes_list), child);
+  for (guint i = 0; uris[i] != NULL; i++)
+    {
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *label = gtk_label_new (titles[i]);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_set_margin_top (label, 6);
+      gtk_widget_set_margin_bottom (label, 6);
+      gtk_widget_set_margin_start (label, 10);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, titles[i], -1);
+      g_object_set_data_full (G_OBJECT (row), "uri", g_strdup (uris[i]), g_free);
+      g_object_set_data_full (G_OBJECT (row), "title", g_strdup (titles[i]), g_free);
+      gtk_list_box_append (GTK_LIST_BOX (demo.notes_list), row);
+    }
+}
+
+static GtkWidget *
+notes_page (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *label;
+
+  gtk_widget_set_margin_top (box, 24);
+  gtk_widget_set_margin_bottom (box, 24);
+  gtk_widget_set_margin_start (box, 24);
+  gtk_widget_set_margin_end (box, 24);
+
+  label = heading ("Notes");
+  gtk_widget_add_css_class (label, "title-2");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), caption (vault_dir != NULL ? "Pick tags to see the notes that carry them all."
+                                                            : "No notes: start the demo with --vault DIR."));
+  demo.vault_cloud = TAGD_CLOUD (tagd_cloud_new ());
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.vault_cloud), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  g_signal_connect (demo.vault_cloud, "notify::notes", G_CALLBACK (on_notes_changed), NULL);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.vault_cloud));
+
+  demo.notes_list = gtk_list_box_new ();
+  gtk_widget_add_css_class (demo.notes_list, "notes");
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (demo.notes_list), GTK_SELECTION_SINGLE);
+  g_signal_connect (demo.notes_list, "row-selected", G_CALLBACK (on_note_selected), NULL);
+  gtk_box_append (GTK_BOX (box), demo.notes_list);
+
+  demo.note_heading = heading ("Tags of the selected note");
+  gtk_widget_set_margin_top (demo.note_heading, 12);
+  gtk_box_append (GTK_BOX (box), demo.note_heading);
+  demo.note_entry = g_object_new (TAGD_TYPE_ENTRY, "prompt", "Add a tag", NULL);
+  gtk_widget_add_css_class (GTK_WIDGET (demo.note_entry), "note-tags");
+  gtk_widget_set_sensitive (GTK_WIDGET (demo.note_entry), FALSE);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (demo.note_entry), GTK_ACCESSIBLE_RELATION_LABELLED_BY, demo.note_heading, NULL, -1);
+  g_signal_connect (demo.note_entry, "tags-changed", G_CALLBACK (on_note_tags_changed), NULL);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (demo.note_entry));
+  if (vault_dir != NULL)
+    {
+      tagd_cloud_set_vault (demo.vault_cloud, vault_dir);
+      tagd_entry_set_vault (demo.note_entry, vault_dir);
+    }
+  return box;
+}
+
 static void
 add_strv (JsonBuilder *b, const char *name, const char * const *v)
 {
@@ -375,6 +622,16 @@ on_dump (GSimpleAction *action, GVariant *parameter, gpointer data)
     json_builder_add_double_value (b, g_array_index (animation_labels, double, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_object (b);
+  add_strv (b, "tags", tagd_cloud_get_titles (demo.vault_cloud));
+  add_strv (b, "selection", tagd_cloud_get_selection (demo.vault_cloud));
+  add_strv (b, "uris", tagd_cloud_get_notes (demo.vault_cloud));
+  add_strv (b, "titles", tagd_cloud_get_note_titles (demo.vault_cloud));
+  add_strv (b, "noteTags", tagd_entry_get_tags (demo.note_entry));
+  json_builder_set_member_name (b, "note");
+  json_builder_add_string_value (b, demo.note_path ? demo.note_path : "");
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "tagdPid");
   json_builder_add_int_value (b, tagd_connection_get_pid (conn));
   json_builder_set_member_name (b, "restarts");
@@ -442,6 +699,7 @@ on_activate (GApplication *app, gpointer data)
   }
   gtk_stack_add_titled (GTK_STACK (demo.stack), scrolled (recipe_page (), "recipe"), "recipe", "Recipe tags");
   gtk_stack_add_titled (GTK_STACK (demo.stack), scrolled (interests_page (), "interests"), "interests", "Pick your interests");
+  gtk_stack_add_titled (GTK_STACK (demo.stack), scrolled (notes_page (), "notes"), "notes", "Notes");
   gtk_stack_set_visible_child_name (GTK_STACK (demo.stack), "recipe");
 
   header = gtk_header_bar_new ();
@@ -463,6 +721,7 @@ main (int argc, char *argv[])
   const GOptionEntry options[] = {
     { "tagd", 0, 0, G_OPTION_ARG_FILENAME, &tagd_program, "The tagd executable", "PATH" },
     { "rtl", 0, 0, G_OPTION_ARG_NONE, &rtl, "Lay the window out right to left", NULL },
+    { "vault", 0, 0, G_OPTION_ARG_FILENAME, &vault_dir, "A folder of notes for the Notes page (its notes are written to)", "DIR" },
     { NULL }
   };
 

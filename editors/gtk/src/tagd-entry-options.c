@@ -47,6 +47,8 @@ _tagd_entry_options (TagdEntry *self)
   if (self->history >= 0)
     g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
 
+  if (self->vault != NULL)
+    g_variant_builder_add (&opts, "{sv}", "suggestFromVault", g_variant_new_boolean (TRUE));
   return g_variant_builder_end (&opts);
 }
 
@@ -375,3 +377,39 @@ tagd_entry_set_history (TagdEntry *self, int history)
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_HISTORY]);
 }
 
+
+/**
+ * tagd_entry_get_vault:
+ * @self: the entry
+ *
+ * Returns: (nullable) (type filename): the folder of notes whose tags are suggested
+ */
+const char *
+tagd_entry_get_vault (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return self->vault;
+}
+
+/**
+ * tagd_entry_set_vault:
+ * @self: the entry
+ * @vault: (nullable) (type filename): a folder of Markdown and Org notes, or %NULL
+ *
+ * Suggests the folder's tags too (tagd reads the folder and keeps up with its changes).
+ */
+void
+tagd_entry_set_vault (TagdEntry *self, const char *vault)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (g_strcmp0 (self->vault, vault) == 0)
+    return;
+  if (self->vault != NULL)
+    _tagd_connection_remove_vault (tagd_connection_get_default (), self->vault);
+  g_free (self->vault);
+  self->vault = vault != NULL && vault[0] != '\0' ? g_canonicalize_filename (vault, NULL) : NULL;
+  if (self->vault != NULL)
+    _tagd_connection_add_vault (tagd_connection_get_default (), self->vault);
+  send_options (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_VAULT]);
+}

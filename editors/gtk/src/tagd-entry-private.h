@@ -54,6 +54,7 @@ enum {
   PROP_BACKSPACE_MODE,
   PROP_COMMIT_ON_BLUR,
   PROP_HISTORY,
+  PROP_VAULT,
   PROP_SELECTED,
   PROP_ANNOUNCEMENT,
   N_PROPS
@@ -89,6 +90,7 @@ struct _TagdEntry {
   TagdBackspaceMode backspace_mode;
   gboolean         commit_on_blur;
   int              history;         /* -1: tagd's default */
+  char            *vault;           /* a folder of notes whose tags are suggested, or NULL */
 
   char            *announcement;
   guint            announcements;   /* how many were given: a reply tells whether one came since */

@@ -1914,6 +1914,58 @@ def cloud_titles_never_overlap_while_animating(ctx):
                           % (f, len(frames), spacing, SEED_TITLES[a], SEED_TITLES[b], rects[a], rects[b]))
 
 
+# ---------------------------------------------------------------------------------------------
+# The vault in a notes app (SPEC §6d): the demo's Notes page on a copy of demo/vault
+
+
+@test
+def notes_page_vault_cloud_notes_and_front_matter(ctx):
+    vault = os.path.join(tempfile.mkdtemp(prefix="tagd-gtk-vault-"), "vault")
+    shutil.copytree(os.path.join(HERE, "..", "demo", "vault"), vault)
+    demo = ctx.demo(extra=["--vault", vault])
+    demo.click(demo.node("page tab", "Notes"))
+    wait_for(lambda: demo.dump()["page"] == "notes", "the Notes page")
+    # The cloud: the vault's tags, those carried by the most notes first.
+    d = wait_for(lambda: (lambda d: d if len(d["notes"]["tags"]) == 7 else None)(demo.dump()), "the vault's seven tags")
+    tags = d["notes"]["tags"]
+    check(set(tags[:2]) == {"dinner", "vegan"} and set(tags[2:3]) == {"quick"} and
+          set(tags) == {"dinner", "vegan", "quick", "spicy", "lunch", "soup", "winter"},
+          "the vault's tags, most used first: %r" % tags)
+    wait_for(lambda: demo.node("check box", "dinner").get_extents(Atspi.CoordType.WINDOW).width > 0, "laid out")
+    # Its selection names the notes that carry every selected tag.
+    demo.click(demo.node("check box", "dinner"))
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta", "soup"],
+             "the three dinner notes listed: %r" % demo.dump()["notes"])
+    demo.click(demo.node("check box", "vegan"))
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta"],
+             "the two vegan dinners")
+    rows = wait_for(lambda: [n for n in demo.nodes("list item") if n.get_name() in ("curry", "pasta")
+                             and n.get_extents(Atspi.CoordType.WINDOW).width > 0], "the notes in the list")
+    check(sorted(n.get_name() for n in rows) == ["curry", "pasta"], "the list shows them (titled by their file names: tagd gives no title for these)")
+    # The note picked: its tags in the entry; a tag added is written into its front matter.
+    demo.click([n for n in rows if n.get_name() == "pasta"][0])
+    wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    if ctx.shots:
+        demo.screenshot(os.path.join(ctx.shots, "notes.png"))
+    text = demo.nodes("text", "Add a tag")[-1]  # the Notes page's entry (the recipe page's comes first)
+    demo.click(text)
+    demo.type("spi")
+    # (the notes list's rows are list items too)
+    wait_for(lambda: "spicy" in popover_rows(demo),
+             "the vault's spicy suggested (suggestFromVault)")
+    demo.key("Escape", "ctrl+a", "BackSpace")
+    demo.type("easy,")
+    wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick", "easy"], "easy added")
+    path = os.path.join(vault, "pasta.md")
+    wait_for(lambda: "easy" in open(path).read().split("---")[1], "easy written into the note's front matter")
+    with open(path) as f:
+        note = f.read()
+    check(note.startswith("---\ntitle: Weeknight pasta\n") and "Boil the pasta" in note,
+          "the rest of the note as it was: %r" % note)
+    # tagd reads the change and the cloud shows the new tag.
+    wait_for(lambda: "easy" in demo.dump()["notes"]["tags"], "the new tag in the cloud")
+
+
 class Context:
     def __init__(self, args, env):
         self.args = args

@@ -495,6 +495,71 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       vim.fn.delete(path)
     end)
 
+  H.test12("vault", "terminal: the vault: a note's field suggests the vault's tags; :TagdTags lists them; "
+    .. ":TagdRename renames in the loaded buffers and in the files", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "tags: [travel, food]", "---", "A." }, dir .. "/a.md")
+    vim.fn.writefile({ "---", "tags: [travel]", "---", "B." }, dir .. "/b.md")
+    vim.fn.writefile({ "* Trip :travel:", "C." }, dir .. "/c.org")
+    vim.fn.writefile({ "---", "title: New", "---", "Text." }, dir .. "/new.md")
+    T.with({ file = dir .. "/new.md", setup = string.format("{ vaults = { %q } }", dir) }, function(term)
+      term:wait_for("title: New")
+      term:cmd("TagFieldFrontMatter")
+      term:wait_for("-- INSERT --")
+      term:type("tr")
+      term:wait_for("\n travel") -- the vault's tag, suggested
+      term:keys("Tab")
+      term:wait_for("[travel ×]")
+      term:escape()
+      term:keys("C-w", "k")
+      term:cmd("TagdTags")
+      term:wait_for("3  travel")
+      term:wait_for("1  food")
+      term:keys("q")
+      term:cmd("TagdRename travel trip")
+      term:wait_for("renamed travel to trip in 4 notes")
+      term:wait_for("  - trip") -- the loaded (unsaved) note's buffer
+      eq({ "---", "tags: [trip, food]", "---", "A." }, vim.fn.readfile(dir .. "/a.md"), "a.md on disk")
+      eq({ "---", "tags: [trip]", "---", "B." }, vim.fn.readfile(dir .. "/b.md"), "b.md on disk")
+      H.truthy(vim.fn.readfile(dir .. "/c.org")[1]:match("^%* Trip +:trip:$"), "c.org on disk")
+      eq({ "---", "title: New", "---", "Text." }, vim.fn.readfile(dir .. "/new.md"), "the loaded note not written")
+      term:keys("C-w", "j") -- the field reads its note back: the chip is renamed too
+      term:wait_for("[trip ×]")
+    end)
+    vim.fn.delete(dir, "rf")
+  end)
+
+  H.test12("vault", "terminal: setup({ lsp = true }): tagd is the language server of markdown buffers; it reads "
+    .. "the text typed, not saved", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "tags: [travel]", "---", "A." }, dir .. "/a.md")
+    T.with({ file = dir .. "/a.md", setup = string.format("{ lsp = true, vaults = { %q } }", dir) }, function(term)
+      term:wait_for("tags: [travel]")
+      term:type("2G$i, unsaved")
+      term:keys("Escape")
+      term:wait_for("tags: [travel, unsaved]")
+      -- Ask the LSP client's tagd for the vault's tags (as the LSP features do).
+      local ask = [[lua local get = vim.lsp.get_clients or vim.lsp.get_active_clients; for _, c in ipairs(get()) do ]]
+        .. [[if c.name == "tagd" then local function h(_, r) print("lsp tags: " .. table.concat(vim.tbl_map(]]
+        .. [[function(t) return t.tag end, r.tags), ",")) end; if vim.fn.has("nvim-0.11") == 1 then ]]
+        .. [[c:request("vault/tags", {}, h, 0) else c.request("vault/tags", {}, h, 0) end end end]]
+      local ok = false
+      for _ = 1, 15 do -- the client starts, then sends changes after its debounce
+        term:cmd(ask)
+        ok = pcall(term.wait, term, function(scr)
+          return scr:find("lsp tags: [^\n]*unsaved") ~= nil
+        end, "unsaved among the tags", 1500)
+        if ok then
+          break
+        end
+      end
+      H.truthy(ok, "tagd, as the buffer's language server, read the unsaved tag:\n" .. term:screen())
+    end)
+    vim.fn.delete(dir, "rf")
+  end)
+
   H.test12("languages", "terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
     T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)
       term:cmd("TagField")

@@ -31,9 +31,11 @@ Item {
 
         width: parent.width
         height: parent.height - root.messageHeight
-        color: palette.base
-        radius: 3
-        border.color: input.activeFocus ? palette.highlight : palette.mid
+        // The seed's field: corners of 14 points, a faint fill (the text colour at 6 % over the
+        // page) and, with focus, a 2-point border in the accent colour.
+        color: Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.06)
+        radius: 14
+        border.color: input.activeFocus ? palette.highlight : Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.15)
         border.width: input.activeFocus ? 2 : 1
     }
 
@@ -91,7 +93,7 @@ Item {
                     border.width: flagged ? 2 : 0
                     color: chip.selected ? palette.highlight
                                          : chip.flashing ? Qt.rgba(0.96, 0.76, 0.07, 0.69)
-                                                         : Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.1)
+                                                         : Qt.rgba(palette.highlight.r, palette.highlight.g, palette.highlight.b, 0.16)
                 }
 
                 Text {

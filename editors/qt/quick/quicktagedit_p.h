@@ -102,7 +102,7 @@ public:
     QVariantList chips() const { return m_chips; }
     QRectF inputFrame() const { return m_inputFrame; }
     qreal contentHeight() const { return m_contentHeight; }
-    static constexpr qreal Margin = 4;
+    static constexpr qreal Margin = 6;
     qreal margin() const { return Margin; }
     qreal chipPadding() const { return FieldSession::chipPadding(m_font); }
     qreal chipButtonSize() const { return FieldSession::chipButtonSize(m_font); }

@@ -54,21 +54,23 @@ protected:
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
         const QRectF r = QRectF(rect()).adjusted(1, 1, -1, -1);
-        QColor fill = tint.isValid() ? tint : palette().color(QPalette::Highlight);
-        fill.setAlphaF(isChecked() ? selectedOpacity : unselectedOpacity);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
-        QColor edge(255, 255, 255, isChecked() ? 150 : 70);
-        p.setPen(QPen(edge, 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        // An unselected tag is its glass alone (the cloud paints it at unselectedOpacity): no
+        // fill or edge of its own, so it reads at that opacity with one outline. A selected tag
+        // gets its tint once more, up to selectedOpacity over the glass, with a light edge.
+        if (isChecked()) {
+            QColor fill = tint.isValid() ? tint : palette().color(QPalette::Highlight);
+            fill.setAlphaF(std::clamp((selectedOpacity - unselectedOpacity) / (1 - unselectedOpacity), 0.0, 1.0));
+            p.setPen(QPen(QColor(255, 255, 255, 150), 1));
+            p.setBrush(fill);
+            p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        }
         if (hasFocus()) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawRoundedRect(r.adjusted(-0.5, -0.5, 0.5, 0.5), r.height() / 2, r.height() / 2);
         }
+        // Titles semibold, bold when selected (measured bold, so selecting moves nothing).
         QFont f = font();
-        f.setBold(isChecked());
+        f.setWeight(isChecked() ? QFont::Bold : QFont::DemiBold);
         p.setFont(f);
         p.setPen(isChecked() ? QColor(Qt::white) : palette().color(QPalette::WindowText));
         p.drawText(rect(), Qt::AlignCenter, text());
@@ -129,7 +131,8 @@ void TagCloudPrivate::place()
 {
     for (int i = 0; i < buttons.size() && i < session->frames.size(); ++i) {
         buttons[i]->setGeometry(session->frames[i].toAlignedRect());
-        buttons[i]->show();
+        // A tag crossing others mid-animation is hidden until it is clear (unless it has focus).
+        buttons[i]->setVisible(!session->inTransit.value(i) || buttons[i]->hasFocus());
     }
     q->update();
 }
@@ -233,6 +236,7 @@ void TagCloud::setUnselectedOpacity(qreal o)
         return;
     d->unselectedOpacity = o;
     Q_EMIT unselectedOpacityChanged();
+    update();
     for (CloudTag *b : std::as_const(d->buttons)) {
         b->unselectedOpacity = o;
         b->update();
@@ -265,7 +269,7 @@ QSize TagCloud::minimumSizeHint() const
 void TagCloud::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    d->session->paintGlass(&p, palette().color(QPalette::Highlight));
+    d->session->paintGlass(&p, palette().color(QPalette::Highlight), d->unselectedOpacity);
 }
 
 void TagCloud::resizeEvent(QResizeEvent *event)

@@ -113,8 +113,9 @@ protected:
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
         const QPalette &pal = palette();
-        QColor fill = pal.color(QPalette::Text);
-        fill.setAlphaF(0.1);
+        // The accent (the palette's highlight) at 16 %, as the seed tints its chips.
+        QColor fill = pal.color(QPalette::Highlight);
+        fill.setAlphaF(0.16);
         QColor ink = pal.color(QPalette::Text);
         if (selected) {
             fill = pal.color(QPalette::Highlight);

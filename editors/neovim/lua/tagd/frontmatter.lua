@@ -4,6 +4,7 @@
 -- text edits, applied to the buffer; saving the file is the user's act). The plugin parses
 -- nothing itself: before every write it reads the document's tags again, so a hand edit of them
 -- while the field is open is merged into the field, never overwritten.
+local config = require("tagd.config")
 local daemon = require("tagd.daemon")
 local notice = require("tagd.notice")
 
@@ -204,6 +205,9 @@ end
 -- right after the command land in it) and gets the document's tags when tagd has read them; a
 -- document tagd cannot read gives tagd's message and no field.
 local function bind(buf, name, target, options, check)
+  if require("tagd.vault").holds(buf) then -- a note of a vault: the vault's tags are suggested
+    options = vim.tbl_extend("force", options or config.options.field_options or {}, { suggestFromVault = true })
+  end
   local tagd = require("tagd")
   local field = require("tagd.field")
   local sync = require("tagd.sync")

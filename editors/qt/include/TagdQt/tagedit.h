@@ -23,7 +23,12 @@ class TagEditPrivate;
  * Ctrl+Shift+Z undo and redo through tagd.
  *
  * Options (every property from \c separators to \c history) go to tagd's \c field/open; changing
- * one re-opens the session with the tags and text the widget shows.
+ * one sends them all with \c field/setOptions: the field keeps its tags (tags a stricter rule
+ * breaks are kept and flagged: \c flaggedTags), draft and undo history. (A tagd without that
+ * method gets the session re-opened with the tags and text the widget shows.)
+ *
+ * A refused candidate's reason (tagd's sentence) is shown under the field (\c refusal) as well
+ * as announced. In a right-to-left layout the chips are mirrored.
  */
 class TAGDQT_EXPORT TagEdit : public QWidget
 {
