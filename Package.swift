@@ -73,6 +73,7 @@ let package = Package(
         "TagCore",
         "TagProtocol",
         "TagServer",
+        "tagd",
       ]
     ),
 
@@ -130,9 +131,11 @@ let package = Package(
       name: "tagd",
       dependencies: [
         "JSONRPC",
+        "TagCore",
         "TagServer",
         "TagTerminal",
         "VaultCommands",
+        "VaultFiles",
       ],
       // Start-up is a product goal: a fully static executable spares the dynamic loader every
       // library (measured in BENCHMARKS.md; reasons in ARCHITECTURE.md "Performance"). Release

@@ -49,6 +49,13 @@ public struct Connection: Sendable {
     server.handle(.inputClosed, into: &outbox)
   }
 
+  /// Hands the server an event from the executable's file work (a note read, a vault indexed),
+  /// between messages.
+  public mutating func handle(_ event: ServerEvent, into outbox: inout Outbox) {
+    outbox.framing = framing
+    server.handle(event, into: &outbox)
+  }
+
   /// The process named by `initialize`'s `processId` is gone.
   public mutating func clientProcessGone(into outbox: inout Outbox) {
     outbox.framing = framing

@@ -11,6 +11,7 @@ enum SessionError: Error, Hashable {
   case indexOutOfRange(index: Int, count: Int, field: String, member: String = "index")
   case noMatchingTag(String, field: String)
   case staleVersion(current: Int, given: Int, field: String)
+  case bufferVersionNotAfter(current: Int, given: Int, field: String)
   case syncedWithBuffer(field: String)
   case invalidEdit(TextEditError, path: String)
   case chipCountMismatch(sizes: Int, tags: Int, field: String)
@@ -20,6 +21,10 @@ enum SessionError: Error, Hashable {
   case sizeCountMismatch(sizes: Int, tags: Int, cloud: String)
   case tooManyCloudTags(count: Int, limit: Int)
   case document(DocumentError)
+  /// `vault/rename`'s `to` cannot be written into a note.
+  case cannotRename(RenameError, note: String)
+  /// A request that needs a tag points at none.
+  case noTagAt(TextPosition, uri: String)
 }
 
 /// Why a request came at the wrong point of the LSP lifecycle.
@@ -34,6 +39,7 @@ enum LifecycleError: Error, Hashable {
 enum RequestError: Error, Hashable {
   case lifecycle(LifecycleError)
   case methodNotFound(String)
+  case notificationWithID(String)
   case params(ParamsError)
   case session(SessionError)
 }
@@ -59,6 +65,12 @@ extension ResponseError {
       )
     case .methodNotFound(let method):
       self.init(code: .methodNotFound, message: "Method not found: \(method)")
+    case .notificationWithID(let method):
+      self.init(
+        code: .invalidRequest,
+        message:
+          "Invalid Request: `\(method)` is a notification: send it without an id (it is never answered)"
+      )
     case .params(let params):
       self.init(code: .invalidParams, message: params.description)
     case .session(let session):
@@ -97,6 +109,18 @@ extension ResponseError {
         code: .parseError,
         message:
           "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+      )
+    case .lengthMismatch(let declared, let valueEnd?):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body's JSON ends after \(valueEnd) bytes, not the \(declared) of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped, reading on where the JSON ended"
+      )
+    case .lengthMismatch(let declared, nil):
+      self.init(
+        code: .parseError,
+        message:
+          "Parse error: the body runs on past the \(declared) bytes of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped to the next Content-Length header"
       )
     case .truncated:
       return nil
@@ -137,6 +161,12 @@ extension ResponseError {
         message:
           "Field \"\(field)\" is at version \(current); the changes were made against version \(given)"
       )
+    case .bufferVersionNotAfter(let current, let given, let field):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: `version` \(given) is not after \(current), the last version of field \"\(field)\"'s buffer: versions must increase"
+      )
     case .syncedWithBuffer(let field):
       self.init(
         code: .invalidParams,
@@ -171,6 +201,17 @@ extension ResponseError {
       )
     case .document(let problem):
       self.init(code: .invalidParams, message: "Invalid params: \(problem.explanation)")
+    case .noTagAt(let position, let uri):
+      self.init(
+        code: .invalidParams,
+        message:
+          "Invalid params: there is no tag at line \(position.line), character \(position.character) (counted from 0) of \(uri)"
+      )
+    case .cannotRename(let problem, let note):
+      self.init(
+        code: .invalidParams,
+        message: "Invalid params: in note \(note), \(problem.description); nothing was renamed"
+      )
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
         code: .invalidParams,

@@ -5,12 +5,28 @@ extension FieldSession {
   /// `field/suggest`: up to `limit` entries of the vocabulary for `query` (the draft when nil),
   /// leaving out tags already present and entries the field would refuse for what they are
   /// (pattern, allow and deny lists, length), not for how many tags there are.
-  func suggest(_ query: String?, limit: Int, encoding: PositionEncoding) -> SuggestResult {
-    guard let suggestions else { return SuggestResult(items: []) }
-    let items = suggestions.suggestions(for: query ?? field.draft, limit: limit) { entry in
+  ///
+  /// With `suggestFromVault`, the vault's tags (`vault`: its suggestions for a query, leaving
+  /// out what the closure excludes) follow the field's own, each tag once.
+  func suggest(
+    _ query: String?,
+    limit: Int,
+    encoding: PositionEncoding,
+    vault: (String, Int, (String) -> Bool) -> [Suggestion] = { _, _, _ in [] }
+  ) -> SuggestResult {
+    let query = query ?? field.draft
+    let refused = { (entry: String) -> Bool in
       switch field.refusal(of: entry) {
       case nil, .tooMany: false
       default: true
+      }
+    }
+    var items = suggestions?.suggestions(for: query, limit: limit, excluding: refused) ?? []
+    if suggestsFromVault, items.count < limit {
+      var seen = Set(items.map { CaselessKey($0.text) })
+      let more = vault(query, limit) { refused($0) || seen.contains(CaselessKey($0)) }
+      for item in more where items.count < limit && seen.insert(CaselessKey(item.text)).inserted {
+        items.append(item)
       }
     }
     return SuggestResult(items: items.map { SuggestResult.Item($0, encoding: encoding) })

@@ -21,9 +21,11 @@ struct FieldSession: Sendable {
   var lastLayout: (tags: [String], frames: [Frame])?
   /// The indexed vocabulary for `field/suggest`.
   var suggestions: SuggestionIndex?
+  /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
+  let suggestsFromVault: Bool
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
-  /// Whether the last change must be pushed as `field/didUpdate` (decided by ``noteChange``).
+  /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
   private(set) var updateDue = false
 
   init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
@@ -32,6 +34,7 @@ struct FieldSession: Sendable {
     self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
     self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
+    self.suggestsFromVault = options.suggestFromVault
   }
 
   /// The rules of `options`, under the server's limits.
@@ -52,44 +55,102 @@ struct FieldSession: Sendable {
     return outcome
   }
 
-  /// Applies an event (through the editor buffer when the field is synced), moving the version
-  /// when tags or draft changed.
-  mutating func apply(_ event: FieldEvent) -> FieldOutcome {
-    let before = mark
+  /// The one door every change of a field goes through: a request's event (undo and redo
+  /// included) or the editor's `field/didChange`.
+  ///
+  /// It enforces `--max-field-bytes` (`limit`) on both paths, asks the core once what changed
+  /// (``FieldOutcome/changed``), moves the version when anything did and decides whether a
+  /// `field/didUpdate` is due (``updateDue``). A change refused for the limit changes nothing
+  /// in the field; on the sync path the mirror still takes the client's text, to be taken back
+  /// out by the update (``EditorBuffer/refuse(version:edits:encoding:)``).
+  mutating func change(
+    _ input: FieldInput,
+    limit: Int,
+    encoding: PositionEncoding
+  ) throws(FieldChangeError) -> FieldOutcome {
     let outcome: FieldOutcome
-    if buffer != nil {
-      outcome = buffer?.apply(event, to: &field) ?? FieldOutcome()
+    if byteCount + maxGrowth(of: input) <= limit {
+      // Cannot overflow: applied in place, no copy of the tags.
+      outcome = try perform(input, encoding: encoding)
     } else {
-      outcome = field.apply(event)
+      var changed = self
+      outcome = try changed.perform(input, encoding: encoding)
+      guard changed.byteCount <= limit else {
+        let bytes = changed.byteCount
+        if case .buffer(let version, let edits, _, _) = input {
+          // The client's buffer holds the text: the mirror follows it, the field does not.
+          do throws(EditorBufferError) {
+            try buffer?.refuse(version: version, edits: edits, encoding: encoding)
+          } catch {
+            throw .buffer(error)
+          }
+          updateDue = true
+        }
+        throw .tooLarge(bytes: bytes)
+      }
+      self = changed
     }
-    noteChange(outcome, since: before)
+    if !outcome.changed.isEmpty { version += 1 }
+    // Pushed when the rule did something, when the selection changed (typing clears a
+    // selected chip, which the client draws until told) or when the buffer still holds text
+    // to change; a draft the client typed itself is not told back.
+    updateDue =
+      buffer.map { !outcome.isEmpty || outcome.changed.contains(.selection) || $0.hasPendingEdits }
+      ?? false
     return outcome
   }
 
-  /// What the version is compared against: the tag count, draft and selection before a change.
-  var mark: (tagCount: Int, draft: String, selected: Int?) {
-    (field.tags.count, field.draft, field.selected)
+  /// Applies `input` in place: through the editor buffer when the field is synced (a field
+  /// opened without `sync` becomes synced at its first `field/didChange`).
+  private mutating func perform(
+    _ input: FieldInput,
+    encoding: PositionEncoding
+  ) throws(FieldChangeError) -> FieldOutcome {
+    switch input {
+    case .event(let event):
+      guard buffer != nil else { return field.apply(event) }
+      return buffer?.apply(event, to: &field) ?? FieldOutcome()
+    case .buffer(let version, let edits, let composing, let applied):
+      if buffer == nil { buffer = EditorBuffer(text: field.draft, version: Int.min) }
+      do throws(EditorBufferError) {
+        return try buffer?.clientChanged(
+          version: version,
+          edits: edits,
+          encoding: encoding,
+          composing: composing,
+          applied: applied,
+          field: &field
+        ) ?? FieldOutcome()
+      } catch {
+        throw .buffer(error)
+      }
+    }
   }
 
-  /// The one place that decides what a change did, once per event or keystroke.
+  /// The UTF-8 bytes held by the field's tags and draft: what `--max-field-bytes` bounds.
+  var byteCount: Int {
+    field.tagBytes + field.draft.utf8.count
+  }
+
+  /// An upper bound on the bytes `input` can add to the field.
   ///
-  /// The version moves when it added, removed, moved or replaced tags, or changed the draft or
-  /// the selection. For a synced field it is due as `field/didUpdate` (``updateDue``) when the
-  /// rule did something, when the selection changed (typing clears a selected chip, which the
-  /// client draws until told) or when the buffer still holds committed text to delete; a draft
-  /// the client typed itself is not told back.
-  mutating func noteChange(
-    _ outcome: FieldOutcome,
-    since before: (tagCount: Int, draft: String, selected: Int?)
-  ) {
-    let selectionChanged = before.selected != field.selected
-    if !outcome.added.isEmpty || !outcome.removed.isEmpty || !outcome.inserted.isEmpty
-      || !outcome.moved.isEmpty || !outcome.replaced.isEmpty || before.tagCount != field.tags.count
-      || selectionChanged || !before.draft.hasSameUTF8(as: field.draft)
-    {
-      version += 1
+  /// A candidate's transform can lengthen it (`ΐ` uppercases to three scalars), but never by more
+  /// than 6 bytes per input byte; a removal or Backspace adds nothing.
+  private func maxGrowth(of input: FieldInput) -> Int {
+    switch input {
+    case .buffer(_, let edits, _, _): edits.reduce(0) { $0 + 6 * $1.newText.utf8.count }
+    case .event(.draftChanged(let text)): 6 * text.utf8.count
+    case .event(.tagsAdded(let tags)): tags.reduce(0) { $0 + 6 * $1.utf8.count }
+    case .event(.tagReplaced(_, let text)): 6 * text.utf8.count
+    case .event(.draftComposing(let text)): text.utf8.count
+    // These may commit the draft (edit commits a non-empty draft first, blur may commit it).
+    case .event(.submitted), .event(.deletedBackward), .event(.tagEdited), .event(.blurred):
+      6 * field.draft.utf8.count
+    // Undo and redo only return to states that were within the limit when they were made.
+    case .event(.tagRemoved), .event(.tagRemovedMatching), .event(.selected), .event(.tagMoved),
+      .event(.undo), .event(.redo):
+      0
     }
-    updateDue = buffer.map { !outcome.isEmpty || selectionChanged || $0.hasConsumedText } ?? false
   }
 
   /// The tags' JSON text, written again only when they changed since it was last asked for.
@@ -116,4 +177,21 @@ struct FieldSession: Sendable {
       flagged: field.flagged
     )
   }
+}
+
+/// What reaches a field through ``FieldSession/change(_:limit:encoding:)``.
+enum FieldInput {
+  /// A request's event.
+  case event(FieldEvent)
+  /// The editor's buffer changed (`field/didChange`): its version after `edits`, whether an
+  /// input method composes, whether the edits apply the server's.
+  case buffer(version: Int, edits: [TextEdit], composing: Bool, applied: Bool)
+}
+
+/// Why a change did not reach a field.
+enum FieldChangeError: Error {
+  /// The field would hold `bytes` bytes, over `--max-field-bytes`.
+  case tooLarge(bytes: Int)
+  /// The editor's change does not fit the mirror.
+  case buffer(EditorBufferError)
 }

@@ -8,6 +8,16 @@ protocol ServedRequest: TagRequest {
   /// Carries out the request on `server`; the result is written only after this returns, so a
   /// thrown error leaves nothing half-written.
   func perform(on server: inout Server, outbox: inout Outbox) throws(RequestError) -> Result
+  /// Whether it needs the vaults' index: parked until their first full index is done.
+  static var needsIndex: Bool { get }
+  /// The notes whose texts it needs read from the disk before it can be performed (nil or
+  /// empty: none); the server parks it while they are read (`Server.answer`).
+  func notesToRead(on server: Server) -> [String]?
+}
+
+extension ServedRequest {
+  static var needsIndex: Bool { false }
+  func notesToRead(on server: Server) -> [String]? { nil }
 }
 
 /// A notification tagd acts on, with its handler.
@@ -17,10 +27,27 @@ protocol ServedNotification: TagNotification {
   static var actsInEveryState: Bool { get }
   /// Acts on the notification; a notification is never answered, problems are logged.
   func perform(on server: inout Server, outbox: inout Outbox)
+  /// The notification's params did not decode: logged, unless the method can tell the client
+  /// in some other way.
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  )
 }
 
 extension ServedNotification {
   static var actsInEveryState: Bool { false }
+
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  ) {
+    outbox.log(.warning, "ignored notification \(method): \(error.description)")
+  }
 }
 
 extension Server {
@@ -40,12 +67,18 @@ extension Server {
     CloudOpenRequest.self, CloudToggleRequest.self, CloudSelectRequest.self,
     CloudSetTagsRequest.self, CloudStateRequest.self, CloudLayoutRequest.self,
     CloudCloseRequest.self, DocumentTagsRequest.self, DocumentSetTagsRequest.self,
+    VaultTagsRequest.self, VaultNotesRequest.self, VaultRenameRequest.self,
+    CompletionRequest.self, HoverRequest.self, ReferencesRequest.self, PrepareRenameRequest.self,
+    RenameRequest.self, CodeActionRequest.self, WorkspaceSymbolRequest.self,
   ]
 
   /// Every notification tagd acts on.
   static let notificationTypes: [any ServedNotification.Type] = [
     InitializedNotification.self, ExitNotification.self, CancelRequestNotification.self,
     SetTraceNotification.self, FieldDidChangeNotification.self,
+    DidChangeWorkspaceFoldersNotification.self, DidChangeWatchedFilesNotification.self,
+    DidOpenTextDocumentNotification.self, DidChangeTextDocumentNotification.self,
+    DidSaveTextDocumentNotification.self, DidCloseTextDocumentNotification.self,
   ]
 
   /// The request types by method name, looked up by the name's bytes.
@@ -137,7 +170,7 @@ extension FieldSetOptionsRequest: ServedRequest {
 
 extension FieldChangeRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
-    try s.changeField(self)
+    try s.changeField(self, outbox: &outbox)
   }
 }
 
@@ -186,8 +219,9 @@ extension FieldCloseRequest: ServedRequest {
 extension FieldSuggestRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> SuggestResult {
     let encoding = s.positionEncoding
-    return try s.withField(field) { session throws(RequestError) in
-      session.suggest(query, limit: limit, encoding: encoding)
+    let session = try s.withField(field) { session throws(RequestError) in session }
+    return session.suggest(query, limit: limit, encoding: encoding) { query, limit, excluded in
+      s.vaultSuggestions(for: query, limit: limit, excluding: excluded)
     }
   }
 }
@@ -256,24 +290,28 @@ extension CloudOpenRequest: ServedRequest {
 
 extension CloudToggleRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       guard let selected = session.cloud.toggle(title) else {
         throw .session(.unknownTitle(title, cloud: cloud))
       }
       session.version += 1
-      return session.state(toggled: (title, selected))
+      return session.state(since: before, toggled: (title, selected), language: language)
     }
   }
 }
 
 extension CloudSelectRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       if let unknown = session.cloud.select(selection) {
         throw .session(.unknownTitle(unknown, cloud: cloud))
       }
       session.version += 1
-      return session.state()
+      return session.state(since: before, language: language)
     }
   }
 }
@@ -387,4 +425,118 @@ extension FieldDidChangeNotification: ServedNotification {
   func perform(on s: inout Server, outbox: inout Outbox) {
     s.bufferChanged(self, outbox: &outbox)
   }
+
+  /// An editor whose change is dropped would differ from tagd for good: it is asked for its
+  /// whole text, with the reason.
+  static func undecodable(
+    _ error: ParamsError,
+    params: ParamsSource,
+    on s: inout Server,
+    outbox: inout Outbox
+  ) {
+    s.undecodableBufferChange(error, params: params, outbox: &outbox)
+  }
+}
+
+// MARK: - The vault (SPEC §6d; Server+Vault.swift)
+
+extension VaultTagsRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> VaultTagsResult {
+    s.vaultTags(prefix: prefix, limit: limit)
+  }
+}
+
+extension VaultNotesRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> VaultNotesResult {
+    s.vaultNotes(self)
+  }
+}
+
+extension VaultRenameRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRename(from) }
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> VaultRenameResult {
+    try s.rename(self, outbox: &outbox)
+  }
+}
+
+extension DidChangeWorkspaceFoldersNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) {
+    s.removeVaults(removed.map(\.uri), outbox: &outbox)
+    s.addVaults(added.map(\.uri), outbox: &outbox)
+  }
+}
+
+extension DidChangeWatchedFilesNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) {
+    s.watchedFilesChanged(self, outbox: &outbox)
+  }
+}
+
+extension DidOpenTextDocumentNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) { s.opened(self, outbox: &outbox) }
+}
+
+extension DidChangeTextDocumentNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) { s.changed(self, outbox: &outbox) }
+}
+
+extension DidSaveTextDocumentNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) { s.saved(self, outbox: &outbox) }
+}
+
+extension DidCloseTextDocumentNotification: ServedNotification {
+  func perform(on s: inout Server, outbox: inout Outbox) { s.closed(self, outbox: &outbox) }
+}
+
+// MARK: - The language server (SPEC §6e; Server+LSP.swift)
+
+extension CompletionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CompletionResult { s.complete(self) }
+}
+
+extension HoverRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func perform(on s: inout Server, outbox: inout Outbox) -> HoverResult { s.hover(self) }
+}
+
+extension ReferencesRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: false) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> LocationsResult {
+    s.references(self, outbox: &outbox)
+  }
+}
+
+extension PrepareRenameRequest: ServedRequest {
+  func perform(on s: inout Server, outbox: inout Outbox) -> PrepareRenameResult {
+    s.prepareRename(self)
+  }
+}
+
+extension RenameRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: true) }
+  func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> WorkspaceEdit {
+    try s.rename(self, outbox: &outbox)
+  }
+}
+
+extension CodeActionRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forFixesIn: self) }
+  func perform(on s: inout Server, outbox: inout Outbox) -> CodeActionsResult {
+    s.codeActions(self, outbox: &outbox)
+  }
+}
+
+extension WorkspaceSymbolRequest: ServedRequest {
+  static var needsIndex: Bool { true }
+  func notesToRead(on s: Server) -> [String]? {
+    s.symbolPlaces(query).map(\.note).filter { s.vault.open[$0] == nil }
+  }
+  func perform(on s: inout Server, outbox: inout Outbox) -> SymbolsResult { s.symbols(self) }
 }

@@ -21,6 +21,8 @@ public struct Outbox: ~Copyable {
   public var watchProcess: Int32?
   /// Diagnostics for stderr or the log file.
   public var logs: [LogRecord] = []
+  /// File work for the executable (reading vaults), in order.
+  public var vaultTasks: [VaultTask] = []
 
   /// Creates an empty outbox.
   public init() {}
@@ -60,6 +62,7 @@ public struct Outbox: ~Copyable {
   /// Takes on the logs, process watch and exit of `other` (its messages are not taken).
   mutating func takeEffects(of other: borrowing Outbox) {
     logs += other.logs
+    vaultTasks += other.vaultTasks
     if let pid = other.watchProcess { watchProcess = pid }
     if let code = other.exitCode { exitCode = code }
   }
@@ -74,6 +77,7 @@ public struct Outbox: ~Copyable {
     buffer.reset()
     bodyRanges.removeAll(keepingCapacity: true)
     logs.removeAll(keepingCapacity: true)
+    vaultTasks.removeAll()
     exitCode = nil
     watchProcess = nil
   }

@@ -27,10 +27,8 @@ extension Server {
     outbox: inout Outbox
   ) -> Bool {
     let type = Self.requestsByMethod[method]
-    if type == nil,
-      Self.notificationsByMethod[method].map(ObjectIdentifier.init)
-        == ObjectIdentifier(CancelRequestNotification.self)
-    {
+    let notification = type == nil ? Self.notificationsByMethod[method] : nil
+    if notification.map(ObjectIdentifier.init) == ObjectIdentifier(CancelRequestNotification.self) {
       // Vim's documented cancel form is a request with the cancelled request's id; the
       // cancelled request was already answered in order, so nothing more is sent.
       return false
@@ -39,12 +37,40 @@ extension Server {
       try checkLifecycle(
         isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
       )
-      guard let type else { throw .methodNotFound(method.text()) }
-      try serve(type, id: id, params: params, outbox: &outbox)
+      guard let type else {
+        if let notification { throw .notificationWithID(notification.method) }
+        throw .methodNotFound(method.text())
+      }
+      return try serve(type, id: id, params: params, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
     return true
+  }
+
+  /// A request method sent without an id: a notification, as JSON-RPC says, so it is performed
+  /// and nothing is answered; it is logged, since a client that meant it as a request waits in
+  /// vain.
+  private mutating func performUnanswered(
+    _ type: any ServedRequest.Type,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) {
+    do throws(RequestError) {
+      try checkLifecycle(
+        isInitialize: ObjectIdentifier(type) == ObjectIdentifier(InitializeRequest.self)
+      )
+      _ = try perform(type, params: params, outbox: &outbox)
+      outbox.log(
+        .warning,
+        "request \(type.method) sent without an id: performed as a notification, so no reply is sent"
+      )
+    } catch {
+      outbox.log(
+        .warning,
+        "request \(type.method) sent without an id (no reply is sent) failed: \(ResponseError(error).message)"
+      )
+    }
   }
 
   private func checkLifecycle(isInitialize: Bool) throws(RequestError) {
@@ -56,21 +82,40 @@ extension Server {
     }
   }
 
-  /// Decodes, performs and writes one request of type `R`.
+  /// Decodes one request of type `R` from its params.
+  private func decode<R: ServedRequest>(
+    _ type: R.Type,
+    params: ParamsSource
+  ) throws(RequestError) -> R {
+    do throws(ParamsError) {
+      return try R.decode(params)
+    } catch {
+      throw .params(error)
+    }
+  }
+
+  /// Decodes, performs and writes one request of type `R`; returns false when it was parked
+  /// (a request that needs the vaults' index, which is not ready: answered later).
   private mutating func serve<R: ServedRequest>(
     _ type: R.Type,
     id: RequestID,
     params: ParamsSource,
     outbox: inout Outbox
-  ) throws(RequestError) {
-    let request: R
-    do throws(ParamsError) {
-      request = try R.decode(params)
-    } catch {
-      throw .params(error)
-    }
+  ) throws(RequestError) -> Bool {
+    let request = try decode(type, params: params)
+    if R.needsIndex { return answerOrPark(request, id: id, outbox: &outbox) }
     let result = try request.perform(on: &self, outbox: &outbox)
     outbox.write { $0.response(id: id) { $0.write(result) } }
+    return true
+  }
+
+  /// Decodes and performs one request of type `R` that gets no reply (sent without an id).
+  private mutating func perform<R: ServedRequest>(
+    _ type: R.Type,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) throws(RequestError) -> R.Result {
+    try decode(type, params: params).perform(on: &self, outbox: &outbox)
   }
 
   /// Acts on a notification; never replies.
@@ -85,6 +130,9 @@ extension Server {
     outbox: inout Outbox
   ) {
     guard let type = Self.notificationsByMethod[name] else {
+      if let request = Self.requestsByMethod[name] {
+        return performUnanswered(request, params: params, outbox: &outbox)
+      }
       let method = name.text()
       outbox.log(
         method.hasPrefix("$/") ? .debug : .warning,
@@ -104,11 +152,14 @@ extension Server {
     params: ParamsSource,
     outbox: inout Outbox
   ) {
+    let notification: N
     do throws(ParamsError) {
-      try N.decode(params).perform(on: &self, outbox: &outbox)
+      notification = try N.decode(params)
     } catch {
-      outbox.log(.warning, "ignored notification \(N.method): \(error.description)")
+      N.undecodable(error, params: params, on: &self, outbox: &outbox)
+      return
     }
+    notification.perform(on: &self, outbox: &outbox)
   }
 
   mutating func initialize(_ params: InitializeRequest, outbox: inout Outbox) -> InitializeResult {
@@ -117,6 +168,13 @@ extension Server {
     reducedMotion = params.reducedMotion
     language = Language(locale: params.locale)
     if let pid = params.processID { outbox.watchProcess = pid }
+    if let folders = params.workspaceFolders {
+      addVaults(folders.map(\.uri), outbox: &outbox)
+    } else if let uri = params.rootURI {
+      addVaults([uri], outbox: &outbox)
+    } else if let path = params.rootPath {
+      addVault(path: path, outbox: &outbox)
+    }
     outbox.log(.info, "initialized; position encoding \(positionEncoding.rawValue)")
     return InitializeResult(
       version: config.version,

@@ -8,9 +8,12 @@ extension Server {
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
     try checkCanOpen(params.field, in: fields, kind: "field")
+    var options = params.options
+    // A field that suggests from the vaults is in them: their `.tagd.toml` applies to it.
+    if options.suggestFromVault { vault.applyVocabularies(to: &options.rules) }
     var session = FieldSession(
       id: params.field,
-      options: params.options,
+      options: options,
       config: config,
       language: language
     )
@@ -60,33 +63,43 @@ extension Server {
     return try body(&fields.values[index])
   }
 
-  mutating func changeField(_ params: FieldChangeRequest) throws(RequestError) -> FieldStateResult {
+  /// `field/change`: the whole draft, or edits of the draft of the current version, as the
+  /// event ``FieldEvent/draftChanged(_:)`` (not on a synced field: its buffer is the editor's).
+  mutating func changeField(
+    _ params: FieldChangeRequest,
+    outbox: inout Outbox
+  ) throws(RequestError) -> FieldStateResult {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
     return try withField(params.field) { session throws(RequestError) in
       guard session.buffer == nil else { throw .session(.syncedWithBuffer(field: params.field)) }
+      let text: String
       switch params.change {
-      case .text(let text):
-        return try session.apply(.draftChanged(text), limit: limit)
+      case .text(let whole):
+        text = whole
       case .edits(let version, let changes):
         guard version == session.version else {
           throw .session(
             .staleVersion(current: session.version, given: version, field: params.field)
           )
         }
-        let text: String
         do throws(TextEditError) {
           text = try TextOffsets.apply(changes, to: session.field.draft, encoding: encoding)
         } catch {
           throw .session(.invalidEdit(error, path: "changes"))
         }
-        return try session.apply(.draftChanged(text), limit: limit)
       }
+      return try Server.change(
+        &session,
+        .draftChanged(text),
+        limit: limit,
+        encoding: encoding,
+        outbox: &outbox
+      )
     }
   }
 
-  /// Applies `event` to field `id` and, for a synced field, pushes the update before the
-  /// response.
+  /// Applies `event` to field `id`.
   mutating func apply(
     _ event: FieldEvent,
     toField id: String,
@@ -95,12 +108,27 @@ extension Server {
     let limit = config.maxFieldBytes
     let encoding = positionEncoding
     return try withField(id) { session throws(RequestError) in
-      let state = try session.apply(event, limit: limit)
-      if session.updateDue {
-        Server.sendUpdate(&session, state.outcome, encoding: encoding, outbox: &outbox)
-      }
-      return state
+      try Server.change(&session, event, limit: limit, encoding: encoding, outbox: &outbox)
     }
+  }
+
+  /// A request's event through the field's one door; for a synced field, the update is
+  /// pushed before the response.
+  static func change(
+    _ session: inout FieldSession,
+    _ event: FieldEvent,
+    limit: Int,
+    encoding: PositionEncoding,
+    outbox: inout Outbox
+  ) throws(RequestError) -> FieldStateResult {
+    let outcome: FieldOutcome
+    do throws(FieldChangeError) {
+      outcome = try session.change(.event(event), limit: limit, encoding: encoding)
+    } catch {
+      throw session.requestError(error, limit: limit)
+    }
+    if session.updateDue { sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox) }
+    return session.state(outcome)
   }
 
   mutating func removeTag(
@@ -189,19 +217,15 @@ extension Server {
 }
 
 extension FieldSession {
-  /// Applies `event` in place, refusing it (and changing nothing) when it would take the field
-  /// past `limit` bytes (`--max-field-bytes`).
-  mutating func apply(_ event: FieldEvent, limit: Int) throws(RequestError) -> FieldStateResult {
-    if byteCount + maxGrowth(of: event) <= limit {
-      // Cannot overflow: applied in place, no copy of the tags.
-      let outcome = apply(event)
-      return state(outcome)
+  /// The request error for a change that did not reach the field.
+  func requestError(_ error: FieldChangeError, limit: Int) -> RequestError {
+    switch error {
+    case .tooLarge(let bytes): .session(.fieldTooLarge(bytes: bytes, limit: limit, field: id))
+    // A request's event never meets the buffer's errors: those come from the editor's edits.
+    case .buffer(.staleVersion(let current, let given)):
+      .session(.staleVersion(current: current, given: given, field: id))
+    case .buffer(.invalidEdit(let problem)): .session(.invalidEdit(problem, path: "changes"))
     }
-    var changed = self
-    let outcome = changed.apply(event)
-    guard changed.byteCount <= limit else { throw FieldSession.tooLarge(changed, limit: limit) }
-    self = changed
-    return state(outcome)
   }
 
   static func tooLarge(_ session: FieldSession, limit: Int) -> RequestError {

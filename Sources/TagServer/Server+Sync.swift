@@ -3,13 +3,23 @@ import TagCore
 import TagProtocol
 
 extension Server {
-  /// `field/didChange`: applies the editor's changes to the field's buffer mirror, then tells
-  /// the client what happened (Protocol/sync.md).
+  /// `field/didChange`: the editor's changes go through the field's one door.
+  ///
+  /// The client is told what happened (Protocol/sync.md). A change that is not taken is never dropped in
+  /// silence: the update says why (`error`) and either asks for the whole text (`resync`) or,
+  /// for a change over a limit, takes the text back out of the buffer.
   mutating func bufferChanged(_ change: FieldDidChangeNotification, outbox: inout Outbox) {
     let encoding = positionEncoding
+    let limit = config.maxFieldBytes
     do throws(RequestError) {
       try withField(change.field) { session throws(RequestError) in
-        Server.bufferChanged(change, in: &session, encoding: encoding, outbox: &outbox)
+        Server.bufferChanged(
+          change,
+          in: &session,
+          limit: limit,
+          encoding: encoding,
+          outbox: &outbox
+        )
       }
     } catch {
       outbox.log(.warning, "field/didChange for \"\(change.field)\", which is not open; ignored")
@@ -19,43 +29,74 @@ extension Server {
   private static func bufferChanged(
     _ change: FieldDidChangeNotification,
     in session: inout FieldSession,
+    limit: Int,
     encoding: PositionEncoding,
     outbox: inout Outbox
   ) {
-    // A field opened without `sync` becomes synced at its first didChange.
-    var buffer = session.buffer ?? EditorBuffer(text: session.field.draft, version: Int.min)
-    session.buffer = nil
-    let before = session.mark
-    do throws(EditorBufferError) {
-      let outcome = try buffer.clientChanged(
-        version: change.version,
-        edits: change.changes,
-        encoding: encoding,
-        composing: change.composing,
-        applied: change.applied != nil,
-        field: &session.field
-      )
-      session.buffer = buffer
-      session.noteChange(outcome, since: before)
+    let input = FieldInput.buffer(
+      version: change.version,
+      edits: change.changes,
+      composing: change.composing,
+      applied: change.applied != nil
+    )
+    do throws(FieldChangeError) {
+      let outcome = try session.change(input, limit: limit, encoding: encoding)
       if session.updateDue {
         sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox)
       }
     } catch {
-      session.buffer = buffer
+      let problem: SessionError
       switch error {
-      case .staleVersion(let current, let given):
-        outbox.log(
-          .warning,
-          "field/didChange for \"\(change.field)\" has version \(given), not after \(current); ignored"
-        )
-      case .invalidEdit(let problem):
-        outbox.log(
-          .warning,
-          "field/didChange for \"\(change.field)\" does not fit the buffer (\(problem.explanation)); asking for the whole text"
-        )
-        sendUpdate(&session, FieldOutcome(), resync: true, encoding: encoding, outbox: &outbox)
+      case .tooLarge(let bytes):
+        problem = .fieldTooLarge(bytes: bytes, limit: limit, field: session.id)
+      case .buffer(.staleVersion(let current, let given)):
+        problem = .bufferVersionNotAfter(current: current, given: given, field: session.id)
+      case .buffer(.invalidEdit(let edit)):
+        problem = .invalidEdit(edit, path: "contentChanges")
       }
+      refused(&session, ResponseError(.session(problem)), encoding: encoding, outbox: &outbox)
     }
+  }
+
+  /// Tells the client that its `field/didChange` for `session` was not taken, and why: over a
+  /// limit, the update's edits take the text back out of the buffer; otherwise the buffers may
+  /// differ and the update asks for the whole text.
+  static func refused(
+    _ session: inout FieldSession,
+    _ error: ResponseError,
+    encoding: PositionEncoding,
+    outbox: inout Outbox
+  ) {
+    outbox.log(.warning, "field/didChange not taken: \(error.message)")
+    if session.buffer == nil {
+      session.buffer = EditorBuffer(text: session.field.draft, version: Int.min)
+    }
+    let resync = error.code != .limitExceeded
+    sendUpdate(
+      &session,
+      FieldOutcome(),
+      resync: resync,
+      error: error,
+      encoding: encoding,
+      outbox: &outbox
+    )
+  }
+
+  /// A `field/didChange` whose params did not decode: if they name an open field, its client
+  /// is asked for the whole text, with the reason.
+  mutating func undecodableBufferChange(
+    _ error: ParamsError,
+    params: ParamsSource,
+    outbox: inout Outbox
+  ) {
+    let response = ResponseError(.params(error))
+    guard let id = FieldDidChangeNotification.field(in: params),
+      let index = fields.index(forKey: id)
+    else {
+      outbox.log(.warning, "ignored notification field/didChange: \(error.description)")
+      return
+    }
+    Server.refused(&fields.values[index], response, encoding: positionEncoding, outbox: &outbox)
   }
 
   /// Writes a `field/didUpdate` for a synced field.
@@ -68,6 +109,7 @@ extension Server {
     _ session: inout FieldSession,
     _ outcome: FieldOutcome,
     resync: Bool = false,
+    error: ResponseError? = nil,
     encoding: PositionEncoding,
     outbox: inout Outbox
   ) {
@@ -82,6 +124,7 @@ extension Server {
       stateVersion: session.version,
       outcome: outcome,
       resync: resync,
+      error: error,
       layout: cells?.flow,
       labels: cells?.labels ?? [],
       selected: session.field.selected,

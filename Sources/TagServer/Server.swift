@@ -12,6 +12,19 @@ public enum ServerEvent: Hashable, Sendable {
   case inputClosed
   /// The process named by `initialize`'s `processId` is gone.
   case clientProcessGone
+  /// Notes read and parsed by the executable (an index's batch, a change on disk).
+  case notesRead([ReadNote])
+  /// Notes, or folders of notes, gone from the disk.
+  case notesGone([String])
+  /// Vault `vault`'s walk is done and every note of `paths` was delivered: its first full
+  /// index is ready (or, after a re-walk, the notes not in `paths` are gone).
+  case vaultIndexed(vault: Int, paths: [String])
+  /// The texts read for the request parked on `ticket`.
+  case textsRead(ticket: Int, texts: [NoteText])
+  /// The notes of reread `ticket` were delivered.
+  case rereadDone(ticket: Int)
+  /// Vault `vault`'s `.tagd.toml` as read (nil: it has none).
+  case vocabularyRead(vault: Int, text: String?)
 }
 
 /// The whole daemon as a value: lifecycle plus open sessions, driven by events.
@@ -45,6 +58,8 @@ public struct Server: Sendable {
 
   var fields: [String: FieldSession] = [:]
   var clouds: [String: CloudSession] = [:]
+  /// The vaults, their index and the editor's open notes (SPEC §6d).
+  var vault = VaultState()
   /// The buffer the params' member ranges are scanned into, kept between messages.
   var paramsMembers: [JSONObjectRanges.Member] = []
   /// Whether single calls are decoded straight from their bytes (the tests turn it off to
@@ -67,11 +82,12 @@ public struct Server: Sendable {
     case .frameError(let error):
       handle(frameError: error, into: &outbox)
     case .inputClosed:
-      outbox.log(.info, "stdin closed; exiting")
-      outbox.exitCode = lifecycle == .shutDown ? 0 : 1
+      inputClosed(outbox: &outbox)
     case .clientProcessGone:
       outbox.log(.info, "client process is gone; exiting")
       outbox.exitCode = lifecycle == .shutDown ? 0 : 1
+    case .notesRead, .notesGone, .vaultIndexed, .textsRead, .rereadDone, .vocabularyRead:
+      handle(vaultEvent: event, into: &outbox)
     }
   }
 

@@ -94,10 +94,33 @@ public struct ModelEditor: Sendable {
   /// Problems seen (error responses, unparsable messages).
   public private(set) var problems: [String] = []
 
+  /// How the editor reports its user's changes: ranged edits, or its whole text (which tagd
+  /// compares with its mirror), with or without the caret.
+  public enum Reporting: Hashable, Sendable, CaseIterable {
+    case ranges
+    case wholeTextWithCaret
+    case wholeText
+  }
+
+  /// How this editor reports its user's changes.
+  public let reporting: Reporting
+
   /// Creates an editor for `field`; the caller sends ``openMessage``.
-  public init(field: String, backspace: BackspaceMode = .remove) {
+  public init(field: String, backspace: BackspaceMode = .remove, reporting: Reporting = .ranges) {
     self.field = field
     self.backspace = backspace
+    self.reporting = reporting
+  }
+
+  /// The change the user just made, `edit` as a ranged editor reports it, as ``reporting``
+  /// says.
+  private func reported(_ edit: TextEdit) -> [TextEdit] {
+    switch reporting {
+    case .ranges: [edit]
+    case .wholeText: [TextEdit(range: nil, newText: buffer)]
+    case .wholeTextWithCaret:
+      [TextEdit(range: nil, newText: buffer, caret: position(of: buffer.endIndex))]
+    }
   }
 
   /// The `field/open` request for this field, synced at version 0.
@@ -114,7 +137,10 @@ public struct ModelEditor: Sendable {
       let end = position(of: buffer.endIndex)
       buffer += text
       version += 1
-      queueChange([TextEdit(range: TextRange(start: end, end: end), newText: text)], applied: nil)
+      queueChange(
+        reported(TextEdit(range: TextRange(start: end, end: end), newText: text)),
+        applied: nil
+      )
     case .backspace:
       guard let last = buffer.indices.last else {
         queueRequest("field/deleteBackward")
@@ -123,7 +149,7 @@ public struct ModelEditor: Sendable {
       let range = TextRange(start: position(of: last), end: position(of: buffer.endIndex))
       buffer.removeLast()
       version += 1
-      queueChange([TextEdit(range: range, newText: "")], applied: nil)
+      queueChange(reported(TextEdit(range: range, newText: "")), applied: nil)
     case .enter: queueRequest("field/submit")
     case .undo: queueRequest("field/undo")
     case .redo: queueRequest("field/redo")
@@ -211,6 +237,15 @@ public struct ModelEditor: Sendable {
         }
         w.key("text")
         w.string(edit.newText)
+        if let caret = edit.caret {
+          w.key("caret")
+          w.beginObject()
+          w.key("line")
+          w.integer(caret.line)
+          w.key("character")
+          w.integer(caret.character)
+          w.endObject()
+        }
         w.endObject()
       }
       w.endArray()

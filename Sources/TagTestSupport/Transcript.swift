@@ -8,6 +8,12 @@ public import JSONRPC
 /// `initialize`, whose whole result only the lifecycle transcript pins), `== exit N` is the
 /// status the daemon must exit with once the client closes stdin, and lines starting with `#`
 /// (or blank) are commentary.
+///
+/// `{{rootUri}}` and `{{root}}` stand for the checkout's root as a `file://` URI and as a path
+/// (a transcript serves a vault of the repository without naming where it is checked out).
+/// A transcript that uses them is replayed **stepwise** over pipes: each message is sent once
+/// the replies to the one before it have arrived, so requests parked while the vault is indexed
+/// are answered in the order written (the tests of parking itself hold indexing explicitly).
 public struct Transcript: Sendable {
   /// The file name without extension.
   public var name: String
@@ -17,16 +23,55 @@ public struct Transcript: Sendable {
   public var expectedReplies: [ExpectedReply]
   /// The exit status expected after stdin closes, when the transcript states one.
   public var expectedExit: Int32?
+  /// How many replies each send is followed by.
+  public var replyCounts: [Int]
+  /// Whether it serves a vault of the repository (see ``Transcript``): replayed stepwise.
+  public var stepwise: Bool
+
+  /// The checkout's root as a `file://` URI, as LSP clients write one.
+  public static var rootURI: String {
+    var out = "file://"
+    for byte in packageRoot().utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        out.unicodeScalars += ["%", hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+      }
+    }
+    return out
+  }
+
+  /// `text` with the placeholders filled in.
+  public static func expanding(_ text: String) -> String {
+    text.replacing("{{rootUri}}", with: rootURI).replacing("{{root}}", with: packageRoot())
+  }
+
+  /// `text` with the checkout's root put back as placeholders (for recording).
+  public static func abstracting(_ text: String) -> String {
+    text.replacing(rootURI, with: "{{rootUri}}").replacing(packageRoot(), with: "{{root}}")
+  }
 
   /// Parses transcript text.
   public init(name: String, text: String) throws(TranscriptError) {
     self.name = name
     sends = []
     expectedReplies = []
+    replyCounts = []
+    stepwise = text.contains("{{root")
+    let text = Self.expanding(text)
     for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     {
       if line.hasPrefix("-> ") {
         sends.append(String(line.dropFirst(3)))
+        replyCounts.append(0)
+      } else if line.hasPrefix("<- ") || line.hasPrefix("<~ ") {
+        if !replyCounts.isEmpty { replyCounts[replyCounts.count - 1] += 1 }
+      }
+      if line.hasPrefix("-> ") {
       } else if line.hasPrefix("<- ") {
         expectedReplies.append(ExpectedReply(text: String(line.dropFirst(3)), partial: false))
       } else if line.hasPrefix("<~ ") {

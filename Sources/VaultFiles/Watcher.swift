@@ -158,6 +158,13 @@ public final class VaultWatcher {
     for folder in listing.folders {
       watch(folder.isEmpty ? relative : relative + "/" + folder)
     }
-    return listing.notes.map { VaultListing.join(root, relative + "/" + $0.relativePath) }
+    // Listed again now that every folder is watched: a note written between the first listing
+    // and its folder's watch (`mkdir -p a/b && echo > a/b/x.md`) is not missed.
+    // (A folder made meanwhile is watched too: watching a folder twice is one watch.)
+    let again = (try? VaultListing(root: path)) ?? listing
+    for folder in again.folders {
+      watch(folder.isEmpty ? relative : relative + "/" + folder)
+    }
+    return again.notes.map { VaultListing.join(root, relative + "/" + $0.relativePath) }
   }
 }

@@ -15,13 +15,20 @@ struct StdioLoop {
   let log: LogSink
   var connection: Connection
   var watchedProcess: Int32?
+  /// The vaults' file work, on background threads.
+  let worker: VaultWorker
 
   /// Runs until exit; returns the exit code.
+  ///
+  /// While a vault is served, stdin is polled beside the vault worker's wake pipe and its
+  /// watchers' descriptors: what the worker found reaches the server between messages, never
+  /// inside one (ARCHITECTURE.md, "The vault: indexing beside the keystrokes").
   mutating func run() -> Int32 {
     keepFreedMemory()
     var buffer = [UInt8](repeating: 0, count: 64 << 10)
     var outbox = Outbox()
     var lastCheck = monotonicSeconds()
+    var inputOpen = true
     while true {
       if let pid = watchedProcess, monotonicSeconds() - lastCheck >= 2 {
         lastCheck = monotonicSeconds()
@@ -32,16 +39,36 @@ struct StdioLoop {
       }
       // Idle for a second after large messages: their freed memory goes back to the kernel.
       let trimming = receivedSinceTrim >= Self.trimAfter
-      if watchedProcess != nil || trimming {
-        var pfd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&pfd, 1, trimming ? 1000 : 2000)
-        if ready == 0 {
-          if trimming {
-            #if canImport(Glibc)
-            _ = mallocTrim(0)
-            #endif
-            receivedSinceTrim = 0
+      let timeout: Int32 = watchedProcess != nil ? 2000 : trimming ? 1000 : -1
+      if !worker.isIdle || !inputOpen {
+        var fds = (inputOpen ? [input] : []).map {
+          pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
+        fds += worker.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready <= 0 {
+          if ready == 0, trimming { trim() }
+          continue
+        }
+        for fd in fds.dropFirst(inputOpen ? 1 : 0) where fd.revents != 0 {
+          if fd.fd == worker.wake.read {
+            for delivery in worker.take() {
+              switch delivery {
+              case .event(let event): connection.handle(event, into: &outbox)
+              case .log(let record): log.write(record)
+              case .watcher: break
+              }
+            }
+          } else {
+            for event in worker.drainWatcher(fd.fd) { connection.handle(event, into: &outbox) }
           }
+        }
+        if let code = flush(&outbox) { return code }
+        guard inputOpen, fds[0].revents != 0 else { continue }
+      } else if timeout >= 0 {
+        var pfd = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        if poll(&pfd, 1, timeout) == 0 {
+          if trimming { trim() }
           continue
         }
       }
@@ -49,18 +76,27 @@ struct StdioLoop {
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         log.write(LogRecord(level: .error, message: "reading stdin failed: errno \(errno)"))
-        connection.inputClosed(into: &outbox)
-        return flush(&outbox) ?? 1
       }
-      if count == 0 {
+      if count <= 0 {
+        // The server exits now, or once the requests parked for the vault are answered.
+        inputOpen = false
         connection.inputClosed(into: &outbox)
-        return flush(&outbox) ?? 1
+        if let code = flush(&outbox) { return code }
+        continue
       }
       receivedSinceTrim += count
       connection.receive(buffer.span.extracting(0..<count), into: &outbox)
       if let code = flush(&outbox) { return code }
       returnFreedMemory()
     }
+  }
+
+  /// Hands freed heap back to the kernel after a second of idle input.
+  private mutating func trim() {
+    #if canImport(Glibc)
+    _ = mallocTrim(0)
+    #endif
+    receivedSinceTrim = 0
   }
 
   /// The most sessions open since memory was last handed back to the kernel.
@@ -100,6 +136,7 @@ struct StdioLoop {
   private mutating func flush(_ outbox: inout Outbox) -> Int32? {
     for record in outbox.logs { log.write(record) }
     if let pid = outbox.watchProcess { watchedProcess = pid }
+    for task in outbox.vaultTasks { worker.perform(task) }
     let exitCode = outbox.exitCode
     if !outbox.withWire({ writeAll($0) }) {
       log.write(LogRecord(level: .info, message: "stdout closed by the client; exiting"))

@@ -58,6 +58,10 @@ var loop = StdioLoop(
   output: protocolOutput,
   log: LogSink(level: options.logLevel, descriptor: logDescriptor),
   connection: Connection(config: options.config, framing: options.framing),
-  watchedProcess: options.clientProcessID
+  watchedProcess: options.clientProcessID,
+  worker: VaultWorker(
+    holdPath: getenv("TAGD_HOLD_INDEXING").map { String(cString: $0) },
+    watches: getenv("TAGD_NO_WATCH") == nil
+  )
 )
 exit(loop.run())

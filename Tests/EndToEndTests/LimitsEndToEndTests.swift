@@ -103,6 +103,52 @@ import Testing
     #expect(errorCode(reply(run.replies, id: 6)) == -32012)
   }
 
+  /// `--max-field-bytes` holds on the sync path too: a `field/didChange` that would take the
+  /// field past it changes nothing in the field, and its `field/didUpdate` says why and asks the
+  /// client to take the text back out of its buffer.
+  @Test func bytesPerSyncedField() throws {
+    let big = String(repeating: "x", count: 1500)
+    func insert(_ version: Int, at character: Int, _ text: String) -> String {
+      let position = #"{"line":0,"character":\#(character)}"#
+      return
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":\#(version),"contentChanges":[{"range":{"start":\#(position),"end":\#(position)},"text":"\#(text)"}]}}"#
+    }
+    let run = try session(
+      [
+        initialize,
+        #"{"jsonrpc":"2.0","id":1,"method":"field/open","params":{"field":"s","sync":{"version":1}}}"#,
+        insert(2, at: 0, big),
+        insert(3, at: 1500, big),
+        insert(4, at: 3000, "ab"),
+        #"{"jsonrpc":"2.0","id":5,"method":"field/state","params":{"field":"s"}}"#,
+      ],
+      arguments: ["--max-field-bytes=1000"]
+    )
+    let updates = run.replies.compactMap(JSONCompare.parse).compactMap { value -> JSONObject? in
+      guard case .object(let message) = value, message["method"] == .string("field/didUpdate"),
+        case .object(let params)? = message["params"]
+      else { return nil }
+      return params
+    }
+    let refusals = updates.filter { $0["error"] != nil }
+    #expect(refusals.count == 2, "one update per refused change: \(run.replies)")
+    for update in refusals {
+      #expect(errorCode(update) == -32012, "\(update)")
+      #expect(update["text"] == .string(""), "the draft did not take the text")
+      guard case .array(let edits)? = update["edits"] else {
+        Issue.record("no edits in \(update)")
+        continue
+      }
+      #expect(!edits.isEmpty, "the update takes the refused text out of the buffer")
+    }
+    #expect(run.replies.contains { $0.contains("--max-field-bytes") })
+    guard case .object(let state)? = reply(run.replies, id: 5)?["result"] else {
+      Issue.record("no state in \(run.replies)")
+      return
+    }
+    #expect(state["text"] == .string("ab"), "what fits is taken: \(state)")
+  }
+
   @Test func headerBlockSize() throws {
     let child = try spawnTagd(["--framing=content-length", "--max-header-bytes=100"])
     child.write(

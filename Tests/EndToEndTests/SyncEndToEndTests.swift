@@ -91,6 +91,43 @@ import Testing
     #expect(updates.count == 1, "one field/didUpdate after the keystroke: \(replies)")
     #expect(updates.allSatisfy { !$0.contains(#""selected""#) }, "\(updates)")
   }
+
+  /// A `field/didChange` tagd cannot take is never dropped in silence: the client gets a
+  /// `field/didUpdate` asking for its whole text, with the reason (issue 33 item 3).
+  @Test(arguments: [
+    // A misspelled member.
+    (#""version":2,"contentChange":[{"text":"x"}]"#, "`contentChange` is not a known member"),
+    // A wrong type.
+    (#""version":"2","contentChanges":[{"text":"x"}]"#, "`version`"),
+    // A repeated version.
+    (#""version":1,"contentChanges":[{"text":"x"}]"#, "`version` 1 is not after 1"),
+  ])
+  func aChangeNotTakenAsksForTheWholeText(params: String, reason: String) throws {
+    let (replies, _, _, _) = try session([
+      initialize,
+      #"{"jsonrpc":"2.0","id":1,"method":"field/open","params":{"field":"s","text":"ab","sync":{"version":1}}}"#,
+      #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s",\#(params)}}"#,
+      #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":5,"contentChanges":[{"text":"abc"}]}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/state","params":{"field":"s"}}"#,
+    ])
+    let updates = replies.filter { $0.contains("field/didUpdate") }
+    #expect(updates.count == 1, "\(replies)")
+    guard case .object(let message)? = updates.first.flatMap(JSONCompare.parse),
+      case .object(let update)? = message["params"]
+    else { throw Unexpected() }
+    #expect(update["resync"] == .bool(true), "\(update)")
+    #expect(update["version"] == .integer(1), "the last version taken")
+    guard case .object(let error)? = update["error"], case .string(let text)? = error["message"]
+    else {
+      Issue.record("no error in \(update)")
+      return
+    }
+    #expect(error["code"] == .integer(-32602))
+    #expect(text.contains(reason), "\(text)")
+    // The whole text, sent as asked, is taken.
+    guard case .object(let state)? = reply(replies, id: 2)?["result"] else { throw Unexpected() }
+    #expect(state["text"] == .string("abc"), "\(state)")
+  }
 }
 
 /// A reply that is not the expected shape.

@@ -78,6 +78,55 @@ import Glibc
     }
   }
 
+  /// A Content-Length that does not match its body (counted in characters, or too long) gets
+  /// an error saying Content-Length counts bytes, and the next message is still answered.
+  @Test(arguments: [-3, 5])
+  func contentLengthThatIsNotTheBodysBytes(off: Int) throws {
+    let open =
+      #"{"jsonrpc":"2.0","id":1,"method":"field/open","params":{"field":"é","tags":["ü","ö"]}}"#
+    let next = #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"g"}}"#
+    let child = try spawnTagd(["--framing=content-length"])
+    child.write(
+      frame(initialize, .contentLength)
+        + Array("Content-Length: \(open.utf8.count + off)\r\n\r\n\(open)".utf8)
+        + frame(next, .contentLength)
+    )
+    #expect(child.finish() == 1)
+    let replies = splitFrames(child.stdout, framing: .contentLength)
+    #expect(reply(replies, id: 2)?["result"] != nil, "the next request is answered: \(replies)")
+    #expect(reply(replies, id: 1) == nil, "the mismatched message is not served")
+    let errors = replies.filter { $0.contains("Content-Length counts") }
+    #expect(errors.count == 1, "\(replies)")
+    #expect(errors.allSatisfy { $0.contains("-32700") && $0.contains("bytes") })
+    #expect(isOnlyFrames(child.stdout, framing: .contentLength))
+  }
+
+  /// A notification sent with an id is refused saying how to send it; a request sent without
+  /// an id is performed (JSON-RPC) and logged.
+  @Test func notificationsWithIdsAndRequestsWithout() throws {
+    let run = try session(
+      [
+        initialize,
+        #"{"jsonrpc":"2.0","id":1,"method":"field/didChange","params":{"field":"f","version":2,"contentChanges":[]}}"#,
+        #"{"jsonrpc":"2.0","method":"field/open","params":{"field":"f","tags":["a"]}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"field/state","params":{"field":"f"}}"#,
+      ],
+      arguments: ["--log=warning"]
+    )
+    let refused = try #require(reply(run.replies, id: 1))
+    #expect(errorCode(refused) == -32600, "\(refused)")
+    guard case .object(let error)? = refused["error"], case .string(let text)? = error["message"]
+    else { throw Unexpected() }
+    #expect(text.contains("field/didChange") && text.contains("without an id"), "\(text)")
+    guard case .object(let state)? = reply(run.replies, id: 2)?["result"] else {
+      Issue.record("field/open without an id was not performed: \(run.replies)")
+      return
+    }
+    #expect(state["tags"] == .array([.string("a")]))
+    #expect(run.replies.count == 3, "no reply to the request sent without an id: \(run.replies)")
+    #expect(run.stderr.contains("field/open") && run.stderr.contains("without an id"))
+  }
+
   @Test func oversizedMessageIsSkippedAndNamed() throws {
     let big =
       #"{"jsonrpc":"2.0","id":3,"method":"field/change","params":{"field":"f","text":""#
@@ -197,3 +246,6 @@ func errorCodes(_ text: String) -> [Int64] {
   default: return []
   }
 }
+
+/// A reply that is not the expected shape.
+private struct Unexpected: Error {}

@@ -83,6 +83,34 @@ private let framed = "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
       "garbage glued to a header", "Content-Length 2\r\n\r\n{}xxContent-Length: 1\r\n\r\n1",
       [.error(.malformedHeader("Content-Length 2")), message("1")]
     ),
+    // A Content-Length counted in characters is too short: the body runs on past it, and the
+    // next header, glued to the rest, is still found.
+    (
+      "length counted in characters", "Content-Length: 5\r\n\r\n\"é€\"Content-Length: 2\r\n\r\n{}",
+      [.error(.lengthMismatch(declared: 5, valueEnd: nil)), message("{}")]
+    ),
+    // One too long swallows the start of the next header, which is read from where the JSON
+    // value ended.
+    (
+      "length too long", "Content-Length: 4\r\n\r\n{}Content-Length: 2\r\n\r\n[]",
+      [.error(.lengthMismatch(declared: 4, valueEnd: 2)), message("[]")]
+    ),
+    // A value followed by garbage inside a right length is a body that is not JSON (the
+    // server answers it), not a length too long.
+    (
+      "value then garbage", "Content-Length: 4\r\n\r\n[1],Content-Length: 2\r\n\r\n{}",
+      [message("[1],"), message("{}")]
+    ),
+    // A right length around text that is not JSON is the server's to answer, not a mismatch.
+    (
+      "right length, not JSON", "Content-Length: 3\r\n\r\n{x}Content-Length: 2\r\n\r\n{}",
+      [message("{x}"), message("{}")]
+    ),
+    (
+      "garbage after a right length",
+      "Content-Length: 2\r\n\r\n{}]]Content-Length: 2\r\n\r\n{}",
+      [message("{}"), .error(.malformedHeader("]]Content-Length: 2")), message("{}")]
+    ),
   ] as [(String, String, [FrameEvent])]
 )
 func contentLength(_ name: String, _ input: String, _ expected: [FrameEvent]) {

@@ -91,10 +91,43 @@ import Testing
     var toClient: [Update] = []
     var problems: [String] = []
 
+    /// How the model editor reports its typing: ranged edits, or its whole text (Protocol/sync.md,
+    /// "Range-less changes"), with or without the caret.
+    var reporting = Reporting.ranges
+
+    enum Reporting: CaseIterable {
+      case ranges
+      case wholeTextWithCaret
+      case wholeText
+    }
+
     init(rules: FieldRules) { field = TagField(rules: rules) }
+
+    /// The change that took the buffer to its current text, as ``reporting`` says.
+    func whole(_ edit: TextEdit) -> [TextEdit] {
+      switch reporting {
+      case .ranges: return [edit]
+      case .wholeText: return [TextEdit(range: nil, newText: buffer)]
+      case .wholeTextWithCaret:
+        let caret = TextOffsets.position(of: buffer.endIndex, in: buffer, encoding: .utf16)
+        return [TextEdit(range: nil, newText: buffer, caret: caret)]
+      }
+    }
 
     mutating func press(_ key: Key) {
       switch key {
+      case .type(let text) where reporting != .ranges:
+        buffer += text
+        version += 1
+        toServer.append(
+          .change(version: version, edits: whole(TextEdit(range: nil, newText: "")), applied: nil)
+        )
+      case .backspace where reporting != .ranges && !buffer.isEmpty:
+        buffer.removeLast()
+        version += 1
+        toServer.append(
+          .change(version: version, edits: whole(TextEdit(range: nil, newText: "")), applied: nil)
+        )
       case .type(let text):
         let end = TextOffsets.position(of: buffer.endIndex, in: buffer, encoding: .utf16)
         buffer += text
@@ -210,6 +243,7 @@ import Testing
     let modes = BackspaceMode.allCases
     let rules = FieldRules(backspace: modes[Int(seed % 3)])
     var run = Run(rules: rules)
+    run.reporting = Run.Reporting.allCases[Int(seed / 3 % 3)]
     var next = 0
     while next < keys.count || !run.toServer.isEmpty || !run.toClient.isEmpty {
       switch Int.random(in: 0..<3, using: &random) {
@@ -237,7 +271,7 @@ import Testing
     return same
       ? nil
       : """
-      seed \(seed) mode \(rules.backspace) keys \(keys)
+      seed \(seed) mode \(rules.backspace) reporting \(run.reporting) keys \(keys)
         got tags \(run.field.tags) draft \(run.field.draft.debugDescription) buffer \(run.buffer.debugDescription) problems \(run.problems)
         want tags \(expected.tags) draft \(expected.draft.debugDescription)
       """

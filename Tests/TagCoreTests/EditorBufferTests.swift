@@ -18,6 +18,60 @@ import Testing
     )
   }
 
+  /// A whole-text change is compared with the mirror: typing after committed text the client
+  /// has not deleted yet is typing, not the committed text typed again.
+  @Test func wholeTextChangesAreFoundAgainstTheMirror() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [TextEdit(range: nil, newText: "red,g")],
+      encoding: .utf16,
+      field: &field
+    )
+    let typed = try buffer.clientChanged(
+      version: 2,
+      edits: [TextEdit(range: nil, newText: "red,gr")],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(typed.isEmpty, "no duplicate red: \(typed)")
+    #expect(field.tags == ["red"])
+    #expect(field.draft == "gr")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 4)])
+  }
+
+  /// The one tie-break: inside a run of equal characters, the edit is the last place.
+  ///
+  /// Unless the caret says where. Here that decides whether a deleted comma is the Backspace at the end
+  /// (which removes the last tag, the draft being empty) or a tidying of committed text.
+  @Test(arguments: [(nil, [String]()), (1, ["x"]), (2, [])] as [(Int?, [String])])
+  func theCaretPlacesAnEditInARun(caret: Int?, tags: [String]) throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [TextEdit(range: nil, newText: "x,,")],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == ["x"])
+    _ = try buffer.clientChanged(
+      version: 2,
+      edits: [
+        TextEdit(
+          range: nil,
+          newText: "x,",
+          caret: caret.map { TextPosition(line: 0, character: $0) }
+        )
+      ],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == tags)
+    #expect(buffer.text == "x,")
+  }
+
   @Test func committedTextIsConsumedUntilTheClientDeletesIt() throws {
     var field = TagField()
     var buffer = EditorBuffer(text: "", version: 0)

@@ -120,6 +120,44 @@ private struct Snapshot: Equatable, CustomStringConvertible {
     #expect(field.tags.isEmpty && field.selected == nil)
   }
 
+  /// Typing that ends where it began (`l`, then Backspace) leaves no step: an undo that would
+  /// change nothing is no undo at all ("Undid typing." for nothing).
+  @Test func typingUndoneByHandLeavesNoStep() {
+    var field = TagField()
+    _ = field.apply(.draftChanged("l"))
+    #expect(field.canUndo)
+    _ = field.apply(.draftChanged(""))
+    #expect(!field.canUndo)
+    let undo = field.apply(.undo)
+    #expect(undo.history == HistoryChange(direction: .undo, action: nil))
+    #expect(Announcement.text(for: undo, tags: field.tags) == "Nothing to undo.")
+    // After a real step, the same typing leaves that step on top, unchanged.
+    _ = field.apply(.tagsAdded(["a"]))
+    _ = field.apply(.draftChanged("xy"))
+    _ = field.apply(.draftChanged("x"))
+    _ = field.apply(.draftChanged(""))
+    let undoAdd = field.apply(.undo)
+    #expect(undoAdd.history == HistoryChange(direction: .undo, action: .add))
+    #expect(field.tags.isEmpty)
+  }
+
+  /// Every change says what it changed, once: the core's outcome is what the server versions
+  /// and pushes on.
+  @Test func theOutcomeSaysWhatChanged() {
+    var field = TagField()
+    #expect(field.apply(.draftChanged("a")).changed == [.draft])
+    #expect(field.apply(.draftChanged("a")).changed == [])
+    #expect(field.apply(.draftChanged("a,")).changed == [.tags, .draft])
+    #expect(field.apply(.selected(0)).changed == [.selection])
+    #expect(field.apply(.selected(0)).changed == [])
+    #expect(field.apply(.draftChanged("b")).changed == [.draft, .selection])
+    #expect(field.apply(.undo).changed == [.draft, .selection])
+    #expect(field.apply(.undo).changed == [.tags, .draft, .selection])
+    #expect(field.apply(.undo).changed == [.draft])
+    #expect(field.apply(.undo).changed == [])
+    #expect(field.apply(.tagRemoved(at: 5)).changed == [])
+  }
+
   @Test func depthIsBounded() {
     var field = TagField(rules: FieldRules(historyLimit: 2))
     for tag in ["a", "b", "c", "d"] { _ = field.apply(.tagsAdded([tag])) }
@@ -249,11 +287,17 @@ private struct Snapshot: Equatable, CustomStringConvertible {
           redo.removeAll()
           if isTyping && typingOpen, !steps.isEmpty {
             steps[steps.count - 1].after = after
+            typingOpen = true
+            // Typing back to where its step began leaves no step.
+            if let last = steps.last, last.after == last.before {
+              steps.removeLast()
+              typingOpen = false
+            }
           } else {
             steps.append((before, after))
             if steps.count > rules.historyLimit { steps.removeFirst() }
+            typingOpen = isTyping
           }
-          typingOpen = isTyping
         } else {
           if !isTyping { typingOpen = false }
           // A selection change alone: the last step's "after" is still what redo gives.

@@ -94,6 +94,9 @@ private func tags(_ text: String) -> [NoteTag] {
     #expect(tag?.notes == 2)
     #expect(tag?.spellings.count == 2)
     #expect(tag?.spelling.unicodeScalars.count == 4)
+    // A prefix compares by characters: `caf` finds both, `cafe` neither.
+    #expect(index.tags(prefix: "CAF").map(\.notes) == [2])
+    #expect(index.tags(prefix: "cafe").isEmpty)
   }
 
   @Test func namesAreByteExact() {

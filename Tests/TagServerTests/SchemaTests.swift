@@ -43,7 +43,7 @@ import Testing
     var server = Server()
     var outbox = Outbox()
     for send in transcript.sends {
-      server.handle(.message(Array(send.utf8)), into: &outbox)
+      server.handleNow(.message(Array(send.utf8)), into: &outbox)
       let replies = outbox.texts.compactMap(
         JSONCompare.parse
       )

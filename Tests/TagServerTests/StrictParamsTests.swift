@@ -23,7 +23,7 @@ import Testing
       var server = Server()
       var outbox = Outbox()
       for (i, send) in transcript.sends.enumerated() {
-        server.handle(.message(Array(send.utf8)), into: &outbox)
+        server.handleNow(.message(Array(send.utf8)), into: &outbox)
         let succeeded = outbox.texts.contains { JSONCompare.parse($0)?.member("result") != nil }
         outbox.clear()
         guard succeeded, case .object(let message)? = JSONCompare.parse(send),
@@ -47,7 +47,7 @@ import Testing
   func answer(_ c: Case, params: JSONObject) -> JSONValue? {
     var server = Server()
     var outbox = Outbox()
-    for send in c.before { server.handle(.message(Array(send.utf8)), into: &outbox) }
+    for send in c.before { server.handleNow(.message(Array(send.utf8)), into: &outbox) }
     outbox.clear()
     var w = JSONWriter()
     w.value(
@@ -58,7 +58,7 @@ import Testing
         ])
       )
     )
-    server.handle(.message(w.bytes), into: &outbox)
+    server.handleNow(.message(w.bytes), into: &outbox)
     return outbox.texts.lazy.compactMap(JSONCompare.parse).first { $0.member("id") != nil }
   }
 
@@ -131,7 +131,7 @@ import Testing
       #"{"field":"f","options":{"maxTags":-1,"zz":1}}"#,
       "`options.zz` is not a known member (known: `separators`, `maxTags`, `maxTagLength`, "
         + "`caseSensitive`, `transform`, `prompt`, `pattern`, `allow`, `deny`, `suggestions`, "
-        + "`backspace`, `commitOnBlur`, `history`)"
+        + "`backspace`, `suggestFromVault`, `commitOnBlur`, `history`)"
     ),
     // Members read after a bad value are still known...
     (

@@ -41,11 +41,12 @@ import Glibc
   }
 
   /// Slow typing through the same machinery (every message delivered at once) also matches.
-  @Test func lockstepDeliveryMatchesSlowTyping() {
+  @Test(arguments: ModelEditor.Reporting.allCases)
+  func lockstepDeliveryMatchesSlowTyping(reporting: ModelEditor.Reporting) {
     var random = SplitMix64(seed: 77)
     for _ in 0..<200 {
       let keys = randomKeystrokes(count: 25, features: true, using: &random)
-      let result = run(keys, seed: 0, lockstep: true)
+      let result = run(keys, seed: 0, lockstep: true, reporting: reporting)
       let expected = slowTypingResult(keys)
       #expect(result.tags == expected.tags && result.buffer == expected.draft, "\(keys)")
     }
@@ -70,14 +71,15 @@ import Glibc
       using: &random
     )
     let mode = BackspaceMode.allCases[Int(seed % 3)]
-    let result = run(keys, seed: seed, lockstep: false, backspace: mode)
+    let reporting = ModelEditor.Reporting.allCases[Int(seed / 3 % 3)]
+    let result = run(keys, seed: seed, lockstep: false, backspace: mode, reporting: reporting)
     let expected = slowTypingResult(keys, backspace: mode)
     guard result.tags == expected.tags, result.buffer == expected.draft,
       result.serverDraft == expected.draft,
       result.problems.isEmpty
     else {
       return """
-        seed \(seed) backspace \(mode) (replay: TAGD_SIM_SEED=\(seed) swift test --filter SyncSimulationTests): keys \(keys)
+        seed \(seed) backspace \(mode) reporting \(reporting) (replay: TAGD_SIM_SEED=\(seed) swift test --filter SyncSimulationTests): keys \(keys)
           got tags \(result.tags) buffer \(result.buffer.debugDescription) server draft \(result.serverDraft.debugDescription)
           want tags \(expected.tags) draft \(expected.draft.debugDescription) problems \(result.problems)
         """
@@ -99,12 +101,13 @@ import Glibc
     seed: UInt64,
     lockstep: Bool,
     deliverEarly: Bool = true,
-    backspace: BackspaceMode = .remove
+    backspace: BackspaceMode = .remove,
+    reporting: ModelEditor.Reporting = .ranges
   ) -> Outcome {
     var random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 1)
     var server = Server()
     var outbox = Outbox()
-    var editor = ModelEditor(field: "sim", backspace: backspace)
+    var editor = ModelEditor(field: "sim", backspace: backspace, reporting: reporting)
     var toServer: [String] = [
       #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}}"#,
       editor.openMessage,

@@ -27,7 +27,7 @@ import Glibc
     var replies: [[String]] = []
     var exitCode: Int32?
     for send in transcript.sends where exitCode == nil {
-      server.handle(.message(Array(send.utf8)), into: &outbox)
+      server.handleNow(.message(Array(send.utf8)), into: &outbox)
       replies.append(outbox.texts)
       exitCode = outbox.exitCode
       outbox.clear()
@@ -61,7 +61,7 @@ import Glibc
     // author's and stand for that many replies), before the next send.
     var pending: ArraySlice<String> = []
     func flush() {
-      out += pending.map { "<- " + $0 }
+      out += pending.map { "<- " + Transcript.abstracting($0) }
       pending = []
     }
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -121,7 +121,7 @@ import Glibc
           send = send.replacing(#""params":{"#, with: #""params":{"locale":"\#(locale)","#)
         }
       }
-      server.handle(.message(Array(send.utf8)), into: &outbox)
+      server.handleNow(.message(Array(send.utf8)), into: &outbox)
       replies += outbox.texts
       outbox.clear()
     }

@@ -127,15 +127,15 @@ The last character but one is the × (from `tagd--cells')."
                            chip))
     chip))
 
-(defun tagd--layout-text (field &optional indent)
-  "Return FIELD's chips placed at the frames tagd laid out, as text.
-Lines after the first start with INDENT spaces; the text ends where
+(defun tagd--layout-rows (field)
+  "Return FIELD's chips placed at the frames tagd laid out, row by row.
+Each row is (TEXT . COUNT): the row's text, its chips placed at
+their columns, and how many chips it holds.  The last row ends where
 the draft begins.  Return nil when there are no frames for the
 current tags yet (a layout is then asked for)."
   (let* ((frames (tagd--field-frames field))
          (tags (tagd--field-tags field))
-         (padding (plist-get tagd--cells :padding))
-         (indent (make-string (or indent 0) ?\s)))
+         (padding (plist-get tagd--cells :padding)))
     (if (not (and frames (= (length frames) (1+ (length tags)))))
         (progn (when (and (tagd--field-layout field)
                           (not (eql (tagd--field-laid field)
@@ -152,16 +152,27 @@ current tags yet (a layout is then asked for)."
                  do (push (list x (+ x (- (plist-get frame :width) padding))
                                 (tagd--chip-text field tag i (plist-get frame :label)))
                           (aref lines (plist-get frame :y))))
-        (push (list (plist-get field-frame :x) 0 "") (aref lines (1- (length lines))))
-        (mapconcat
-         (lambda (items)
-           (let ((col 0) (out nil))
-             (pcase-dolist (`(,x ,end ,text) (nreverse items))
-               (push (make-string (max 0 (- x col)) ?\s) out)
-               (push text out)
-               (setq col end))
-             (apply #'concat (nreverse out))))
-         lines (concat "\n" indent))))))
+        (cl-loop
+         for items across lines for y from 0
+         collect
+         (let ((col 0) (out nil))
+           (pcase-dolist (`(,x ,end ,text) (reverse items))
+             (push (make-string (max 0 (- x col)) ?\s) out)
+             (push text out)
+             (setq col end))
+           (when (= y (plist-get field-frame :y))
+             ;; The draft starts at the field's frame.
+             (push (make-string (max 0 (- (plist-get field-frame :x) col)) ?\s) out))
+           (cons (apply #'concat (nreverse out)) (length items))))))))
+
+(defun tagd--layout-text (field &optional indent)
+  "Return FIELD's chips placed at the frames tagd laid out, as text.
+Lines after the first start with INDENT spaces; the text ends where
+the draft begins.  Return nil when there are no frames for the
+current tags yet (a layout is then asked for)."
+  (let ((rows (tagd--layout-rows field)))
+    (and rows
+         (mapconcat #'car rows (concat "\n" (make-string (or indent 0) ?\s))))))
 
 (provide 'tagd-chips)
 ;;; tagd-chips.el ends here

@@ -17,8 +17,10 @@
 (require 'seq)
 (require 'subr-x)
 
-(defconst tagd-version "1.1.0"
-  "Version of the tagd Emacs package.")
+(defconst tagd-version "1.2.0"
+  "Version of the tagd Emacs package: the version of tagd it goes with.
+It equals tagd.el's Version header and tagd's own version
+\(ServerConfig.currentVersion); a test checks both.")
 
 (defconst tagd--directory
   (file-name-directory (or (locate-library "tagd.el" t)
@@ -76,6 +78,12 @@ minute has passed; then the next keystroke in a field starts it."
 (defvar tagd--methods nil
   "The methods tagd said it handles at initialize, a list of strings.")
 
+(defvar tagd--workspace-folders nil
+  "The vault folders (directory names) tagd is to serve (tagd-vault.el).")
+
+(defvar tagd--served-folders nil
+  "The vault folders the running tagd was given.")
+
 (defvar tagd--stopping nil
   "Non-nil while `tagd-stop' ends the process on purpose.")
 
@@ -103,7 +111,10 @@ asked for then would start a second process.")
         (cl-loop for sub in '(".build/debug/tagd" ".build/release/tagd")
                  for file = (expand-file-name (concat "../../" sub) tagd--directory)
                  when (file-executable-p file) return file)
-        (user-error "No tagd program: set `tagd-program' or put tagd on `exec-path'"))))
+        (user-error "%s" (concat "No tagd program found: set `tagd-program' or the environment "
+                                 "variable TAGD to the tagd binary, or put tagd on `exec-path'.  "
+                                 "To build it: \"swift build --product tagd\" at the root of a "
+                                 "tagd checkout (it is then .build/debug/tagd)")))))
 
 (defun tagd--live-p ()
   "Return non-nil if the tagd connection is running."
@@ -166,8 +177,27 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
       (maphash (lambda (_id field) (tagd--reopen field)) tagd--fields)
       conn)))
 
+(defun tagd--file-uri (file)
+  "Return the file URI of FILE, percent-encoded as tagd writes them."
+  (concat "file://"
+          (mapconcat (lambda (byte)
+                       (if (or (<= ?a byte ?z) (<= ?A byte ?Z) (<= ?0 byte ?9)
+                               (memq byte '(?- ?. ?_ ?~ ?/)))
+                           (string byte)
+                         (format "%%%02X" byte)))
+                     (encode-coding-string (directory-file-name (expand-file-name file))
+                                           'utf-8 t)
+                     "")))
+
+(defun tagd--folder (dir)
+  "Return the LSP WorkspaceFolder of the directory DIR."
+  (list :uri (tagd--file-uri dir)
+        :name (file-name-nondirectory (directory-file-name dir))))
+
 (defun tagd--initialize (conn)
-  "Send initialize and initialized on CONN; note the position encoding."
+  "Send initialize and initialized on CONN; note the position encoding.
+The vault folders of `tagd--workspace-folders' are its
+`workspaceFolders'."
   (let* ((locale (tagd--locale))
          (result
           (tagd--request-on
@@ -178,8 +208,12 @@ not empty.  (Emacs 28 has no `current-locale-environment'.)"
                   ;; Emacs positions count characters: utf-32.
                   :capabilities
                   (list :general (list :positionEncodings ["utf-32" "utf-16"])))
-            (and locale (list :locale locale)))))
+            (and locale (list :locale locale))
+            (and tagd--workspace-folders
+                 (list :workspaceFolders
+                       (vconcat (mapcar #'tagd--folder tagd--workspace-folders)))))))
          (caps (plist-get result :capabilities)))
+    (setq tagd--served-folders tagd--workspace-folders)
     (setq tagd--methods (append (plist-get caps :methods) nil))
     (setq tagd--encoding (or (plist-get caps :positionEncoding) "utf-16")))
   (jsonrpc-notify conn :initialized (make-hash-table)))

@@ -16,6 +16,7 @@
 
 (require 'tagd)
 (require 'tagd-document)
+(require 'tagd-vault)
 
 (defcustom tagd-front-matter-key "tags"
   "The front matter key `tagd-front-matter-edit-tags' edits."
@@ -33,11 +34,13 @@
 ;;;###autoload
 (defun tagd-front-matter-edit-tags ()
   "Edit the tags of the buffer's front matter through `tagd-read-tags'.
-The key is `tagd-front-matter-key'.  The buffer is changed, not
-saved."
+The key is `tagd-front-matter-key'.  In a vault (see
+`tagd-vault-of'), the vault's tags are suggested, most used first.
+The buffer is changed, not saved."
   (interactive)
   (let ((tags (tagd-read-tags (format "%s: " (capitalize tagd-front-matter-key))
-                              (tagd-front-matter-tags))))
+                              (tagd-front-matter-tags)
+                              (tagd-vault-field-options))))
     (tagd-front-matter-set-tags tags)))
 
 ;;;###autoload

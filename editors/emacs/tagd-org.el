@@ -18,6 +18,7 @@
 
 (require 'tagd)
 (require 'tagd-document)
+(require 'tagd-vault)
 
 (defvar org-tag-alist)
 (defvar org-tag-persistent-alist)
@@ -65,8 +66,9 @@ the first heading."
 (defun tagd-org-set-tags ()
   "Edit the tags of the current Org heading through `tagd-read-tags'.
 Before the first heading, edit the file's #+FILETAGS instead.  The
-vocabulary is Org's (`tagd-org-vocabulary'); tagd reads and writes
-the tags, and refuses one Org cannot hold."
+vocabulary is Org's (`tagd-org-vocabulary'), then, in a vault (see
+`tagd-vault-of'), the vault's tags, most used first; tagd reads and
+writes the tags, and refuses one Org cannot hold."
   (interactive)
   (unless (derived-mode-p 'org-mode)
     (user-error "Not in an Org buffer"))
@@ -76,6 +78,7 @@ the tags, and refuses one Org cannot hold."
          (tags (tagd-read-tags (if heading "Tags: " "File tags: ")
                                (apply #'tagd-document-tags target)
                                (append (list :suggestions (vconcat (tagd-org-vocabulary)))
+                                       (tagd-vault-field-options)
                                        tagd-org-options))))
     (apply #'tagd-document-set-tags tags target)
     (if (not heading)

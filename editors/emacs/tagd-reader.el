@@ -79,12 +79,14 @@ indented under the first chip."
     (tagd--cell-layout (max 20 (- (window-width window) prompt 1)) 12)))
 
 (defun tagd--minibuffer-resized (_window)
-  "Lay the reader's chips out again if the minibuffer's width changed."
+  "Lay the reader's chips out again if the minibuffer's width changed.
+Otherwise draw them again: the rows that fit may have changed."
   (let ((field tagd--field))
     (when (and field (not (tagd--field-closed field)))
       (let ((params (tagd--minibuffer-layout)))
-        (unless (equal (plist-get params :width)
-                       (plist-get (tagd--field-layout field) :width))
+        (if (equal (plist-get params :width)
+                   (plist-get (tagd--field-layout field) :width))
+            (tagd--render field)
           (tagd--set-layout field params))))))
 
 (defun tagd--placeholder (field)
@@ -93,32 +95,127 @@ indented under the first chip."
       (propertize (tagd--field-prompt field) 'face 'tagd-placeholder 'cursor t)
     ""))
 
+(defcustom tagd-more-format "… %d more tags"
+  "What stands for chip rows the minibuffer has no room for.
+A `format' string with one %d, the number of chips not shown.
+When the chips need more rows than the minibuffer may grow to
+\(`max-mini-window-height'), the rows farthest from the draft give
+way to it, so that the draft and the cursor stay in view."
+  :type 'string
+  :group 'tagd)
+
+(defun tagd--minibuffer-lines (window)
+  "Return how many lines the minibuffer WINDOW may grow to.
+This follows Emacs's own rule: `max-mini-window-height' (a float
+is a fraction of the frame's height), unless `resize-mini-windows'
+is nil."
+  (let* ((frame (window-frame window))
+         (unit (frame-char-height frame))
+         (frame-lines (/ (frame-inner-height frame) unit))
+         (max max-mini-window-height)
+         (lines (cond ((not resize-mini-windows) (window-body-height window))
+                      ((floatp max) (floor (* max (frame-inner-height frame)) unit))
+                      ((integerp max) max)
+                      (t (/ frame-lines 4)))))
+    (max 1 (min lines frame-lines))))
+
+(defun tagd--fit-rows (rows lines last-lines selected)
+  "Return which of ROWS to show in LINES lines, as a list of booleans.
+ROWS are `tagd--layout-rows'; the last one, with the draft, is
+always shown and takes LAST-LINES lines.  Each run of hidden rows
+takes one line (`tagd-more-format').  The rows next to the draft
+are shown, unless the chip at index SELECTED is in a hidden row:
+then its row and those after it are, the draft's row kept."
+  (let* ((n (length rows))
+         ;; Rows other than the last one that fit with one "more" line.
+         (room (max 0 (- lines last-lines 1)))
+         (shown (lambda (from count)
+                  (cl-loop for i below n
+                           collect (or (= i (1- n)) (and (>= i from) (< i (+ from count))))))))
+    (if (<= (+ (1- n) last-lines) lines)
+        (make-list n t)
+      (let* ((first (- n 1 room))
+             (row (and selected
+                       (cl-loop for (_ . count) in rows for i from 0
+                                sum count into seen
+                                when (< selected seen) return i))))
+        (let ((count (- lines last-lines 1 (if (and row (> row 0)) 1 0))))
+          (if (and row (< row first) (> count 0))
+              ;; A "more" line before the selected row (unless it is the
+              ;; first) and one between its rows and the draft's.
+              (funcall shown row count)
+            (funcall shown first room)))))))
+
+(defun tagd--fold-rows (rows shown)
+  "Return the texts of ROWS (`tagd--layout-rows'), folding those not SHOWN.
+Each run of hidden rows becomes one line of `tagd-more-format'."
+  (let ((out nil) (hidden 0))
+    (cl-loop for (text . count) in rows for show in shown
+             do (if (not show)
+                    (cl-incf hidden count)
+                  (when (> hidden 0)
+                    (push (propertize (format tagd-more-format hidden) 'face 'shadow) out)
+                    (setq hidden 0))
+                  (push text out)))
+    (nreverse out)))
+
 (defun tagd--render-minibuffer (field)
   "Show FIELD's chips before the draft in the minibuffer.
 They are placed by tagd's layout in the columns after the prompt.
-Its announcement follows the draft, as `minibuffer-message' would
-show it, but never between the prompt and the chips."
+Its announcements follow the draft, as `minibuffer-message' would
+show them, but never between the prompt and the chips.  When the
+chips need more rows than the minibuffer may grow to, the rows
+farthest from the draft are folded into one line (see
+`tagd-more-format'), so the draft and the cursor stay in view."
   (let* ((start (tagd--field-start field))
          (empty (= start (point-max)))
-         (notice (if (tagd--field-notice field)
-                     (propertize (format " [%s]" (tagd--field-notice field))
-                                 'face 'minibuffer-prompt)
-                   ""))
-         (placed (tagd--layout-text
-                  field (save-excursion (goto-char start) (current-column)))))
-    (unless (overlayp tagd--chips-overlay)
-      (setq tagd--chips-overlay (make-overlay start start nil nil nil)))
-    (unless (overlayp tagd--notice-overlay)
-      (setq tagd--notice-overlay (make-overlay start start nil nil nil)))
-    (move-overlay tagd--chips-overlay start start)
-    (move-overlay tagd--notice-overlay (point-max) (point-max))
-    (when placed
-      (overlay-put tagd--chips-overlay 'before-string placed))
-    ;; One overlay's strings are drawn in order: chips, then what
-    ;; follows an empty draft.
-    (overlay-put tagd--chips-overlay 'after-string
-                 (if empty (concat (tagd--placeholder field) notice) ""))
-    (overlay-put tagd--notice-overlay 'after-string (if empty "" notice))))
+         (window (or (get-buffer-window (current-buffer) t) (minibuffer-window)))
+         (width (max 2 (window-width window)))
+         (indent (save-excursion (goto-char start) (current-column)))
+         (notices (tagd--field-notices field))
+         (notice (lambda ()
+                   (mapconcat (lambda (notice)
+                                (propertize (format " [%s]" (car notice))
+                                            'face 'minibuffer-prompt))
+                              notices "")))
+         (rows (tagd--layout-rows field))
+         (lines (tagd--minibuffer-lines window))
+         ;; The lines the draft's row takes, wrapped at the window's edge
+         ;; (a terminal keeps the last column for the continuation mark).
+         (last-lines
+          (lambda ()
+            (1+ (/ (+ indent
+                      (string-width (or (car (car (last rows))) ""))
+                      (string-width (buffer-substring-no-properties start (point-max)))
+                      (if empty (string-width (tagd--placeholder field)) 0)
+                      (string-width (funcall notice)))
+                   (1- width))))))
+    ;; The oldest announcements give way when the draft's row would not
+    ;; leave three lines for chips (a selected chip's row between two
+    ;; "more" lines); they are in *Messages*.
+    (while (and (cdr notices)
+                (> (funcall last-lines) (if (cdr rows) (max 1 (- lines 3)) lines)))
+      (setq notices (cdr notices)))
+    (let ((placed (and rows
+                       (mapconcat #'identity
+                                  (tagd--fold-rows
+                                   rows (tagd--fit-rows rows lines (funcall last-lines)
+                                                        (tagd--field-selected field)))
+                                  (concat "\n" (make-string indent ?\s)))))
+          (notice (funcall notice)))
+      (unless (overlayp tagd--chips-overlay)
+        (setq tagd--chips-overlay (make-overlay start start nil nil nil)))
+      (unless (overlayp tagd--notice-overlay)
+        (setq tagd--notice-overlay (make-overlay start start nil nil nil)))
+      (move-overlay tagd--chips-overlay start start)
+      (move-overlay tagd--notice-overlay (point-max) (point-max))
+      (when placed
+        (overlay-put tagd--chips-overlay 'before-string placed))
+      ;; One overlay's strings are drawn in order: chips, then what
+      ;; follows an empty draft.
+      (overlay-put tagd--chips-overlay 'after-string
+                   (if empty (concat (tagd--placeholder field) notice) ""))
+      (overlay-put tagd--notice-overlay 'after-string (if empty "" notice)))))
 
 (defun tagd-minibuffer-return ()
   "Edit the selected chip; else commit the draft; on an empty one, finish.

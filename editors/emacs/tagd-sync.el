@@ -51,7 +51,7 @@ The region runs from START to the end of BUFFER."
   (version 0) (shadow "")
   (tags nil) (state-version 0) (draft "") selected prompt
   frames size outcome options layout laid
-  render flash notice pending closed)
+  render flash notices notice-timer pending closed)
 
 (defvar-local tagd--field nil
   "The `tagd--field' synced with this buffer.")
@@ -66,11 +66,12 @@ The region runs from START to the end of BUFFER."
   "Non-nil while tagd's own edits are being applied to a buffer.")
 
 (defvar tagd-announce-function #'tagd--echo
-  "Function called with FIELD and an announcement to show it.
-The minibuffer reader binds it to show the announcement after
-its chips.")
+  "Function called with FIELD, an announcement and KEEP to show it.
+KEEP is non-nil when the announcement tells of a dropped candidate
+\(a refusal): it is then shown with the refusals shown lately.")
 
 (declare-function tagd--flash "tagd-chips" (field index))
+(declare-function tagd--set-layout "tagd-chips" (field params &optional wait))
 
 ;;;; Positions
 
@@ -174,7 +175,12 @@ the field after every change.  Return the field."
   "Open FIELD again in a new tagd process, from its tags and buffer."
   (if (not (buffer-live-p (tagd--field-buffer field)))
       (remhash (tagd--field-id field) tagd--fields)
-    (setf (tagd--field-shadow field) (tagd--region-text field))
+    (setf (tagd--field-shadow field) (tagd--region-text field)
+          ;; The new process counts state versions from the start: its
+          ;; updates (read while the open is answered) must not be taken
+          ;; as older than the dead process's.
+          (tagd--field-state-version field) 0
+          (tagd--field-laid field) nil)
     ;; Text already committed but not yet deleted from the buffer comes
     ;; back as duplicates: rebuilding the field announces nothing.
     (let ((tagd--quiet t))
@@ -182,7 +188,12 @@ the field after every change.  Return the field."
        field (tagd--request-on tagd--connection :field/open
                                (tagd--open-params field (tagd--field-tags field)))
        t))
-    (tagd--render field)))
+    ;; field/open answers no frames, and the frames kept are the dead
+    ;; process's: tags the re-open committed (text typed while tagd was
+    ;; down) have none.  Ask for the layout now, as after any open.
+    (if (tagd--field-layout field)
+        (tagd--set-layout field (tagd--field-layout field) t)
+      (tagd--render field))))
 
 (defun tagd--forget (field)
   "Detach FIELD from its buffer and from the table of fields."
@@ -240,30 +251,42 @@ Whether it is shown follows `tagd-announce'."
       (when (and announcement
                  (or (eq tagd-announce 'all)
                      (and (eq tagd-announce 'drops) (or dropped tagd--loud))))
-        (funcall tagd-announce-function field announcement)))))
+        (funcall tagd-announce-function field announcement (and dropped t))))))
 
 (defvar-local tagd--announce-in-field nil
   "Non-nil in a buffer whose field shows announcements itself.
 The minibuffer reader does: the echo area is the minibuffer, and
 a `message' there would be drawn between the prompt and the chips.")
 
-(defun tagd--echo (field announcement)
-  "Show FIELD's ANNOUNCEMENT in the echo area.
-A field whose buffer shows it itself (the minibuffer reader) gets
-it as its notice for `minibuffer-message-timeout' seconds; it is
-logged in *Messages* all the same."
+(defun tagd--echo (field announcement &optional keep)
+  "Show FIELD's ANNOUNCEMENT; with KEEP, with the refusals shown lately.
+Refusals that come in a quick succession (a fast burst of typing)
+are shown together, oldest first, until `minibuffer-message-timeout'
+seconds after the last one came, so that none replaces another
+unseen; any other announcement (a command's, such as \"tag
+selected\") replaces them.  Each is logged in *Messages* once.  A
+field whose buffer shows them itself (the minibuffer reader) gets
+them as its notices; otherwise they go to the echo area, joined."
+  (let ((inhibit-message t)) (message "%s" announcement))
+  ;; Notices are (TEXT . KEEP), oldest first.
+  (setf (tagd--field-notices field)
+        (append (and keep (cl-remove-if-not (lambda (n) (and (cdr n) (not (equal (car n) announcement))))
+                                      (tagd--field-notices field)))
+                (list (cons announcement keep))))
+  (when (timerp (tagd--field-notice-timer field))
+    (cancel-timer (tagd--field-notice-timer field)))
+  (setf (tagd--field-notice-timer field)
+        (run-at-time (or minibuffer-message-timeout 2) nil
+                     (lambda ()
+                       (setf (tagd--field-notices field) nil
+                             (tagd--field-notice-timer field) nil)
+                       (unless (tagd--field-closed field)
+                         (tagd--render field)))))
   (let ((buffer (tagd--field-buffer field)))
-    (if (not (and (buffer-live-p buffer)
-                  (buffer-local-value 'tagd--announce-in-field buffer)))
-        (message "%s" announcement)
-      (let ((inhibit-message t)) (message "%s" announcement))
-      (setf (tagd--field-notice field) announcement)
-      (run-at-time (or minibuffer-message-timeout 2) nil
-                   (lambda ()
-                     (when (and (eq (tagd--field-notice field) announcement)
-                                (not (tagd--field-closed field)))
-                       (setf (tagd--field-notice field) nil)
-                       (tagd--render field)))))))
+    (unless (and (buffer-live-p buffer)
+                 (buffer-local-value 'tagd--announce-in-field buffer))
+      (let ((message-log-max nil))
+        (message "%s" (mapconcat #'car (tagd--field-notices field) "  "))))))
 
 (defun tagd--render (field)
   "Redraw FIELD's chips with its render function."

@@ -1,6 +1,6 @@
 ;;; tagd.el --- Tag fields with chips, driven by the tagd daemon  -*- lexical-binding: t; -*-
 
-;; Version: 1.1.0
+;; Version: 1.2.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: convenience
 ;; URL: https://tagd.invalid/editors/emacs
@@ -28,6 +28,9 @@
 ;; - `tagd-org-set-tags' (tagd-org.el): Org heading tags and
 ;;   #+FILETAGS; `tagd-front-matter-edit-tags' (tagd-front-matter.el):
 ;;   Markdown front matter.  tagd reads and writes both.
+;; - `tagd-tags' and `tagd-rename' (tagd-vault.el): the tags of a
+;;   vault of notes, and a tag renamed in all of them; on a note of
+;;   a vault, the two commands above suggest the vault's tags.
 ;;
 ;; The package's files, by concern: tagd-connection.el (the process),
 ;; tagd-sync.el (fields synced with a buffer region, the commands

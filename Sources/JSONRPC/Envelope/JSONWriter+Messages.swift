@@ -14,6 +14,12 @@ extension JSONWriter {
     key("id")
     self.id(id)
     key("error")
+    self.error(error)
+    endObject()
+  }
+
+  /// Writes an error object `{code, message, data?}`.
+  public mutating func error(_ error: ResponseError) {
     beginObject()
     key("code")
     integer(error.code.rawValue)
@@ -23,7 +29,6 @@ extension JSONWriter {
       key("data")
       value(data)
     }
-    endObject()
     endObject()
   }
 

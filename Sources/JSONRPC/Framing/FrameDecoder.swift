@@ -160,6 +160,7 @@ public struct FrameDecoder: Sendable {
         let body = readIndex..<(readIndex + length)
         readIndex += length
         state = .headers(length: nil, consumed: 0)
+        if let mismatch = lengthMismatch(body) { return .error(mismatch) }
         return .message(body)
       case .skippingBody(let remaining):
         let available = min(remaining, buffer.count - readIndex)
@@ -269,6 +270,9 @@ public struct FrameDecoder: Sendable {
       return endOfHeaders(length: length)
     }
     guard let colon = headerNameEnd(start..<end) else {
+      // The next header may be glued to the garbage (a body that ran on past its
+      // Content-Length): look for it from inside this line, not after it.
+      readIndex = start + 1
       state = .resynchronizing
       return .report((.malformedHeader(text(start..<end))))
     }
@@ -286,6 +290,47 @@ public struct FrameDecoder: Sendable {
     }
     state = .headers(length: value, consumed: consumed + lineBytes)
     return .continue
+  }
+
+  /// Whether the Content-Length body at `body` (already consumed) is not what its length says,
+  /// and where reading goes on; nil for a body to hand on (also one that is not JSON but
+  /// whose length is right: the server answers that).
+  ///
+  /// A body that ends like a JSON-RPC message (`}` or `]`) and is followed by nothing yet or by
+  /// what can start a header costs two byte checks. Otherwise the body's JSON value is found:
+  /// a value that ends before the body does means too long a length, and the rest is read as
+  /// the next header; a value that does not end inside the body, followed by bytes that cannot
+  /// start a header, means too short a length, and the decoder resynchronises.
+  private mutating func lengthMismatch(_ body: Range<Int>) -> FrameError? {
+    var last = body.upperBound
+    while last > body.lowerBound, isWhitespace(buffer[last - 1]) { last -= 1 }
+    let next = body.upperBound < buffer.count ? buffer[body.upperBound] : nil
+    let nextStartsHeader = next.map { isWhitespace($0) || isTokenByte($0) } ?? true
+    // `]` (0x5D) and `}` (0x7D) are the two bytes that give `}` with bit 5 set.
+    if last > body.lowerBound, buffer[last - 1] | 0x20 == UInt8(ascii: "}"), nextStartsHeader {
+      return nil
+    }
+    let valueEnd: Int? = buffer.withUnsafeBufferPointer { bytes in
+      var scanner = JSONScanner(UnsafeBufferPointer(rebasing: bytes[body]))
+      guard (try? scanner.skipValue()) != nil else { return nil }
+      return scanner.position
+    }
+    if let valueEnd {
+      var rest = body.lowerBound + valueEnd
+      while rest < body.upperBound, isWhitespace(buffer[rest]) { rest += 1 }
+      // Too long only when what follows the value is the start of the next header (a body with
+      // other trailing text and a right length is the server's parse error).
+      let name = Self.contentLengthName
+      let swallowed = min(body.upperBound - rest, name.count)
+      guard swallowed > 0,
+        (0..<swallowed).allSatisfy({ lowercased(buffer[rest + $0]) == name[$0] })
+      else { return nil }
+      readIndex = rest
+      return .lengthMismatch(declared: body.count, valueEnd: valueEnd)
+    }
+    guard !nextStartsHeader else { return nil }
+    state = .resynchronizing
+    return .lengthMismatch(declared: body.count, valueEnd: nil)
   }
 
   /// The common header block `Content-Length: N\r\n\r\n`, found in one pass: its size and N.

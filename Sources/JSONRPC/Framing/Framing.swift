@@ -45,6 +45,11 @@ public enum FrameError: Error, Hashable, Sendable {
   case malformedHeader(String)
   /// The stream ended inside a message.
   case truncated(expected: Int, received: Int)
+  /// A body that does not end where its `Content-Length` says (usually a length counted in
+  /// characters instead of bytes): the JSON value ended at byte `valueEnd` of the body (too
+  /// long a length: what follows it is read as the next header), or, nil, it runs on past the
+  /// body (too short a length: the decoder skips to the next `Content-Length`).
+  case lengthMismatch(declared: Int, valueEnd: Int?)
 }
 
 /// What the frame decoder produced next.

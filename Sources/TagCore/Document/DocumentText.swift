@@ -70,8 +70,9 @@ public struct DocumentText: Hashable, Sendable {
 
   /// Whether the line at `start` is a fence of three `character`s (trailing spaces and tabs
   /// allowed); the start of the next line when it is.
-  func fence(at start: Int, _ character: Character) -> Int? {
-    guard let byte = character.asciiValue, start + 3 <= bytes.count,
+  func fence(at start: Int, _ character: Unicode.Scalar) -> Int? {
+    let byte = UInt8(ascii: character)
+    guard start + 3 <= bytes.count,
       bytes[start] == byte, bytes[start + 1] == byte, bytes[start + 2] == byte
     else { return nil }
     let end = lineEnd(start)

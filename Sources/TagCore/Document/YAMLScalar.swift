@@ -10,8 +10,18 @@ enum YAMLScalar {
     var span: Range<Int>
   }
 
-  /// The characters that may not start a plain scalar.
-  static let indicators = Set("-?:,[]{}#&*!|>'\"%@`".utf8)
+  /// Whether `byte` may not start a plain scalar (YAML's indicators: ``-?:,[]{}#&*!|>'"%@` ``).
+  static func isIndicator(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "-"), UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","),
+      UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+      UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"),
+      UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "'"), UInt8(ascii: "\""),
+      UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "`"):
+      true
+    default: false
+    }
+  }
 
   /// Reads the scalar starting at `at`, which ends before `limit`.
   ///
@@ -48,7 +58,7 @@ enum YAMLScalar {
     }
     let next = at + 1 < doc.count ? doc.bytes[at + 1] : 0x0A
     let spaced = isBlank(next) || next == 0x0A || next == 0x0D
-    if indicators.contains(byte),
+    if isIndicator(byte),
       !(byte == UInt8(ascii: "-") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: ":"))
         || spaced || (flow && ",[]{}".utf8.contains(next))
     {
@@ -69,6 +79,7 @@ enum YAMLScalar {
   ) throws(DocumentError) -> Read {
     let bytes = doc.bytes
     var value: [UInt8] = []
+    var firstSegment: Range<Int>?
     var at = start
     var spanEnd = start
     while true {
@@ -104,7 +115,12 @@ enum YAMLScalar {
         i += 1
       }
       let segmentEnd = doc.trimBlanks(i, from: at)
-      value += bytes[at..<segmentEnd]
+      if at == start {
+        // The first line's part: most values have no other, and need no buffer.
+        firstSegment = at..<segmentEnd
+      } else {
+        value += bytes[at..<segmentEnd]
+      }
       if segmentEnd > at { spanEnd = segmentEnd }
       if stopped || end >= limit || i < end { break }
       // A continuation line: more indented (block), not a comment, not past the limit.
@@ -128,10 +144,14 @@ enum YAMLScalar {
         break
       }
       guard let next else { break }
+      if let first = firstSegment {
+        value += bytes[first]
+        firstSegment = nil
+      }
       value += breaks == 0 ? [0x20] : [UInt8](repeating: 0x0A, count: breaks)
       at = next
     }
-    let text = String(decoding: value, as: UTF8.self)
+    let text = firstSegment.map(doc.string) ?? String(decoding: value, as: UTF8.self)
     let isNull = text == "~" || text == "null" || text == "Null" || text == "NULL"
     return Read(value: isNull ? nil : text, span: start..<spanEnd)
   }
@@ -339,7 +359,7 @@ enum YAMLScalar {
   static func isPlainSafe(_ text: String, flow: Bool) -> Bool {
     let bytes = Array(text.utf8)
     guard let first = bytes.first, let last = bytes.last else { return false }
-    if first == 0x20 || last == 0x20 || indicators.contains(first) { return false }
+    if first == 0x20 || last == 0x20 || isIndicator(first) { return false }
     if keywords.contains(text.lowercased()) || looksNumeric(bytes) { return false }
     if bytes.starts(with: Array("...".utf8)) { return false }
     if last == UInt8(ascii: ":") { return false }

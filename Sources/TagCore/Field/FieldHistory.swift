@@ -70,10 +70,17 @@ struct FieldHistory: Hashable, Sendable {
 
   /// Merges typing into the open typing step, if there is one (the common keystroke, with no
   /// step to build); false when a new step is needed.
+  ///
+  /// Typing that ends where its step began (`l`, then Backspace) leaves no step: undoing it
+  /// would change nothing.
   mutating func extendTyping(draft: String, selected: Int?) -> Bool {
     guard typingOpen, let last = undo.indices.last else { return false }
     if !redo.isEmpty { redo.removeAll() }
     undo[last].end(draft: draft, selected: selected)
+    if undo[last].selectedBefore == selected, undo[last].draftBefore.hasSameUTF8(as: draft) {
+      undo.removeLast()
+      typingOpen = false
+    }
     return true
   }
 

@@ -29,6 +29,9 @@ public struct FieldOutcome: Hashable, Sendable {
   /// The tags kept although they break the rules the field has just been given
   /// (``TagField/setRules(_:)``): a stricter rule never deletes a tag.
   public var flagged: [FlaggedTag]
+  /// What the event changed of the field's state, decided once by the core: what versions
+  /// move on, what an undo step records and what a front end must redraw follow from it.
+  public var changed: FieldChanges = []
 
   /// Creates an outcome; the default is "nothing happened".
   public init(
@@ -75,18 +78,40 @@ public struct FieldOutcome: Hashable, Sendable {
       && flagged.isEmpty
   }
 
-  /// Whether the tag list changed: tags added, removed, inserted, moved or replaced.
-  public var changedTags: Bool {
-    !added.isEmpty || !removed.isEmpty || !inserted.isEmpty || !moved.isEmpty
-      || !replaced.isEmpty
+  /// Outcomes are equal when they report the same things; ``changed``, the summary of what
+  /// state moved, is not compared (an outcome written by hand in a test says what happened).
+  public static func == (lhs: FieldOutcome, rhs: FieldOutcome) -> Bool {
+    lhs.added == rhs.added && lhs.removed == rhs.removed && lhs.dropped == rhs.dropped
+      && lhs.inserted == rhs.inserted && lhs.moved == rhs.moved && lhs.replaced == rhs.replaced
+      && lhs.edited == rhs.edited && lhs.selected == rhs.selected && lhs.history == rhs.history
+      && lhs.flagged == rhs.flagged
+  }
+
+  /// Hashes what ``==`` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(added)
+    hasher.combine(removed)
+    hasher.combine(dropped)
+    hasher.combine(inserted)
+    hasher.combine(moved)
+    hasher.combine(replaced)
+    hasher.combine(edited)
+    hasher.combine(selected)
+    hasher.combine(history)
+    hasher.combine(flagged)
   }
 
   /// Appends what `other` did after this outcome (for a batch of events reported as one).
   public mutating func merge(_ other: FieldOutcome) {
     // Most keystrokes merge outcomes that did nothing.
-    guard !other.isEmpty else { return }
+    guard !other.isEmpty else {
+      changed.formUnion(other.changed)
+      return
+    }
     guard !isEmpty else {
+      let changedBefore = changed
       self = other
+      changed.formUnion(changedBefore)
       return
     }
     added += other.added
@@ -99,7 +124,21 @@ public struct FieldOutcome: Hashable, Sendable {
     selected = other.selected ?? selected
     history = other.history ?? history
     flagged += other.flagged
+    changed.formUnion(other.changed)
   }
+}
+
+/// Which parts of a field's state an event changed.
+public struct FieldChanges: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// The tag list: a tag added, removed, moved or respelled.
+  public static let tags = FieldChanges(rawValue: 1)
+  /// The draft's bytes (a canonically equivalent respelling is a change).
+  public static let draft = FieldChanges(rawValue: 2)
+  /// The selected chip.
+  public static let selection = FieldChanges(rawValue: 4)
 }
 
 /// A tag the field holds that breaks its rules: kept, because a stricter rule never deletes a

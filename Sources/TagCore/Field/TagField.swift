@@ -156,7 +156,7 @@ public struct TagField: Hashable, Sendable {
     case .redo: outcome = redo()
     default: outcome = applyStep(event)
     }
-    if rulesChanged, outcome.changedTags { flagged = findFlagged() }
+    if rulesChanged, outcome.changed.contains(.tags) { flagged = findFlagged() }
     return outcome
   }
 
@@ -210,26 +210,35 @@ public struct TagField: Hashable, Sendable {
   }
 
   /// Applies an event other than undo and redo, and records it in the history.
+  ///
+  /// What the event changed is decided here, once, and reported in the outcome
+  /// (``FieldOutcome/changed``): the history records a step from it, the server moves the
+  /// version and pushes updates by it.
   private mutating func applyStep(_ event: FieldEvent) -> FieldOutcome {
     let draftBefore = draft
     let selectedBefore = selected
     var outcome = FieldOutcome()
     let action = perform(event, into: &outcome)
     if appendStart >= 0 { flushAppended() }
-    record(event, action, draftBefore: draftBefore, selectedBefore: selectedBefore)
+    if !log.isEmpty { outcome.changed.insert(.tags) }
+    // Compared by bytes: a draft respelled in a canonically equivalent form did change.
+    if !draft.hasSameUTF8(as: draftBefore) { outcome.changed.insert(.draft) }
+    if selected != selectedBefore { outcome.changed.insert(.selection) }
+    record(event, action, outcome.changed, draftBefore: draftBefore, selectedBefore: selectedBefore)
     return outcome
   }
 
-  /// Records what an event just did in the history.
+  /// Records in the history what an event just changed.
   private mutating func record(
     _ event: FieldEvent,
     _ action: FieldAction,
+    _ changed: FieldChanges,
     draftBefore: String,
     selectedBefore: Int?
   ) {
-    // Compared by bytes: a draft respelled in a canonically equivalent form did change.
-    if log.isEmpty && draft.hasSameUTF8(as: draftBefore) {
-      // Nothing to undo; any event but a draft change ends a run of typing.
+    guard !changed.isDisjoint(with: [.tags, .draft]) else {
+      // Nothing to undo (selecting is navigation); any event but a draft change ends a run of
+      // typing.
       switch event {
       case .draftChanged, .draftComposing: break
       default: history.seal()
@@ -439,6 +448,11 @@ public struct TagField: Hashable, Sendable {
     for change in step.changes.reversed() {
       applyRaw(change.inverse, into: &outcome)
     }
+    outcome.changed = Self.changes(
+      step,
+      from: (draft, selected),
+      to: (step.draftBefore, step.selectedBefore)
+    )
     draft = step.draftBefore
     draftIsPlain = false
     selected = step.selectedBefore
@@ -454,11 +468,28 @@ public struct TagField: Hashable, Sendable {
     for change in step.changes {
       applyRaw(change, into: &outcome)
     }
+    outcome.changed = Self.changes(
+      step,
+      from: (draft, selected),
+      to: (step.draftAfter, step.selectedAfter)
+    )
     draft = step.draftAfter
     draftIsPlain = false
     selected = step.selectedAfter
     history.pushUndo(step)
     return outcome
+  }
+
+  /// What undoing or redoing `step` changes, going from draft and selection `from` to `to`.
+  private static func changes(
+    _ step: HistoryStep,
+    from: (draft: String, selected: Int?),
+    to: (draft: String, selected: Int?)
+  ) -> FieldChanges {
+    var changed: FieldChanges = step.changes.isEmpty ? [] : .tags
+    if !from.draft.hasSameUTF8(as: to.draft) { changed.insert(.draft) }
+    if from.selected != to.selected { changed.insert(.selection) }
+    return changed
   }
 
   /// Applies a recorded change without logging it, reporting it in `outcome`.

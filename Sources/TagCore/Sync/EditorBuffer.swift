@@ -133,6 +133,11 @@ public struct EditorBuffer: Hashable, Sendable {
     if !plainEditsFit(edits) {
       do throws(TextEditError) {
         _ = try TextOffsets.apply(edits, to: text, encoding: encoding)
+        for edit in edits where edit.range == nil {
+          if let caret = edit.caret {
+            _ = try TextOffsets.index(of: caret, in: edit.newText, encoding: encoding)
+          }
+        }
       } catch {
         throw .invalidEdit(error)
       }
@@ -143,18 +148,18 @@ public struct EditorBuffer: Hashable, Sendable {
     var committed = false
     for edit in edits {
       // These cannot fail: the same edits fitted above.
-      guard let (start, end) = try? visibleOffsets(of: edit.range, encoding: encoding) else {
+      guard let (start, end, newText) = try? offsets(of: edit, encoding: encoding) else {
         continue
       }
       committed = false
       if applied {
-        realize(start, end, edit.newText)
-      } else if isBackspaceOverConsumedText(edit, start: start, end: end) {
+        realize(start, end, newText)
+      } else if newText.isEmpty, isBackspaceOverConsumedText(start: start, end: end) {
         replace(start, end, with: "", as: .normal)
         outcome.merge(backspaceOnDraft(&field, composing: composing))
         continue
       } else {
-        replace(start, end, with: edit.newText, as: .normal)
+        replace(start, end, with: newText, as: .normal)
       }
       // The server's own edits leave the draft as it was: no rule runs on them (a tag edited
       // back into the draft may hold a separator, and only the next keystroke splits it).
@@ -172,6 +177,34 @@ public struct EditorBuffer: Hashable, Sendable {
       outcome.merge(commit(&field))
     }
     return outcome
+  }
+
+  /// Takes the client's change without letting it reach the field (it would take the field past
+  /// a limit): the client's text after `edits` is all consumed, and the draft as it was is
+  /// inserted after it, so the pending edits put the client's buffer back to the draft.
+  ///
+  /// - Throws: ``EditorBufferError``, as ``clientChanged(version:edits:encoding:composing:applied:field:)``
+  ///   would; the buffer is then unchanged.
+  public mutating func refuse(
+    version: Int,
+    edits: [TextEdit],
+    encoding: PositionEncoding
+  ) throws(EditorBufferError) {
+    guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
+    let clientText: String
+    do throws(TextEditError) {
+      clientText = try TextOffsets.apply(edits, to: text, encoding: encoding)
+    } catch {
+      throw .invalidEdit(error)
+    }
+    let draft = self.draft
+    bytes = Array(clientText.utf8) + Array(draft.utf8)
+    runs = []
+    Self.append(Run(state: .consumed, count: clientText.utf8.count), to: &runs)
+    Self.append(Run(state: .inserted, count: draft.utf8.count), to: &runs)
+    visibleCount = clientText.utf8.count
+    specials = Self.specials(in: clientText)
+    self.version = version
   }
 
   /// Whether `edits` fit the client's text one after another, decided without converting
@@ -202,10 +235,8 @@ public struct EditorBuffer: Hashable, Sendable {
   /// slow typist would not have seen that character: the buffer would have held the draft, and
   /// Backspace would have deleted the draft's last character, or, on an empty draft, acted on
   /// the tags. Larger deletions (a word, a line) of consumed text only tidy the buffer.
-  private func isBackspaceOverConsumedText(_ edit: TextEdit, start: Int, end: Int) -> Bool {
-    guard edit.range != nil, edit.newText.isEmpty, start < end, end == visibleCount else {
-      return false
-    }
+  private func isBackspaceOverConsumedText(start: Int, end: Int) -> Bool {
+    guard start < end, end == visibleCount else { return false }
     var removed: [UInt8] = []
     var visible = 0
     var at = 0
@@ -308,12 +339,10 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens
   /// with text, and after every change).
   public mutating func commit(_ field: inout TagField) -> FieldOutcome {
-    let current = draft
-    let outcome = field.apply(.draftChanged(current))
-    // Nothing committed (most keystrokes): the cells already spell the draft, and comparing
-    // them byte by byte would cost the draft's length. The field keeps the string it was
-    // given, so this comparison sees one storage and costs nothing.
-    if field.draft == current { return outcome }
+    let outcome = field.apply(.draftChanged(draft))
+    // The rule rewrites the draft only when it found a separator, and then every piece before
+    // it was added or dropped: otherwise (most keystrokes) the cells already spell the draft.
+    if outcome.added.isEmpty && outcome.dropped.isEmpty { return outcome }
     retarget(to: field.draft)
     return outcome
   }
@@ -531,6 +560,67 @@ public struct EditorBuffer: Hashable, Sendable {
     } else {
       splice(cellRange(start, end), with: Array(text.utf8), as: .consumed)
     }
+  }
+
+  /// What `edit` replaces in the client's text, as visible byte offsets, and with what.
+  ///
+  /// A ranged edit replaces its range. A whole-text edit (no range) is compared with the
+  /// client's text as the mirror holds it, and becomes the one edit between them
+  /// (``difference(to:caret:encoding:)``), so it behaves exactly as the ranged edit an editor
+  /// would have sent: pending edits, `applied` reports and Backspace alike.
+  private func offsets(
+    of edit: TextEdit,
+    encoding: PositionEncoding
+  ) throws(TextEditError) -> (start: Int, end: Int, newText: String) {
+    guard edit.range == nil else {
+      let (start, end) = try visibleOffsets(of: edit.range, encoding: encoding)
+      return (start, end, edit.newText)
+    }
+    return try difference(to: edit.newText, caret: edit.caret, encoding: encoding)
+  }
+
+  /// The one edit that turns the client's text into `new`, found by comparing them.
+  ///
+  /// The longest common prefix, then the longest common suffix of what is left: the edit is
+  /// what lies between, on whole scalars. Where that is ambiguous — a pure insertion or deletion
+  /// inside a run of equal text (`aa` → `aaa`) could sit at several places — it is the last
+  /// one, where typing at the end puts it, unless `caret` (a position in `new`) says otherwise:
+  /// then the inserted text ends at the caret, or the deletion starts at it, as far as the run
+  /// allows. Protocol/sync.md documents the same tie-break.
+  func difference(
+    to new: String,
+    caret: TextPosition?,
+    encoding: PositionEncoding
+  ) throws(TextEditError) -> (start: Int, end: Int, newText: String) {
+    let oldText = text
+    let old = oldText.utf8.span
+    let newBytes = new.utf8.span
+    let shorter = min(old.count, newBytes.count)
+    var prefix = 0
+    while prefix < shorter, old[prefix] == newBytes[prefix] { prefix += 1 }
+    // On a scalar boundary: a common lead byte means the same sequence length in both.
+    while prefix > 0, prefix < old.count, old[prefix] & 0xC0 == 0x80 { prefix -= 1 }
+    var suffix = 0
+    while suffix < shorter - prefix,
+      old[old.count - 1 - suffix] == newBytes[newBytes.count - 1 - suffix]
+    {
+      suffix += 1
+    }
+    while suffix > 0, old[old.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
+    var start = prefix
+    let removed = old.count - prefix - suffix
+    let inserted = newBytes.count - prefix - suffix
+    if let caret, removed == 0 || inserted == 0 {
+      let caretIndex = try TextOffsets.index(of: caret, in: new, encoding: encoding)
+      let at = new.utf8.distance(from: new.utf8.startIndex, to: caretIndex)
+      // The run moves left while the byte before it equals its last byte (a rotation).
+      let run = removed == 0 ? newBytes : old
+      let length = max(removed, inserted)
+      let target = removed == 0 ? at - length : at
+      while start > max(target, 0), run[start - 1] == run[start - 1 + length] { start -= 1 }
+      while start < prefix, run[start] & 0xC0 == 0x80 { start += 1 }
+    }
+    return (start, start + removed, newBytes.extracting(start..<(start + inserted)).text())
   }
 
   /// The visible (client) byte offsets of a range in the current client text (nil range: all).

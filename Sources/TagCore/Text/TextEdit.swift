@@ -42,11 +42,15 @@ public struct TextEdit: Hashable, Sendable {
   public var range: TextRange?
   /// The replacement text.
   public var newText: String
+  /// For a whole-text change, where the editor's caret is in `newText`, when it knows: what
+  /// places an edit found by comparing texts (``EditorBuffer``) inside a run of equal text.
+  public var caret: TextPosition?
 
   /// Creates an edit.
-  public init(range: TextRange?, newText: String) {
+  public init(range: TextRange?, newText: String, caret: TextPosition? = nil) {
     self.range = range
     self.newText = newText
+    self.caret = caret
   }
 }
 

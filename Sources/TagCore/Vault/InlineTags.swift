@@ -332,12 +332,12 @@ struct CodeSpans {
       if b == 0x60 {
         let start = at
         while at < bytes.count, bytes[at] == 0x60 { at += 1 }
-        runs[at - start, default: []].append(start)
         if at - start == length {
+          // Not recorded: the main scan continues after it, so no later opener needs it.
           scanned = at
-          passed[length] = runs[length].map { $0.count - 1 } ?? 0
           return start
         }
+        runs[at - start, default: []].append(start)
         continue
       }
       if b == 0x0A || b == 0x0D {

@@ -49,14 +49,14 @@ public enum TagPlace: UInt8, Hashable, Sendable, CaseIterable {
     }
   }
 
-  /// How the place is named in messages ("the YAML front matter", "an inline tag").
-  public var name: String {
+  /// A tag of this place, in messages ("an inline tag", "an Org heading tag").
+  public var tagName: String {
     switch self {
-    case .yamlFrontMatter: "the YAML front matter"
-    case .tomlFrontMatter: "the TOML front matter"
+    case .yamlFrontMatter: "a YAML front-matter tag"
+    case .tomlFrontMatter: "a TOML front-matter tag"
     case .inline: "an inline tag"
-    case .orgHeading: "an Org heading's tags"
-    case .orgFiletags: "the #+FILETAGS: line"
+    case .orgHeading: "an Org heading tag"
+    case .orgFiletags: "a #+FILETAGS: tag"
     }
   }
 }
@@ -123,6 +123,7 @@ public enum NoteReader {
 
   private static func markdown(_ doc: DocumentText) -> NoteReading {
     var tags: [NoteTag] = []
+    tags.reserveCapacity(8)
     var problem: DocumentError?
     var body = doc.bodyStart
     var bodyLine = 0

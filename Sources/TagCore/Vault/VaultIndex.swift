@@ -13,7 +13,8 @@
 /// writes both, the one it writes first).
 ///
 /// Memory: no note text is kept. Each spelling is stored once; a note keeps its name and 16
-/// bytes per tag it writes (the place: byte range, line, kind, spelling).
+/// bytes per tag it writes (the place: byte range, line, kind, spelling), all notes' in one
+/// array.
 public struct VaultIndex: Sendable {
   /// One tag written in a note, packed.
   struct Occurrence: Hashable, Sendable {
@@ -27,9 +28,11 @@ public struct VaultIndex: Sendable {
     var place: TagPlace { TagPlace(rawValue: UInt8(lineAndPlace & 7)) ?? .inline }
   }
 
+  /// A note: its name and where its occurrences are in ``pool``.
   struct Note: Sendable {
     var name: String
-    var occurrences: ContiguousArray<Occurrence>
+    var first: UInt32
+    var count: UInt32
   }
 
   struct SpellingEntry: Sendable {
@@ -53,6 +56,13 @@ public struct VaultIndex: Sendable {
   private var slots: [ExactString: UInt32] = [:]
   private var notes: [Note?] = []
   private var freeSlots: [UInt32] = []
+  /// Every note's occurrences, one run per note.
+  ///
+  /// One array rather than one per note spares each note an array's header and allocation. Runs left behind by updates and removals are
+  /// ``garbage``, compacted away when they make up half the pool (amortized, each occurrence
+  /// is copied a bounded number of times).
+  private var pool = ContiguousArray<Occurrence>()
+  private var garbage = 0
 
   /// An empty index.
   public init() {}
@@ -102,16 +112,49 @@ public struct VaultIndex: Sendable {
         )
       )
     }
-    notes[Int(slot)] = Note(name: name, occurrences: occurrences)
+    var first = UInt32(pool.count)
+    if let old = notes[Int(slot)], occurrences.count <= Int(old.count) {
+      first = old.first
+      for (offset, occurrence) in occurrences.enumerated() {
+        pool[Int(first) + offset] = occurrence
+      }
+      garbage += Int(old.count) - occurrences.count
+    } else {
+      garbage += notes[Int(slot)].map { Int($0.count) } ?? 0
+      pool.append(contentsOf: occurrences)
+    }
+    notes[Int(slot)] = Note(name: name, first: first, count: UInt32(occurrences.count))
     link(slot: slot)
+    compactIfWasteful()
+  }
+
+  /// The occurrences of `note`, in the note's order.
+  private func occurrences(_ note: Note) -> ArraySlice<Occurrence> {
+    pool[Int(note.first)..<(Int(note.first) + Int(note.count))]
+  }
+
+  /// Copies the notes' runs into a new pool when half the pool is garbage.
+  private mutating func compactIfWasteful() {
+    guard garbage > 0, garbage * 2 >= pool.count else { return }
+    var compacted = ContiguousArray<Occurrence>()
+    compacted.reserveCapacity(pool.count - garbage)
+    for slot in notes.indices {
+      guard let note = notes[slot] else { continue }
+      notes[slot]?.first = UInt32(compacted.count)
+      compacted.append(contentsOf: occurrences(note))
+    }
+    pool = compacted
+    garbage = 0
   }
 
   /// Forgets the note named `name` (nothing when it is not indexed).
   public mutating func remove(note name: String) {
     guard let slot = slots.removeValue(forKey: ExactString(name)) else { return }
     unlink(slot: slot)
+    garbage += notes[Int(slot)].map { Int($0.count) } ?? 0
     notes[Int(slot)] = nil
     freeSlots.append(slot)
+    compactIfWasteful()
   }
 
   private mutating func intern(_ text: String) -> UInt32 {
@@ -134,7 +177,7 @@ public struct VaultIndex: Sendable {
   }
 
   /// The distinct spellings of a note's occurrences.
-  private func distinctSpellings(_ occurrences: ContiguousArray<Occurrence>) -> [UInt32] {
+  private func distinctSpellings(_ occurrences: ArraySlice<Occurrence>) -> [UInt32] {
     var ids = occurrences.map(\.spelling)
     ids.sort()
     var unique: [UInt32] = []
@@ -146,7 +189,7 @@ public struct VaultIndex: Sendable {
   /// Adds the counts of the note in `slot`.
   private mutating func link(slot: UInt32) {
     guard let note = notes[Int(slot)] else { return }
-    for id in distinctSpellings(note.occurrences) {
+    for id in distinctSpellings(occurrences(note)) {
       spellings[Int(id)].notes += 1
       keys[Int(spellings[Int(id)].key)].notes.insert(slot)
     }
@@ -155,7 +198,7 @@ public struct VaultIndex: Sendable {
   /// Takes away the counts of the note in `slot`.
   private mutating func unlink(slot: UInt32) {
     guard let note = notes[Int(slot)] else { return }
-    for id in distinctSpellings(note.occurrences) {
+    for id in distinctSpellings(occurrences(note)) {
       spellings[Int(id)].notes -= 1
       keys[Int(spellings[Int(id)].key)].notes.remove(slot)
     }
@@ -220,7 +263,7 @@ public struct VaultIndex: Sendable {
     if !tied.isEmpty {
       for slot in keys[key].notes {
         guard let note = notes[Int(slot)] else { continue }
-        for occurrence in note.occurrences where tied.contains(occurrence.spelling) {
+        for occurrence in occurrences(note) where tied.contains(occurrence.spelling) {
           let place = (note.name, occurrence.start)
           if let known = firstNote[occurrence.spelling], !Self.precedes(place, known) { continue }
           firstNote[occurrence.spelling] = place
@@ -303,7 +346,7 @@ public struct VaultIndex: Sendable {
     var tags: [NoteTag] = []
     var list = -1
     var previous: (TagPlace, Int)?
-    for occurrence in note.occurrences {
+    for occurrence in occurrences(note) {
       let place = occurrence.place
       var number: Int?
       if place != .inline {

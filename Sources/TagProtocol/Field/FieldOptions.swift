@@ -9,6 +9,8 @@ public struct FieldOptions: Hashable, Sendable {
   public var prompt: String?
   /// The vocabulary for `field/suggest`, when given.
   public var suggestions: [String]?
+  /// `suggestFromVault`: the vault's tags follow ``suggestions`` (SPEC §6d).
+  public var suggestFromVault = false
 
   /// Creates options.
   public init(
@@ -100,6 +102,7 @@ public struct FieldOptions: Hashable, Sendable {
         )
       }
     }
+    suggestFromVault = try params.optionalBool("suggestFromVault") ?? false
     rules.commitOnBlur = try params.optionalBool("commitOnBlur") ?? false
     rules.historyLimit = try params.optionalInteger("history", in: 0...100_000) ?? 100
   }

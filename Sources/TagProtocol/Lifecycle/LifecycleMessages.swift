@@ -17,6 +17,12 @@ public struct InitializeRequest: TagRequest, Hashable {
   public var reducedMotion: Bool
   /// LSP's `locale` (`"es"`, `"de-CH"`, `"fr_FR.UTF-8"`): the language of announcements.
   public var locale: String?
+  /// LSP's `workspaceFolders`: the vaults (SPEC §6d); nil when absent or `null`.
+  public var workspaceFolders: [WorkspaceFolder]?
+  /// LSP's `rootUri`: the vault when `workspaceFolders` is absent.
+  public var rootURI: String?
+  /// LSP's deprecated `rootPath`: the vault when neither of the others is given.
+  public var rootPath: String?
 
   /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
   /// new LSP versions add more; tagd reads the ones below and ignores the rest.
@@ -41,6 +47,9 @@ public struct InitializeRequest: TagRequest, Hashable {
       try params.optionalObject("initializationOptions")?
       .optionalBool("reducedMotion") ?? false
     locale = try params.optionalString("locale")
+    workspaceFolders = try WorkspaceFolder.list(params, "workspaceFolders")
+    rootURI = try params.optionalString("rootUri")
+    rootPath = try params.optionalString("rootPath")
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
@@ -100,8 +109,51 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     w.beginObject()
     w.key("positionEncoding")
     w.string(positionEncoding.rawValue)
+    // LSP's TextDocumentSyncOptions: open/close, incremental changes, saves (`field/didChange`
+    // is incremental too); then the §6e features on notes.
     w.key("textDocumentSync")
+    w.beginObject()
+    w.key("openClose")
+    w.bool(true)
+    w.key("change")
     w.integer(2)
+    w.key("save")
+    w.beginObject()
+    w.key("includeText")
+    w.bool(false)
+    w.endObject()
+    w.endObject()
+    w.key("completionProvider")
+    w.beginObject()
+    w.key("triggerCharacters")
+    w.strings(["#", ":", "[", ","])
+    w.endObject()
+    w.key("hoverProvider")
+    w.bool(true)
+    w.key("referencesProvider")
+    w.bool(true)
+    w.key("renameProvider")
+    w.beginObject()
+    w.key("prepareProvider")
+    w.bool(true)
+    w.endObject()
+    w.key("codeActionProvider")
+    w.beginObject()
+    w.key("codeActionKinds")
+    w.strings(["quickfix"])
+    w.endObject()
+    w.key("workspaceSymbolProvider")
+    w.bool(true)
+    w.key("workspace")
+    w.beginObject()
+    w.key("workspaceFolders")
+    w.beginObject()
+    w.key("supported")
+    w.bool(true)
+    w.key("changeNotifications")
+    w.bool(true)
+    w.endObject()
+    w.endObject()
     w.key("methods")
     w.strings(methods)
     w.key("limits")

@@ -270,7 +270,20 @@ public struct Params {
       // `rangeLength` (deprecated in LSP, still sent by some clients) is checked but not used:
       // the range says what is replaced.
       _ = try change.optionalInteger("rangeLength")
-      edits.append(TextEdit(range: range, newText: text))
+      // Where the caret is in a whole-text change's text (Protocol/sync.md, "Range-less changes").
+      let caret = try change.optionalObject("caret").map { p throws(ParamsError) in
+        try position(p)
+      }
+      if caret != nil, range != nil {
+        try change.refuse(
+          ParamsError(
+            path: change.path("caret"),
+            problem:
+              "belongs to a change without `range` (the whole text); a ranged change says where it is"
+          )
+        )
+      }
+      edits.append(TextEdit(range: range, newText: text, caret: caret))
     }
     return edits
   }

@@ -262,6 +262,7 @@ struct ParamsBytes {
           var range: TextRange?
           var sawRange = false
           var sawLength = false
+          var caret: TextPosition?
           var text: String?
           while let key = try scanner.nextKey() {
             if key == "text", text == nil {
@@ -289,12 +290,16 @@ struct ParamsBytes {
               // Deprecated in LSP and not used (the range says what is replaced), but checked.
               sawLength = true
               guard try count(&scanner) != nil else { return nil }
+            } else if key == "caret", caret == nil {
+              guard let value = try position(&scanner) else { return nil }
+              caret = value
             } else {
               return nil
             }
           }
-          guard let text else { return nil }
-          edits.append(TextEdit(range: range, newText: text))
+          // A caret belongs to a whole-text change; the tree path words the refusal.
+          guard let text, caret == nil || range == nil else { return nil }
+          edits.append(TextEdit(range: range, newText: text, caret: caret))
         }
         return edits
       } ?? nil

@@ -29,6 +29,15 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     }
     applied = try params.optionalInteger("applied", in: Int.min...Int.max)
   }
+
+  /// The `field` of params that do not decode as a whole, when it is a string: the field the
+  /// client meant, to be told that its change was not taken.
+  public static func field(in source: ParamsSource) -> String? {
+    try? Params.decode(source) { params throws(ParamsError) in
+      params.acceptAnyMember()
+      return try params.string("field")
+    }
+  }
 }
 
 /// The `sync` member of `field/open`: the client's buffer version and an optional cell layout
@@ -126,6 +135,9 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
   public var outcome: FieldOutcome
   /// The client must send its whole text: its buffer and the server's mirror diverged.
   public var resync: Bool
+  /// Why the client's last `field/didChange` was not taken (it could not be decoded, did not
+  /// fit the buffer, or would take the field past a limit), as a JSON-RPC error would say.
+  public var error: ResponseError?
   /// The pushed layout, when the client asked for one.
   public var layout: FlowResult?
   /// The label of each chip of `layout`.
@@ -153,6 +165,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     stateVersion: Int,
     outcome: FieldOutcome,
     resync: Bool = false,
+    error: ResponseError? = nil,
     layout: FlowResult? = nil,
     labels: [String] = [],
     selected: Int? = nil,
@@ -176,6 +189,7 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     self.stateVersion = stateVersion
     self.outcome = outcome
     self.resync = resync
+    self.error = error
     self.layout = layout
     self.labels = labels
   }
@@ -206,6 +220,10 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
     if resync {
       w.key("resync")
       w.bool(true)
+    }
+    if let error {
+      w.key("error")
+      w.error(error)
     }
     if let layout {
       w.key("frames")

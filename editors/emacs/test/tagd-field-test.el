@@ -116,5 +116,20 @@
       (should (equal (tagd-field-test--text)
                      "[alpha ×] [beta ×]\n[gamma ×] Add a tag")))))
 
+;; Issue 34, finding 3: outside the minibuffer too, a fast burst's
+;; refusals replaced each other in the echo area.
+(ert-deftest tagd-field-test-refusals-joined ()
+  "In `tagd-field', refusals typed at full speed are joined in the echo area."
+  (let ((shown nil) (minibuffer-message-timeout 600))
+    (tagd-field-test--with '("x") 40
+      (advice-add 'message :after
+                  (lambda (format &rest args)
+                    (when (and format (not inhibit-message))
+                      (setq shown (apply #'format-message format args))))
+                  '((name . tagd-field-test)))
+      (unwind-protect (tagd-field-test--type "red,RED,X,")
+        (advice-remove 'message 'tagd-field-test))
+      (should (equal shown "RED is already a tag, as red.  X is already a tag, as x.")))))
+
 (provide 'tagd-field-test)
 ;;; tagd-field-test.el ends here

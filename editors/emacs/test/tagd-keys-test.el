@@ -33,6 +33,26 @@
   (should (equal (car tagd-test--snaps)
                  '("[x ×] [red ×] Add a tag [RED is already a tag, as red.]" . ""))))
 
+;; Issue 34, finding 3: a fast burst's refusals replaced each other, so
+;; only the last reason was ever seen.
+(ert-deftest tagd-keys-test-refusals-kept ()
+  "Refusals typed at full speed are all shown, oldest first, and all logged.
+A command's own announcement (a chip selected) replaces them."
+  (let ((minibuffer-message-timeout 600)
+        (reasons '("RED is already a tag, as red." "X is already a tag, as x."
+                   "Red is already a tag, as red.")))
+    (should (equal (tagd-test--read '("Tags: " ("x")) "red,RED,X,Red," [f11 left f11 right return])
+                   '("x" "red")))
+    (should (equal (nth 1 tagd-test--snaps)
+                   (cons (concat "[x ×] [red ×] Add a tag"
+                                 (mapconcat (lambda (r) (format " [%s]" r)) reasons ""))
+                         "")))
+    (should (equal (car tagd-test--snaps)
+                   '("[x ×] [red ×] Add a tag [red selected, 2 of 2.]" . "")))
+    (let ((messages (tagd-test--messages)))
+      (dolist (r reasons)
+        (should (string-match-p (concat "^" (regexp-quote r) "$") messages))))))
+
 ;;;; Undo, redo, selection, moving, editing, removing
 
 (ert-deftest tagd-keys-test-undo-redo ()
@@ -308,6 +328,33 @@ installs it), elsewhere the test is skipped without it."
               (while (not (tagd--live-p)) (accept-process-output nil 0.05)))))
     (should (equal (tagd-test--read '("Tags: ") [f9 f11 return]) '("abcdefgh")))
     (should (equal counts '(3 3)))))
+
+;; Issue 34, finding 3: the re-open after the restart limit committed
+;; text typed while tagd was down, but drew the new tags only once some
+;; later update (or a resize) brought frames.
+(ert-deftest tagd-keys-test-restart-draws-committed ()
+  "Tags committed by the re-open after the restart limit are drawn at once."
+  (let ((tagd-max-deaths 0))
+    (setq tagd--deaths nil)
+    (setq tagd-test--hook
+          (lambda ()
+            (tagd-sync)
+            (signal-process (jsonrpc--process tagd--connection) 'kill)
+            (with-timeout (10 (error "tagd did not die"))
+              (while (tagd--live-p) (accept-process-output nil 0.05)))
+            ;; Typed while tagd is down (over the limit: not restarted).
+            (execute-kbd-macro "k1,")
+            (should-not (tagd--live-p))
+            ;; A minute later, the next key starts tagd again: the field is
+            ;; re-opened with "k1,,", which commits k1.
+            (setq tagd--deaths (mapcar (lambda (time) (- time 61)) tagd--deaths))
+            (execute-kbd-macro ",")
+            (with-timeout (10 (error "tagd was not restarted"))
+              (while (not (tagd--live-p)) (accept-process-output nil 0.05)))))
+    ;; "a,b," first: the dead process's state version is ahead of the new one's.
+    (should (equal (tagd-test--read '("Tags: " ("x")) "a,b," [f9 f11 return])
+                   '("x" "a" "b" "k1")))
+    (should (equal (car tagd-test--snaps) '("[x ×] [a ×] [b ×] [k1 ×] Add a tag" . "")))))
 
 (ert-deftest tagd-keys-test-locale ()
   "initialize carries the user's locale of messages (LC_ALL, LC_MESSAGES, LANG)."

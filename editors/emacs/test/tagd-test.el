@@ -132,6 +132,35 @@ The field is bound to `field'."
         (should (equal (tagd--program) built))
       (should-error (tagd--program) :type 'user-error))))
 
+;; Issue 34, finding 6: the error named neither TAGD nor how to build tagd.
+(ert-deftest tagd-test-missing-program ()
+  "With no tagd anywhere, the error names `tagd-program', TAGD and how to build tagd."
+  (let* ((tagd-program nil) (exec-path nil)
+         (process-environment (cons "TAGD" process-environment))
+         (tagd--directory (make-temp-file "tagd-test-no-build" t))
+         (text (cadr (should-error (tagd--program) :type 'user-error))))
+    (delete-directory tagd--directory)
+    (should (string-match-p "tagd-program" text))
+    (should (string-match-p "variable TAGD\\b" text))
+    (should (string-match-p "swift build --product tagd" text))))
+
+;; Issue 34, finding 6: tagd.el said Version 1.1.0 while tagd was 1.2.0.
+(ert-deftest tagd-test-version ()
+  "tagd.el's Version header and `tagd-version' are tagd's version."
+  (require 'lisp-mnt)
+  (let* ((swift (expand-file-name "../../../Sources/TagServer/ServerConfig.swift"
+                                  tagd-test--dir))
+         (tagd (with-temp-buffer
+                 (insert-file-contents swift)
+                 (should (re-search-forward
+                          "static let currentVersion = \"\\([^\"]+\\)\"" nil t))
+                 (match-string 1)))
+         (header (with-temp-buffer
+                   (insert-file-contents (expand-file-name "../tagd.el" tagd-test--dir))
+                   (lm-header "Version"))))
+    (should (equal header tagd))
+    (should (equal tagd-version tagd))))
+
 (ert-deftest tagd-test-bad-program ()
   "A program that is not tagd gives an error and leaves no connection behind."
   (tagd-stop)

@@ -4,7 +4,8 @@
 
 ;; Loaded by terminal-test into `emacs -nw -Q'.  <f5> runs the reader
 ;; and writes the tags it returns to the file named by TAGD_TERM_OUT;
-;; <f6> writes the newest kill there.  Mouse clicks come as xterm
+;; <f6> writes the newest kill there; <f8> ages tagd's deaths by a
+;; minute.  Mouse clicks come as xterm
 ;; escape sequences (`xterm-mouse-mode').
 
 ;;; Code:
@@ -57,10 +58,16 @@
   (interactive)
   (tagd-term--write (current-kill 0)))
 
+(defun tagd-term-age-deaths ()
+  "Make tagd's recorded deaths a minute old, as if a minute had passed."
+  (interactive)
+  (setq tagd--deaths (mapcar (lambda (time) (- time 61)) tagd--deaths)))
+
 (global-set-key (kbd "<f5>") #'tagd-term-read)
 (global-set-key (kbd "<f6>") #'tagd-term-kill-ring)
 (global-set-key (kbd "<f7>") #'tagd-term-read-vocabulary)
 (global-set-key (kbd "<f4>") #'tagd-term-field-vocabulary)
+(global-set-key (kbd "<f8>") #'tagd-term-age-deaths)
 (xterm-mouse-mode 1)
 (menu-bar-mode -1)
 

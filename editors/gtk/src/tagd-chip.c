@@ -37,10 +37,13 @@ tagd_chip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   TagdChip *chip = TAGD_CHIP (widget);
 
+  graphene_rect_t r;
+
+  /* The chip's whole box, padding included (the origin is its content box's). */
+  if (!gtk_widget_compute_bounds (widget, widget, &r))
+    graphene_rect_init (&r, 0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
   if (chip->flash_source != 0)
     {
-      int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-      graphene_rect_t r = GRAPHENE_RECT_INIT (0, 0, w, h);
       GskRoundedRect rr;
       GdkRGBA c;
 
@@ -49,12 +52,53 @@ tagd_chip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
         gdk_rgba_parse (&c, "#e5a50a");
       G_GNUC_END_IGNORE_DEPRECATIONS
       c.alpha = 0.6;
-      gsk_rounded_rect_init_from_rect (&rr, &r, h / 2.0);
+      gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2.0);
       gtk_snapshot_push_rounded_clip (snapshot, &rr);
       gtk_snapshot_append_color (snapshot, &c, &r);
       gtk_snapshot_pop (snapshot);
     }
+  if (chip->flagged)
+    {
+      /* A tag kept though it breaks a rule: an error-coloured ring and tint, drawn here so
+       * that an application's chip colour cannot hide it. */
+      GskRoundedRect rr;
+      GdkRGBA c, ring[4];
+      float widths[4] = { 2, 2, 2, 2 };
+
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "error_color", &c))
+        gdk_rgba_parse (&c, "#e01b24");
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      gsk_rounded_rect_init_from_rect (&rr, &r, r.size.height / 2.0);
+      for (int k = 0; k < 4; k++)
+        ring[k] = c;
+      c.alpha = 0.4;
+      gtk_snapshot_push_rounded_clip (snapshot, &rr);
+      gtk_snapshot_append_color (snapshot, &c, &r);
+      gtk_snapshot_pop (snapshot);
+      gtk_snapshot_append_border (snapshot, &rr, widths, ring);
+    }
   GTK_WIDGET_CLASS (tagd_chip_parent_class)->snapshot (widget, snapshot);
+}
+
+/* tagd flags the tag (it breaks a rule set after it was added) or no longer does. @why, tagd's
+ * sentence about it, is the chip's tooltip and accessible description. */
+void
+_tagd_chip_set_flagged (TagdChip *chip, gboolean flagged, const char *why)
+{
+  if (chip->flagged == flagged)
+    return;
+  chip->flagged = flagged;
+  if (flagged)
+    gtk_widget_add_css_class (GTK_WIDGET (chip), "flagged");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (chip), "flagged");
+  gtk_widget_set_tooltip_text (chip->label, flagged ? why : NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (chip), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  flagged && why != NULL ? why : "", -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (chip), GTK_ACCESSIBLE_STATE_INVALID,
+                               flagged ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (chip));
 }
 
 static void

@@ -21,11 +21,13 @@ struct _TagdChip {
   graphene_rect_t  frame;
   guint            flash_source;
   gboolean         removing;   /* field/removeTag sent: hidden until tagd answers */
+  gboolean         flagged;    /* the tag breaks a rule set after it was added (tagd's `flagged`) */
 };
 
 TagdChip *_tagd_chip_new      (const char *tag);
 void      _tagd_chip_flash    (TagdChip   *chip);
 GtkWidget *_tagd_chip_begin_edit (TagdChip *chip);
+void      _tagd_chip_set_flagged (TagdChip *chip, gboolean flagged, const char *why);
 char      *_tagd_chip_end_edit   (TagdChip *chip);
 void      _tagd_chip_set_selected (TagdChip *chip,
                                    gboolean  selected);

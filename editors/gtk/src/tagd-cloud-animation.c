@@ -1,5 +1,6 @@
 /* tagd-cloud-animation.c: a spacing change runs 0.7 s on the frame clock (ease-out cubic),
- * sampling cloud/layout with a `transition` at each tick, one request in flight at a time;
+ * asking cloud/layout for the flow at the spacing reached at each tick (never overlapping;
+ * tagd-cloud-layout.c), one request in flight at a time;
  * with gtk-enable-animations off the cloud jumps to the new layout.
  *
  * SPDX-License-Identifier: MIT

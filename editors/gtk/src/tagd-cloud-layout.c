@@ -108,12 +108,13 @@ _tagd_cloud_request_layout (TagdCloud *self, gboolean transition, double progres
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&b, "{sv}", "width", g_variant_new_double (MAX (avail, 0)));
   g_variant_builder_add (&b, "{sv}", "sizes", g_variant_builder_end (&sizes));
-  if (transition)
-    g_variant_builder_add (&b, "{sv}", "transition",
-                           g_variant_new_parsed ("{'from': <%d>, 'to': <%d>, 'progress': <%d>}",
-                                                 self->anim_from, self->spacing, progress));
-  else
-    g_variant_builder_add (&b, "{sv}", "spacing", g_variant_new_double (self->spacing));
+  /* Mid-animation, the flow at the spacing reached so far: a valid layout at every frame, so
+   * titles never overlap (tagd's `transition` moves each tag on a straight line between its
+   * two frames, and tags that change lines then cross others). A tag that stops fitting on
+   * its line moves to the next one in a step, as in a resized flow box. */
+  g_variant_builder_add (&b, "{sv}", "spacing",
+                         g_variant_new_double (transition ? self->anim_from + (self->spacing - self->anim_from) * progress
+                                                          : self->spacing));
   g_variant_builder_add (&b, "{sv}", "mergeDistance", g_variant_new_double (self->merge_distance));
   r = g_new0 (LayoutReply, 1);
   r->serial = ++self->layout_serial;

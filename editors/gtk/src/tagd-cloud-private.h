@@ -3,6 +3,7 @@
  *   tagd-cloud-layout.c     cloud/layout, the frames and shapes, measure and allocation
  *   tagd-cloud-animation.c  the spacing animation on the frame clock
  *   tagd-cloud-glass.c      the glass: each merge group drawn as one shape
+ *   tagd-cloud-vault.c      a vault's tags as the cloud's, and the notes of its selection
  *
  * SPDX-License-Identifier: MIT
  */
@@ -47,6 +48,14 @@ struct _TagdCloud {
   double           anim_from;
   gboolean         anim_done;        /* the final frame was requested */
   gboolean         in_flight;
+
+  /* the vault (tagd-cloud-vault.c) */
+  char            *vault;            /* a folder of notes, or NULL */
+  char           **notes;            /* the URIs of the notes carrying the selection */
+  char           **note_titles;      /* their titles */
+  guint            tags_serial;      /* the last vault/tags asked */
+  guint            notes_serial;     /* the last vault/notes asked */
+  guint            vault_generation; /* the connection's generation when last asked */
 };
 
 enum {
@@ -56,6 +65,9 @@ enum {
   PROP_SPACING,
   PROP_MERGE_DISTANCE,
   PROP_ANIMATING,
+  PROP_VAULT,
+  PROP_NOTES,
+  PROP_NOTE_TITLES,
   N_PROPS
 };
 G_GNUC_INTERNAL extern GParamSpec *_tagd_cloud_properties[N_PROPS];
@@ -77,6 +89,10 @@ G_GNUC_INTERNAL void            _tagd_cloud_size_allocate (GtkWidget *widget, in
 /* tagd-cloud-animation.c */
 G_GNUC_INTERNAL void            _tagd_cloud_animate_spacing (TagdCloud *self, double from);
 G_GNUC_INTERNAL void            _tagd_cloud_stop_animation (TagdCloud *self);
+
+/* tagd-cloud-vault.c */
+G_GNUC_INTERNAL void            _tagd_cloud_vault_selection_changed (TagdCloud *self);
+G_GNUC_INTERNAL void            _tagd_cloud_vault_dispose (TagdCloud *self);
 
 /* tagd-cloud-glass.c */
 G_GNUC_INTERNAL void            _tagd_cloud_snapshot (GtkWidget *widget, GtkSnapshot *snapshot);

@@ -54,6 +54,7 @@ set_selection_internal (TagdCloud *self, char **selection /* transfer full */)
   self->selection = selection;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION]);
+  _tagd_cloud_vault_selection_changed (self);
 }
 
 /* Takes a CloudState if it is newer than what the cloud shows. */
@@ -151,6 +152,12 @@ session_opened (TagdSession *session, GVariant *result, TagdCloud *self)
 static void
 session_held_sent (TagdSession *session, TagdCloud *self)
 {
+  /* A vault's tags are asked again from a new tagd (the last answer may have been lost). */
+  if (self->vault != NULL && _tagd_connection_generation (tagd_connection_get_default ()) != self->vault_generation)
+    {
+      self->vault_generation = _tagd_connection_generation (tagd_connection_get_default ());
+      tagd_cloud_reload (self);
+    }
   self->layout_width = -1;
   gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
@@ -260,6 +267,7 @@ tagd_cloud_dispose (GObject *object)
   TagdCloud *self = TAGD_CLOUD (object);
 
   _tagd_cloud_stop_animation (self);
+  _tagd_cloud_vault_dispose (self);
   _tagd_session_stop (self->session);
   g_signal_handlers_disconnect_by_data (self->session, self);
   if (self->buttons != NULL)
@@ -278,6 +286,8 @@ tagd_cloud_finalize (GObject *object)
   g_strfreev (self->titles);
   g_strfreev (self->tints);
   g_strfreev (self->selection);
+  g_strfreev (self->notes);
+  g_strfreev (self->note_titles);
   g_array_unref (self->frames);
   g_free (self->group_of);
   g_object_unref (self->session);
@@ -295,6 +305,9 @@ tagd_cloud_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_SPACING: g_value_set_double (value, self->spacing); break;
     case PROP_MERGE_DISTANCE: g_value_set_double (value, self->merge_distance); break;
     case PROP_ANIMATING: g_value_set_boolean (value, self->tick_id != 0); break;
+    case PROP_VAULT: g_value_set_string (value, self->vault); break;
+    case PROP_NOTES: g_value_set_boxed (value, self->notes); break;
+    case PROP_NOTE_TITLES: g_value_set_boxed (value, self->note_titles); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -309,6 +322,7 @@ tagd_cloud_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_SELECTION: tagd_cloud_set_selection (self, g_value_get_boxed (value)); break;
     case PROP_SPACING: tagd_cloud_set_spacing (self, g_value_get_double (value)); break;
     case PROP_MERGE_DISTANCE: tagd_cloud_set_merge_distance (self, g_value_get_double (value)); break;
+    case PROP_VAULT: tagd_cloud_set_vault (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -370,6 +384,33 @@ tagd_cloud_class_init (TagdCloudClass *klass)
   properties[PROP_ANIMATING] =
     g_param_spec_boolean ("animating", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * TagdCloud:vault:
+   *
+   * A folder of Markdown and Org notes (SPEC §6d): the cloud then shows its tags, those carried
+   * by the most notes first, and [property@Tagd.Cloud:notes] names the notes that carry every
+   * selected tag. %NULL for none (the cloud shows the tags it is given).
+   */
+  properties[PROP_VAULT] =
+    g_param_spec_string ("vault", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * TagdCloud:notes: (type GStrv)
+   *
+   * With a vault: the `file://` URIs of the notes that carry every selected tag (none while
+   * nothing is selected), in the vault's order.
+   */
+  properties[PROP_NOTES] =
+    g_param_spec_boxed ("notes", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * TagdCloud:note-titles: (type GStrv)
+   *
+   * The titles of [property@Tagd.Cloud:notes], in the same order.
+   */
+  properties[PROP_NOTE_TITLES] =
+    g_param_spec_boxed ("note-titles", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "tagd-cloud");
@@ -389,6 +430,8 @@ tagd_cloud_init (TagdCloud *self)
   self->titles = g_new0 (char *, 1);
   self->tints = g_new0 (char *, 1);
   self->selection = g_new0 (char *, 1);
+  self->notes = g_new0 (char *, 1);
+  self->note_titles = g_new0 (char *, 1);
   self->spacing = 18;
   self->merge_distance = 10;
   self->layout_width = -1;

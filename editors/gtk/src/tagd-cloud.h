@@ -28,5 +28,11 @@ void                tagd_cloud_set_merge_distance (TagdCloud          *self,
 gboolean            tagd_cloud_get_animating      (TagdCloud          *self);
 int                *tagd_cloud_get_groups         (TagdCloud          *self,
                                                    guint              *n_tags);
+const char         *tagd_cloud_get_vault          (TagdCloud          *self);
+void                tagd_cloud_set_vault          (TagdCloud          *self,
+                                                   const char         *vault);
+const char * const *tagd_cloud_get_notes          (TagdCloud          *self);
+const char * const *tagd_cloud_get_note_titles    (TagdCloud          *self);
+void                tagd_cloud_reload             (TagdCloud          *self);
 
 G_END_DECLS

@@ -48,6 +48,7 @@ struct _TagdConnection {
   gboolean        gave_up;      /* tagd cannot be started: stop trying (and warning) */
   GHashTable     *sessions;     /* id -> TagdSession* (not owned) */
   guint           next_session;
+  GHashTable     *vaults;       /* folder (absolute path) -> how many widgets name it */
 };
 
 enum { PROP_0, PROP_PROGRAM, N_PROPS };
@@ -56,6 +57,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (TagdConnection, tagd_connection, G_TYPE_OBJECT)
 
 static void spawn (TagdConnection *self);
+static GVariant *workspace_folders (TagdConnection *self, const char *only);
 
 /* Where tagd is: the configured program, else $TAGD, else `tagd` on PATH. Nothing of the build
  * tree is compiled in: an installed library finds the installed tagd. */
@@ -197,6 +199,37 @@ app_locale (void)
   return g_get_language_names ()[0];
 }
 
+/* [{uri, name}] for @only, or for every vault the widgets name (the folders a new child is
+ * initialized with, so a restart keeps them). */
+static GVariant *
+workspace_folders (TagdConnection *self, const char *only)
+{
+  GVariantBuilder b;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_variant_builder_init (&b, G_VARIANT_TYPE ("aa{sv}"));
+  g_hash_table_iter_init (&iter, self->vaults);
+  while (only != NULL || g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *folder = only != NULL ? only : key;
+      g_autofree char *uri = g_filename_to_uri (folder, NULL, NULL);
+      g_autofree char *name = g_path_get_basename (folder);
+      GVariantBuilder f;
+
+      if (uri != NULL)
+        {
+          g_variant_builder_init (&f, G_VARIANT_TYPE_VARDICT);
+          g_variant_builder_add (&f, "{sv}", "uri", g_variant_new_string (uri));
+          g_variant_builder_add (&f, "{sv}", "name", g_variant_new_string (name));
+          g_variant_builder_add_value (&b, g_variant_builder_end (&f));
+        }
+      if (only != NULL)
+        break;
+    }
+  return g_variant_builder_end (&b);
+}
+
 static void
 spawn (TagdConnection *self)
 {
@@ -234,8 +267,9 @@ spawn (TagdConnection *self)
   g_variant_builder_add (&caps, "{sv}", "general",
                          g_variant_new_parsed ("{'positionEncodings': <['utf-32']>}"));
   /* Announcements come in the application's language (Protocol 1.2 `locale`). */
-  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v, 'locale': <%s>}",
-                                 (gint64) getpid (), g_variant_builder_end (&caps), app_locale ());
+  params = g_variant_new_parsed ("{'processId': <%x>, 'capabilities': %v, 'locale': <%s>, 'workspaceFolders': %v}",
+                                 (gint64) getpid (), g_variant_builder_end (&caps), app_locale (),
+                                 workspace_folders (self, NULL));
   call = g_new0 (Call, 1);
   call->self = g_object_ref (self);
   call->generation = self->generation;
@@ -481,6 +515,7 @@ tagd_connection_finalize (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->proc);
   g_clear_pointer (&self->sessions, g_hash_table_unref);
+  g_clear_pointer (&self->vaults, g_hash_table_unref);
   g_free (self->program);
   G_OBJECT_CLASS (tagd_connection_parent_class)->finalize (object);
 }
@@ -538,6 +573,53 @@ static void
 tagd_connection_init (TagdConnection *self)
 {
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->vaults = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* ---- vaults (SPEC §6d): the folders the widgets' `vault` properties name */
+
+static void
+tell_folders (TagdConnection *self, const char *folder, gboolean added)
+{
+  g_autoptr (GVariant) one = g_variant_ref_sink (workspace_folders (self, folder));
+  g_autoptr (GVariant) none = g_variant_ref_sink (g_variant_new_array (G_VARIANT_TYPE_VARDICT, NULL, 0));
+
+  /* No child: the next one is initialized with the folders. A child still starting gets the
+   * notification after its initialize, before any later request (tagd reads in order). */
+  if (self->client == NULL)
+    return;
+  jsonrpc_client_send_notification_async (self->client, "workspace/didChangeWorkspaceFolders",
+                                          g_variant_new_parsed ("{'event': <{'added': <%v>, 'removed': <%v>}>}",
+                                                                added ? one : none, added ? none : one),
+                                          NULL, NULL, NULL);
+}
+
+/* A widget names @folder as its vault: tagd reads it (once, however many widgets name it). */
+void
+_tagd_connection_add_vault (TagdConnection *self, const char *folder)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->vaults, folder));
+
+  g_hash_table_insert (self->vaults, g_strdup (folder), GUINT_TO_POINTER (n + 1));
+  if (n == 0)
+    {
+      ensure_started (self);
+      tell_folders (self, folder, TRUE);
+    }
+}
+
+void
+_tagd_connection_remove_vault (TagdConnection *self, const char *folder)
+{
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->vaults, folder));
+
+  if (n > 1)
+    g_hash_table_insert (self->vaults, g_strdup (folder), GUINT_TO_POINTER (n - 1));
+  else if (n == 1)
+    {
+      tell_folders (self, folder, FALSE);
+      g_hash_table_remove (self->vaults, folder);
+    }
 }
 
 /**
@@ -617,4 +699,61 @@ tagd_connection_get_restart_count (TagdConnection *self)
 {
   g_return_val_if_fail (TAGD_IS_CONNECTION (self), 0);
   return self->restarts;
+}
+
+static void
+on_public_reply (GVariant *result, const GError *error, gpointer data)
+{
+  GTask *task = data;
+  if (error != NULL)
+    g_task_return_error (task, g_error_copy (error));
+  else
+    g_task_return_pointer (task, result != NULL ? g_variant_ref (result) : NULL, (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+}
+
+/**
+ * tagd_connection_call_async:
+ * @self: the connection
+ * @method: a tagd method that needs no widget's session, e.g. `document/tags`,
+ *   `document/setTags` or `vault/notes` (Protocol/README.md, Protocol/vault.md)
+ * @params: (nullable): its params, an `a{sv}` (consumed if floating)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: what to call with the reply
+ * @user_data: data for @callback
+ *
+ * Calls a method of tagd, for what an application does beside the widgets (a notes app
+ * reading and writing a note's tags). If tagd restarts before it answers, the call fails with
+ * an error; call again.
+ */
+void
+tagd_connection_call_async (TagdConnection      *self,
+                            const char          *method,
+                            GVariant            *params,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (TAGD_IS_CONNECTION (self));
+  g_return_if_fail (method != NULL);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tagd_connection_call_async);
+  _tagd_connection_call (self, method, params, on_public_reply, task);
+}
+
+/**
+ * tagd_connection_call_finish:
+ * @self: the connection
+ * @result: the result given to the callback
+ * @error: return location for an error
+ *
+ * Returns: (transfer full) (nullable): the method's result, or %NULL with @error set
+ */
+GVariant *
+tagd_connection_call_finish (TagdConnection *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

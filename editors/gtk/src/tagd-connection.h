@@ -17,5 +17,14 @@ void            tagd_connection_set_program (TagdConnection *self,
                                              const char     *program);
 GPid            tagd_connection_get_pid     (TagdConnection *self);
 guint           tagd_connection_get_restart_count (TagdConnection *self);
+void            tagd_connection_call_async  (TagdConnection      *self,
+                                             const char          *method,
+                                             GVariant            *params,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+GVariant       *tagd_connection_call_finish (TagdConnection      *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
 
 G_END_DECLS

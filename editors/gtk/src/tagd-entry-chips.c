@@ -152,6 +152,34 @@ adopt_selection (TagdEntry *self, GVariant *state)
   _tagd_entry_select_chip (self, selected, FALSE);
 }
 
+/* tagd's `flagged`: the tags kept though they break the field's rules (field/setOptions made a
+ * rule stricter). Their chips are marked, with tagd's sentence that said so. */
+static void
+apply_flags (TagdEntry *self, GVariant *state)
+{
+  g_autoptr (GVariant) flagged = _tagd_variant_lookup (state, "flagged");
+  g_autoptr (GVariant) outcome = _tagd_variant_lookup (state, "outcome");
+  g_autoptr (GVariant) newly = _tagd_variant_lookup (outcome, "flagged");
+  g_autofree gboolean *on = g_new0 (gboolean, self->chips->len + 1);
+  const char *sentence = NULL;
+
+  if (newly != NULL && g_variant_n_children (newly) > 0 && g_variant_lookup (state, "announcement", "&s", &sentence))
+    {
+      g_free (self->flag_sentence);
+      self->flag_sentence = g_strdup (sentence);
+    }
+  for (gsize i = 0; flagged != NULL && i < g_variant_n_children (flagged); i++)
+    {
+      g_autoptr (GVariant) it = g_variant_get_child_value (flagged, i);
+      g_autoptr (GVariant) f = g_variant_is_of_type (it, G_VARIANT_TYPE_VARIANT) ? g_variant_get_variant (it) : g_variant_ref (it);
+      int index = (int) _tagd_variant_number (f, "index", -1);
+      if (index >= 0 && index < (int) self->chips->len)
+        on[index] = TRUE;
+    }
+  for (guint i = 0; i < self->chips->len; i++)
+    _tagd_chip_set_flagged (self->chips->pdata[i], on[i], self->flag_sentence);
+}
+
 /* Takes a FieldState or update if it is newer than what the entry shows. */
 void
 _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce)
@@ -168,6 +196,7 @@ _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_k
         _tagd_entry_set_tags_internal (self, _tagd_variant_strv (tags));
       if (announce)
         _tagd_entry_apply_outcome (self, state);
+      apply_flags (self, state);
     }
   adopt_selection (self, state);
 }

@@ -1,6 +1,8 @@
-/* tagd-entry-options.c: the entry's field/open options as properties. tagd has no method to
- * change the options of an open field, so each change re-opens the session (the tags and the
- * text are kept); suggestions alone change in place (field/setSuggestions).
+/* tagd-entry-options.c: the entry's field options as properties. They go to field/open, and
+ * each change goes to the open field with field/setOptions (every option, as the properties
+ * say): tags that break a stricter rule stay, flagged by tagd (tagd-entry-chips.c shows them),
+ * and nothing of the history, draft or selection is lost. Suggestions alone change with
+ * field/setSuggestions.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -8,6 +10,57 @@
 
 #include "tagd-entry-private.h"
 #include "tagd-enums.h"
+
+/* Every option the properties give, as field/open and field/setOptions take them. */
+GVariant *
+_tagd_entry_options (TagdEntry *self)
+{
+  GVariantBuilder opts;
+
+  g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
+  if (self->separators != NULL)
+    g_variant_builder_add (&opts, "{sv}", "separators", _tagd_entry_strv_variant (self->separators));
+  if (self->max_tags >= 0)
+    g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
+  if (self->max_tag_length >= 1)
+    g_variant_builder_add (&opts, "{sv}", "maxTagLength", g_variant_new_int64 (self->max_tag_length));
+  if (self->case_sensitive)
+    g_variant_builder_add (&opts, "{sv}", "caseSensitive", g_variant_new_boolean (TRUE));
+  if (self->transform != TAGD_TRANSFORM_NONE)
+    g_variant_builder_add (&opts, "{sv}", "transform",
+                           g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
+  if (self->prompt != NULL)
+    g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
+  if (self->pattern != NULL && self->pattern[0] != '\0')
+    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
+  if (self->allow != NULL)
+    g_variant_builder_add (&opts, "{sv}", "allow", _tagd_entry_strv_variant (self->allow));
+  if (self->deny != NULL)
+    g_variant_builder_add (&opts, "{sv}", "deny", _tagd_entry_strv_variant (self->deny));
+  if (self->suggestions != NULL)
+    g_variant_builder_add (&opts, "{sv}", "suggestions", _tagd_entry_strv_variant (self->suggestions));
+  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
+    g_variant_builder_add (&opts, "{sv}", "backspace",
+                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
+  if (self->commit_on_blur)
+    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
+  if (self->history >= 0)
+    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
+
+  if (self->vault != NULL)
+    g_variant_builder_add (&opts, "{sv}", "suggestFromVault", g_variant_new_boolean (TRUE));
+  return g_variant_builder_end (&opts);
+}
+
+/* An option changed: tagd's open field takes it (a session not open yet, or re-opened after
+ * a restart, gets it with its field/open). */
+static void
+send_options (TagdEntry *self)
+{
+  if (_tagd_session_is_live (self->session))
+    _tagd_entry_request (self, "field/setOptions",
+                         g_variant_new_parsed ("{'options': %v}", _tagd_entry_options (self)), OP_LOCAL, NULL);
+}
 
 const char *
 tagd_entry_get_prompt (TagdEntry *self)
@@ -27,7 +80,7 @@ tagd_entry_set_prompt (TagdEntry *self, const char *prompt)
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->text_box), prompt);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_box),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, prompt ? prompt : "", -1);
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_PROMPT]);
 }
 
@@ -68,7 +121,7 @@ tagd_entry_set_separators (TagdEntry *self, const char * const *separators)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->separators, separators))
     return;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_SEPARATORS]);
 }
 
@@ -86,7 +139,7 @@ tagd_entry_set_max_tags (TagdEntry *self, int max_tags)
   if (self->max_tags == max_tags)
     return;
   self->max_tags = max_tags;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_MAX_TAGS]);
 }
 
@@ -106,7 +159,7 @@ tagd_entry_set_max_tag_length (TagdEntry *self, int max_tag_length)
   if (self->max_tag_length == max_tag_length)
     return;
   self->max_tag_length = max_tag_length;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_MAX_TAG_LENGTH]);
 }
 
@@ -125,7 +178,7 @@ tagd_entry_set_case_sensitive (TagdEntry *self, gboolean case_sensitive)
   if (self->case_sensitive == case_sensitive)
     return;
   self->case_sensitive = case_sensitive;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_CASE_SENSITIVE]);
 }
 
@@ -143,7 +196,7 @@ tagd_entry_set_transform (TagdEntry *self, TagdTransform transform)
   if (self->transform == transform)
     return;
   self->transform = transform;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_TRANSFORM]);
 }
 
@@ -173,7 +226,7 @@ tagd_entry_set_pattern (TagdEntry *self, const char *pattern)
     return;
   g_free (self->pattern);
   self->pattern = g_strdup (pattern);
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_PATTERN]);
 }
 
@@ -201,7 +254,7 @@ tagd_entry_set_allow (TagdEntry *self, const char * const *allow)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->allow, allow))
     return;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_ALLOW]);
 }
 
@@ -229,7 +282,7 @@ tagd_entry_set_deny (TagdEntry *self, const char * const *deny)
   g_return_if_fail (TAGD_IS_ENTRY (self));
   if (!replace_strv (&self->deny, deny))
     return;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_DENY]);
 }
 
@@ -283,7 +336,7 @@ tagd_entry_set_backspace_mode (TagdEntry *self, TagdBackspaceMode mode)
   if (self->backspace_mode == mode)
     return;
   self->backspace_mode = mode;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_BACKSPACE_MODE]);
 }
 
@@ -302,7 +355,7 @@ tagd_entry_set_commit_on_blur (TagdEntry *self, gboolean commit_on_blur)
   if (self->commit_on_blur == commit_on_blur)
     return;
   self->commit_on_blur = commit_on_blur;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_COMMIT_ON_BLUR]);
 }
 
@@ -320,7 +373,43 @@ tagd_entry_set_history (TagdEntry *self, int history)
   if (self->history == history)
     return;
   self->history = history;
-  _tagd_session_reopen (self->session, TRUE);
+  send_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_HISTORY]);
 }
 
+
+/**
+ * tagd_entry_get_vault:
+ * @self: the entry
+ *
+ * Returns: (nullable) (type filename): the folder of notes whose tags are suggested
+ */
+const char *
+tagd_entry_get_vault (TagdEntry *self)
+{
+  g_return_val_if_fail (TAGD_IS_ENTRY (self), NULL);
+  return self->vault;
+}
+
+/**
+ * tagd_entry_set_vault:
+ * @self: the entry
+ * @vault: (nullable) (type filename): a folder of Markdown and Org notes, or %NULL
+ *
+ * Suggests the folder's tags too (tagd reads the folder and keeps up with its changes).
+ */
+void
+tagd_entry_set_vault (TagdEntry *self, const char *vault)
+{
+  g_return_if_fail (TAGD_IS_ENTRY (self));
+  if (g_strcmp0 (self->vault, vault) == 0)
+    return;
+  if (self->vault != NULL)
+    _tagd_connection_remove_vault (tagd_connection_get_default (), self->vault);
+  g_free (self->vault);
+  self->vault = vault != NULL && vault[0] != '\0' ? g_canonicalize_filename (vault, NULL) : NULL;
+  if (self->vault != NULL)
+    _tagd_connection_add_vault (tagd_connection_get_default (), self->vault);
+  send_options (self);
+  g_object_notify_by_pspec (G_OBJECT (self), _tagd_entry_properties[PROP_VAULT]);
+}

@@ -1,6 +1,6 @@
 /* tagd-entry-private.h: what the parts of TagdEntry share. Private. The parts:
  *   tagd-entry.c          the type, properties, signals, construction, the API on tags
- *   tagd-entry-options.c  the field/open options (each change re-opens the session)
+ *   tagd-entry-options.c  the field options (field/open, then field/setOptions)
  *   tagd-entry-chips.c    chips from tagd's tags, the selected chip, chip requests
  *   tagd-entry-keys.c     keys, focus, clicks on the entry
  *   tagd-entry-announce.c announcements, refusals, tag-dropped
@@ -54,6 +54,7 @@ enum {
   PROP_BACKSPACE_MODE,
   PROP_COMMIT_ON_BLUR,
   PROP_HISTORY,
+  PROP_VAULT,
   PROP_SELECTED,
   PROP_ANNOUNCEMENT,
   N_PROPS
@@ -89,9 +90,11 @@ struct _TagdEntry {
   TagdBackspaceMode backspace_mode;
   gboolean         commit_on_blur;
   int              history;         /* -1: tagd's default */
+  char            *vault;           /* a folder of notes whose tags are suggested, or NULL */
 
   char            *announcement;
   guint            announcements;   /* how many were given: a reply tells whether one came since */
+  char            *flag_sentence;   /* tagd's sentence when tags were last flagged */
   guint            clear_description;
   GtkWidget       *described;       /* what holds the sentence until it is cleared */
   int              selected;        /* index of the selected chip, or -1 */
@@ -137,6 +140,8 @@ G_GNUC_INTERNAL void               _tagd_entry_apply_outcome (TagdEntry *self, G
 G_GNUC_INTERNAL void               _tagd_entry_apply_state (TagdEntry *self, GVariant *state, const char *version_key, gboolean announce);
 G_GNUC_INTERNAL void               _tagd_entry_clear_refusal (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_speak (TagdEntry *self, const char *sentence);
+G_GNUC_INTERNAL GVariant          *_tagd_entry_options (TagdEntry *self);
+G_GNUC_INTERNAL GVariant          *_tagd_entry_strv_variant (char **v);
 G_GNUC_INTERNAL void               _tagd_entry_focus_text (TagdEntry *self, int position);
 G_GNUC_INTERNAL void               _tagd_entry_send_selection (TagdEntry *self);
 G_GNUC_INTERNAL void               _tagd_entry_request_layout (TagdEntry *self);

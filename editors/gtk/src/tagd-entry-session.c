@@ -168,8 +168,8 @@ send_difference (TagdEntry *self, const char *from, const char *to, gint64 versi
                   version, -1);
 }
 
-static GVariant *
-strv_variant (char **v)
+GVariant *
+_tagd_entry_strv_variant (char **v)
 {
   const char *empty[] = { NULL };
   return g_variant_new_strv (v != NULL ? (const char * const *) v : empty, -1);
@@ -180,41 +180,11 @@ strv_variant (char **v)
 static GVariant *
 session_open_params (TagdSession *session, const TagdRequest *first, TagdEntry *self)
 {
-  GVariantBuilder b, opts;
+  GVariantBuilder b;
   const char *text = self->mirror->str;
   gint64 version = self->version;
 
   self->state_version = 0;
-  g_variant_builder_init (&opts, G_VARIANT_TYPE_VARDICT);
-  if (self->separators != NULL)
-    g_variant_builder_add (&opts, "{sv}", "separators", strv_variant (self->separators));
-  if (self->max_tags >= 0)
-    g_variant_builder_add (&opts, "{sv}", "maxTags", g_variant_new_int64 (self->max_tags));
-  if (self->max_tag_length >= 1)
-    g_variant_builder_add (&opts, "{sv}", "maxTagLength", g_variant_new_int64 (self->max_tag_length));
-  if (self->case_sensitive)
-    g_variant_builder_add (&opts, "{sv}", "caseSensitive", g_variant_new_boolean (TRUE));
-  if (self->transform != TAGD_TRANSFORM_NONE)
-    g_variant_builder_add (&opts, "{sv}", "transform",
-                           g_variant_new_string (self->transform == TAGD_TRANSFORM_LOWERCASE ? "lowercase" : "uppercase"));
-  if (self->prompt != NULL)
-    g_variant_builder_add (&opts, "{sv}", "prompt", g_variant_new_string (self->prompt));
-  if (self->pattern != NULL && self->pattern[0] != '\0')
-    g_variant_builder_add (&opts, "{sv}", "pattern", g_variant_new_string (self->pattern));
-  if (self->allow != NULL)
-    g_variant_builder_add (&opts, "{sv}", "allow", strv_variant (self->allow));
-  if (self->deny != NULL)
-    g_variant_builder_add (&opts, "{sv}", "deny", strv_variant (self->deny));
-  if (self->suggestions != NULL)
-    g_variant_builder_add (&opts, "{sv}", "suggestions", strv_variant (self->suggestions));
-  if (self->backspace_mode != TAGD_BACKSPACE_MODE_REMOVE)
-    g_variant_builder_add (&opts, "{sv}", "backspace",
-                           g_variant_new_string (self->backspace_mode == TAGD_BACKSPACE_MODE_SELECT ? "select" : "edit"));
-  if (self->commit_on_blur)
-    g_variant_builder_add (&opts, "{sv}", "commitOnBlur", g_variant_new_boolean (TRUE));
-  if (self->history >= 0)
-    g_variant_builder_add (&opts, "{sv}", "history", g_variant_new_int64 (self->history));
-
   if (first != NULL)
     {
       Op *op = first->data;
@@ -229,9 +199,9 @@ session_open_params (TagdSession *session, const TagdRequest *first, TagdEntry *
   self->open_text = text[0] != '\0' ? g_strdup (text) : NULL;
   self->open_version = version;
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);
-  g_variant_builder_add (&b, "{sv}", "tags", strv_variant (self->tags));
+  g_variant_builder_add (&b, "{sv}", "tags", _tagd_entry_strv_variant (self->tags));
   g_variant_builder_add (&b, "{sv}", "text", g_variant_new_string (""));
-  g_variant_builder_add (&b, "{sv}", "options", g_variant_builder_end (&opts));
+  g_variant_builder_add (&b, "{sv}", "options", _tagd_entry_options (self));
   g_variant_builder_add (&b, "{sv}", "sync",
                          g_variant_new_parsed ("{'version': <%x>}", self->open_text != NULL ? version - 1 : version));
   return g_variant_builder_end (&b);

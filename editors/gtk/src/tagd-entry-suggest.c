@@ -143,7 +143,7 @@ suggest_cb (gpointer data)
 
   self->suggest_source = 0;
   self->suggest_serial++;
-  if (self->suggestions == NULL || gtk_entry_buffer_get_length (self->buffer) == 0 ||
+  if ((self->suggestions == NULL && self->vault == NULL) || gtk_entry_buffer_get_length (self->buffer) == 0 ||
       !gtk_widget_has_focus (self->text) || !_tagd_session_is_live (self->session))
     {
       _tagd_entry_hide_suggestions (self);
@@ -159,7 +159,7 @@ suggest_cb (gpointer data)
 void
 _tagd_entry_schedule_suggest (TagdEntry *self)
 {
-  if (self->suggestions == NULL && !gtk_widget_get_visible (self->popover))
+  if (self->suggestions == NULL && self->vault == NULL && !gtk_widget_get_visible (self->popover))
     return;
   if (self->suggest_source == 0)
     self->suggest_source = g_idle_add (suggest_cb, self);

@@ -74,6 +74,9 @@ tagd_entry_dispose (GObject *object)
   g_clear_weak_pointer (&self->described);
   _tagd_session_stop (self->session);
   g_signal_handlers_disconnect_by_data (self->session, self);
+  if (self->vault != NULL)
+    _tagd_connection_remove_vault (tagd_connection_get_default (), self->vault);
+  g_clear_pointer (&self->vault, g_free);
   if (self->buffer != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->buffer, self);
@@ -106,9 +109,11 @@ tagd_entry_finalize (GObject *object)
   g_strfreev (self->suggestions);
   g_free (self->pattern);
   g_free (self->prompt);
+  g_free (self->vault);
   g_free (self->announcement);
   g_string_free (self->mirror, TRUE);
   g_free (self->open_text);
+  g_free (self->flag_sentence);
   g_object_unref (self->session);
   G_OBJECT_CLASS (tagd_entry_parent_class)->finalize (object);
 }
@@ -136,6 +141,7 @@ tagd_entry_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_BACKSPACE_MODE: g_value_set_enum (value, self->backspace_mode); break;
     case PROP_COMMIT_ON_BLUR: g_value_set_boolean (value, self->commit_on_blur); break;
     case PROP_HISTORY: g_value_set_int (value, self->history); break;
+    case PROP_VAULT: g_value_set_string (value, self->vault); break;
     case PROP_SELECTED: g_value_set_int (value, self->selected); break;
     case PROP_ANNOUNCEMENT: g_value_set_string (value, self->announcement); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -165,6 +171,7 @@ tagd_entry_set_property (GObject *object, guint prop_id, const GValue *value, GP
     case PROP_BACKSPACE_MODE: tagd_entry_set_backspace_mode (self, g_value_get_enum (value)); break;
     case PROP_COMMIT_ON_BLUR: tagd_entry_set_commit_on_blur (self, g_value_get_boolean (value)); break;
     case PROP_HISTORY: tagd_entry_set_history (self, g_value_get_int (value)); break;
+    case PROP_VAULT: tagd_entry_set_vault (self, g_value_get_string (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -277,6 +284,14 @@ tagd_entry_class_init (TagdEntryClass *klass)
    * How many undo steps tagd keeps, or -1 for its default (100).
    */
   _tagd_entry_properties[PROP_HISTORY] = g_param_spec_int ("history", NULL, NULL, -1, 100000, -1, RW);
+  /**
+   * TagdEntry:vault:
+   *
+   * A folder of Markdown and Org notes (SPEC §6d): the suggestions then include its tags, those
+   * carried by the most notes first (`suggestFromVault`), after [property@Tagd.Entry:suggestions].
+   * %NULL for none.
+   */
+  _tagd_entry_properties[PROP_VAULT] = g_param_spec_string ("vault", NULL, NULL, NULL, RW);
   /**
    * TagdEntry:selected:
    *

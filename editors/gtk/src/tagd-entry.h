@@ -114,6 +114,9 @@ void                tagd_entry_set_commit_on_blur (TagdEntry          *self,
 int                 tagd_entry_get_history        (TagdEntry          *self);
 void                tagd_entry_set_history        (TagdEntry          *self,
                                                    int                 history);
+const char         *tagd_entry_get_vault          (TagdEntry          *self);
+void                tagd_entry_set_vault          (TagdEntry          *self,
+                                                   const char         *vault);
 const char         *tagd_entry_get_announcement   (TagdEntry          *self);
 
 G_END_DECLS

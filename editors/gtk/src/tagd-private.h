@@ -34,6 +34,9 @@ char *_tagd_connection_rename     (TagdConnection *self,
 void  _tagd_connection_unregister (TagdConnection *self,
                                    const char     *id);
 gboolean _tagd_connection_is_up   (TagdConnection *self);
+/* The vaults (folders) the widgets name: every child is initialized with them. */
+void     _tagd_connection_add_vault    (TagdConnection *self, const char *folder);
+void     _tagd_connection_remove_vault (TagdConnection *self, const char *folder);
 /* Bumped whenever a tagd child dies or is spawned: a session opened at another generation is not
  * open in the running child (its widget re-opens it once the child is up). */
 guint    _tagd_connection_generation (TagdConnection *self);

@@ -204,14 +204,14 @@ class Demo:
         geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", self.window], env=self.env,
                              capture_output=True, text=True).stdout
         values = dict(line.split("=") for line in geo.split())
-        return ((int(values["WIDTH"]) - frame.width) // 2 + int(values["X"]),
-                (int(values["HEIGHT"]) - frame.height) // 2 + int(values["Y"]))
+        return ((int(values["WIDTH"]) - frame.width * self.scale) // 2 + int(values["X"]),
+                (int(values["HEIGHT"]) - frame.height * self.scale) // 2 + int(values["Y"]))
 
     def click(self, node):
         e = node.get_extents(Atspi.CoordType.WINDOW)
         ox, oy = self.window_offset()
-        self.xdotool("mousemove", str(ox + e.x + e.width // 2), str(oy + e.y + e.height // 2),
-                     "click", "1")
+        self.xdotool("mousemove", str(ox + (e.x + e.width // 2) * self.scale),
+                     str(oy + (e.y + e.height // 2) * self.scale), "click", "1")
 
     # input
 
@@ -808,13 +808,12 @@ def seed_demo_pages_and_screenshots(ctx):
     # What the picture shows: the dark page, each tag's shape in its seed tint (hue), at 0.85
     # when selected and 0.3 when not (how far the pixel is from the page towards the tint).
     pixel = window_pixels(demo, interests)
-    heading = [n for n in demo.nodes("label", "Pick your interests") if n.get_extents(Atspi.CoordType.WINDOW).y > 60][0]
-    h = heading.get_extents(Atspi.CoordType.WINDOW)
-    bg = pixel(h.x - 10, h.y + 2)  # the page's margin, left of its heading
-    check(max(bg) < 48 and max(abs(c - 0x1c) for c in bg) <= 6, "the seed's dark page (#1c1c1e): %r" % (bg,))
+    check_page_gradient(demo, pixel, "Pick your interests")
+    cloud = [e for n, e in showing(demo, "panel") if n.get_name() == "Pick your interests"][0]
     report = []
     for title, tint in zip(SEED_TITLES, SEED_TINTS):
         e = demo.node("check box", title).get_extents(Atspi.CoordType.WINDOW)
+        bg = pixel(cloud.x - 8, e.y + 3)  # the page beside the cloud, at the tag's height
         samples = [pixel(e.x + e.width // 2 + dx, e.y + 3 + dy) for dx in (-2, 0, 2) for dy in (0, 1)]
         p = tuple(sum(s[k] for s in samples) / len(samples) for k in range(3))
         t = rgb_of(tint)
@@ -908,10 +907,13 @@ def cloud_shapes_stay_inside_and_take_clicks(ctx):
     pixel = still_pixels(demo, os.path.join(demo.dir, "cloud.png"))  # after the stack's crossfade
     c = cloud.get_extents(Atspi.CoordType.WINDOW)
     box = (c.x, c.y, c.width, c.height)
-    bg = pixel(c.x - 10, c.y + c.height // 2)  # the page, left of the cloud
+    # The page, left of the cloud at the same height (its gradient runs top to bottom).
+    rows = {}
 
     def drawn(x, y):
-        return max(abs(a - b) for a, b in zip(pixel(x, y), bg)) > 12
+        if y not in rows:
+            rows[y] = pixel(c.x - 14, y)
+        return max(abs(a - b) for a, b in zip(pixel(x, y), rows[y])) > 12
     inside = [(x, y) for y in range(c.y, c.y + c.height) for x in range(c.x, c.x + c.width) if drawn(x, y)]
     check(inside, "the shapes are drawn in the cloud %r" % (box,))
     band = 8  # the page around the cloud: its margins are 12 px, nothing else is drawn there
@@ -1575,12 +1577,58 @@ def editing_a_chip_into_a_duplicate_or_too_long_keeps_it(ctx):
     check_atspi_matches(demo, ["vegan", "supper", "weeknight"], "half")
 
 
-def chip_fill(pixel, node):
-    """The colour of a chip's own fill: a few pixels inside its rounded left end, where no
-    glyph is drawn."""
+def chip_fill(pixel, node, rtl=False):
+    """The colour of a chip's own fill: in its start padding (AT-SPI gives the chip's content
+    box; the padding is 10 px), where no glyph is drawn."""
     e = node.get_extents(Atspi.CoordType.WINDOW)
-    samples = [pixel(e.x + 5 + dx, e.y + e.height // 2 + dy) for dx in (0, 1) for dy in (-1, 0, 1)]
+    x = e.x + e.width + 4 if rtl else e.x - 5
+    samples = [pixel(x + dx, e.y + e.height // 2 + dy) for dx in (0, 1) for dy in (-1, 0, 1)]
     return tuple(sum(s[k] for s in samples) / len(samples) for k in range(3))
+
+
+@test
+def stricter_rule_keeps_tags_and_flags_them(ctx):
+    # A stricter rule set at run time (max-tag-length 5) keeps every tag: the ones that break it
+    # are flagged (an error ring read from pixels, INVALID for assistive technology), Orca hears
+    # tagd's sentence, and lifting the rule clears the flags.
+    demo = ctx.demo(orca=True)
+    orca = demo.orca
+    orca.hears(0, "Add a tag", what="Orca to speak the field when the window opens")
+    demo.type("half")
+    settle(demo, BASE, "half")
+    shot = os.path.join(demo.dir, "flags.png")
+    before = {t: chip_fill(still_pixels(demo, shot), demo.node("panel", t)) for t in BASE}
+    m = orca.mark()
+    demo.set_entry("max-tag-length", "int32 5")
+    want = "Kept dinner and weeknight, which break the new rules."
+    orca.hears(m, want, what="Orca to say which tags were kept against the new rule")
+    d = settle(demo, BASE, "half")
+    check(d["entry"]["announcement"] == want, "the announcement: %r" % d["entry"]["announcement"])
+    wait_for(lambda: [t for t in BASE if demo.has_state(demo.node("panel", t), Atspi.StateType.INVALID)]
+             == ["dinner", "weeknight"], "dinner and weeknight flagged (INVALID) for assistive technology")
+    check(demo.node("panel", "dinner").get_description() == want, "the flagged chip describes why: %r"
+          % demo.node("panel", "dinner").get_description())
+
+    def redness(c):
+        return c[0] - (c[1] + c[2]) / 2
+    pixel = still_pixels(demo, shot)
+    after = {t: chip_fill(pixel, demo.node("panel", t)) for t in BASE}
+    for t in BASE:
+        flagged = t != "vegan"
+        change = redness(after[t]) - redness(before[t])
+        check((change > 25) == flagged, "%s %s red (its fill %r, before %r)"
+              % (t, "turned" if flagged else "did not turn", after[t], before[t]))
+    # Undo has nothing of it to undo: no tag went. Typing still obeys the rule.
+    demo.key("ctrl+a", "BackSpace")
+    demo.type("toolong,ok,")
+    settle(demo, BASE + ["ok"], "")
+    # Lifting the rule clears the flags.
+    demo.set_entry("max-tag-length", "int32 -1")
+    wait_for(lambda: not any(demo.has_state(demo.node("panel", t), Atspi.StateType.INVALID) for t in BASE),
+             "no chip flagged once the rule is lifted")
+    pixel = still_pixels(demo, shot)
+    check(all(abs(redness(chip_fill(pixel, demo.node("panel", t))) - redness(before[t])) < 10 for t in BASE),
+          "the chips back to their colour")
 
 
 @test
@@ -1698,6 +1746,224 @@ def german_remove_buttons_from_the_build_tree(ctx):
     m = orca.mark()
     demo.key("Left")
     orca.hears(m, "weeknight entfernen", what="Orca to read the selected chip's button in German")
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 35: the seed's designs, measured from pixels
+
+# The demo's page gradient (demo/tagd-demo.c): indigo #5e5ce6 at 45 % over black at the top,
+# black at the bottom; the field's radius and fill; the chips' teal.
+PAGE_TOP = (0x2a, 0x29, 0x68)
+PAGE_BOTTOM = (0, 0, 0)
+FIELD_RADIUS = 14
+FIELD_FILL = 0.08
+TEAL = (0x30, 0xb0, 0xc7)
+CHIP_TINT = 0.16
+
+
+def showing(demo, role):
+    """The nodes of @role that are on screen now (the visible stack page's)."""
+    found = []
+    for n in demo.nodes(role):
+        try:
+            e = n.get_extents(Atspi.CoordType.WINDOW)
+            if e.width > 0 and e.height > 0:  # GTK 4.8 reports no SHOWING; a hidden page is 0 x 0
+                found.append((n, e))
+        except gi.repository.GLib.GError:
+            pass  # not a component (no extents)
+    return found
+
+
+def check_page_gradient(demo, pixel, what):
+    # The page: the largest group on screen (its scrolled window; the stack has the same area).
+    pages = [e for n, e in showing(demo, "panel")]
+    check(pages, "the page on screen")
+    page = max(pages, key=lambda e: e.width * e.height)
+    report = []
+    for fx in (0, 1):
+        for fy in (0, 1):
+            x = page.x + 16 if fx == 0 else page.x + page.width - 17
+            y = page.y + 16 if fy == 0 else page.y + page.height - 17
+            t = (y - page.y) / max(page.height - 1, 1)
+            want = tuple(PAGE_TOP[k] + (PAGE_BOTTOM[k] - PAGE_TOP[k]) * t for k in range(3))
+            have = pixel(x, y)
+            report.append(((x, y), have, tuple(round(v) for v in want)))
+            check(max(abs(have[k] - want[k]) for k in range(3)) <= 10,
+                  "%s: the page's indigo-to-black gradient at its corners: %r" % (what, report))
+
+
+def corner_radius(pixel, x0, y0, sx, sy, outside):
+    """The radius of a rounded corner at (x0, y0) whose inside lies towards (sx, sy): where the
+    diagonal from the corner first meets the shape's edge, t = r (1 - 1/sqrt 2)."""
+    for i in range(0, 80):
+        t = i / 4
+        p = pixel(x0 + sx * t, y0 + sy * t)
+        if max(abs(p[k] - outside[k]) for k in range(3)) > 12:
+            return t / (1 - 0.5 ** 0.5)
+    return None
+
+
+def design_pixels(ctx, dark, scale, rtl):
+    what = "%s, %dx, %s" % ("dark" if dark else "light", scale, "rtl" if rtl else "ltr")
+    demo = ctx.demo(dark=dark, scale=scale, extra=["--rtl"] if rtl else [])
+    demo.key("Home")
+    pixel = still_pixels(demo, os.path.join(demo.dir, "recipe.png"))
+    check_page_gradient(demo, pixel, what + ", Recipe tags")
+    field = [e for n, e in showing(demo, "panel") if n.get_name() == "Recipe tags"][0]  # not the stack page
+    mid = field.y + field.height // 2
+    # The fill: a faint white over the page, read where the field's text is empty.
+    inside_x = field.x + 24 if rtl else field.x + field.width - 24
+    outside_x = field.x + field.width + 10 if rtl else field.x - 10
+    inside, outside = pixel(inside_x, mid), pixel(outside_x, mid)
+    fill = sum((inside[k] - outside[k]) / max(255 - outside[k], 1) for k in range(3)) / 3
+    check(abs(fill - FIELD_FILL) <= 0.035, "%s: the field's fill is white at %.3f over the page, the seed's is %.2f "
+          "(inside %r, outside %r)" % (what, fill, FIELD_FILL, inside, outside))
+    # The corners: 14 points, at the top left and the bottom right, of the field's box as drawn
+    # (AT-SPI gives its content box): its edges found from the page inwards.
+    def edge(x, y, dx, dy):
+        ref = pixel(x, y)
+        for i in range(1, 200):
+            p = pixel(x + dx * i / 2, y + dy * i / 2)
+            if max(abs(p[k] - ref[k]) for k in range(3)) > 12:
+                return x + dx * i / 2 if dx else y + dy * i / 2
+        return None
+    left, right = edge(field.x - 20, mid, 1, 0), edge(field.x + field.width + 20, mid, -1, 0)
+    top, bottom = edge(inside_x, field.y - 20, 0, 1), edge(inside_x, field.y + field.height + 20, 0, -1)
+    check(None not in (left, right, top, bottom), "%s: the field's edges found %r" % (what, (left, right, top, bottom)))
+    # With the focus (the window opens with it in the field), a 2-point teal border.
+    ring = pixel(left + 1.5, mid) if not rtl else pixel(right - 1.5, mid)
+    check(hue_distance(hue_of(ring), hue_of(TEAL)) < 20 and max(ring) - min(ring) > 60,
+          "%s: the focused field's border is teal: %r" % (what, ring))
+    radii = [corner_radius(pixel, left, top, 1, 1, pixel(left - 3, top)),
+             corner_radius(pixel, right, bottom, -1, -1, pixel(right + 3, bottom))]
+    check(all(r is not None and abs(r - FIELD_RADIUS) <= 3 for r in radii),
+          "%s: the field's corner radius %r, the seed's is %d" % (what, radii, FIELD_RADIUS))
+    # The chips: teal at 16 % over the field.
+    chip = chip_fill(pixel, demo.node("panel", "vegan"), rtl)
+    if True:
+        base = pixel(inside_x, demo.node("panel", "vegan").get_extents(Atspi.CoordType.WINDOW).y + 6)
+        k = max(range(3), key=lambda c: abs(TEAL[c] - base[c]))
+        tint = (chip[k] - base[k]) / (TEAL[k] - base[k])
+        check(abs(tint - CHIP_TINT) <= 0.05, "%s: chips teal at %.2f, the seed's is %.2f (chip %r over %r)"
+              % (what, tint, CHIP_TINT, chip, base))
+    # The title: libadwaita's title-2, larger than the body text (its ink, glyph rows).
+    def ink_rows(node):
+        e = node.get_extents(Atspi.CoordType.WINDOW)
+        back = pixel(e.x + (e.width - 2 if not rtl else 1), e.y + 1)
+        rows = [y for y in range(e.y, e.y + e.height)
+                if any(abs(luminance(pixel(x, y)) - luminance(back)) > 60 for x in range(e.x, e.x + e.width))]
+        return (max(rows) - min(rows) + 1) if rows else 0
+    title = [n for n, e in showing(demo, "label") if n.get_name() == "Recipe tags"][0]
+    body = [n for n, e in showing(demo, "label") if n.get_name() == "Press return or type a comma to add one"][0]
+    ratio = ink_rows(title) / max(ink_rows(body), 1)
+    check(ratio >= 1.25, "%s: the title's glyphs %.2f times the body's, title-2 is 1.36" % (what, ratio))
+    if rtl:
+        te = title.get_extents(Atspi.CoordType.WINDOW)
+        check(te.x + te.width > field.x + field.width - 40, "%s: the title on the right" % what)
+    # The interests page: the same gradient.
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
+    pixel = still_pixels(demo, os.path.join(demo.dir, "interests.png"))
+    check_page_gradient(demo, pixel, what + ", Pick your interests")
+
+
+@test
+def seed_design_light_1x(ctx):
+    design_pixels(ctx, dark=False, scale=1, rtl=False)
+
+
+@test
+def seed_design_dark_2x(ctx):
+    design_pixels(ctx, dark=True, scale=2, rtl=False)
+
+
+@test
+def seed_design_light_2x_rtl(ctx):
+    design_pixels(ctx, dark=False, scale=2, rtl=True)
+
+
+@test
+def seed_design_dark_1x_rtl(ctx):
+    design_pixels(ctx, dark=True, scale=1, rtl=True)
+
+
+@test
+def cloud_titles_never_overlap_while_animating(ctx):
+    demo = ctx.demo()
+    demo.click(demo.node("page tab", "Pick your interests"))
+    wait_for(lambda: demo.dump()["page"] == "interests" and len(groups_of(demo.dump())) == 10, "the cloud")
+    for spacing in (3, 18):
+        runs = demo.dump()["cloud"]["animationRuns"]
+        demo.click(demo.node("check box", "Tight spacing"))
+        d = wait_for(lambda: (lambda d: d if d["cloud"]["animationRuns"] > runs and not d["cloud"]["animating"]
+                              and d["cloud"]["spacing"] == spacing else None)(demo.dump()),
+                     "the animation to spacing %d to end" % spacing)
+        labels = d["cloud"]["animationLabels"]
+        n = len(SEED_TITLES)
+        frames = [labels[i:i + 4 * n] for i in range(0, len(labels), 4 * n)]
+        check(len(frames) >= 3, "frames painted during the animation: %d" % len(frames))
+        for f, values in enumerate(frames):
+            rects = [values[4 * k:4 * k + 4] for k in range(n)]
+            for a in range(n):
+                for b in range(a + 1, n):
+                    ax, ay, aw, ah = rects[a]
+                    bx, by, bw, bh = rects[b]
+                    w = min(ax + aw, bx + bw) - max(ax, bx)
+                    h = min(ay + ah, by + bh) - max(ay, by)
+                    check(w <= 0.5 or h <= 0.5, "frame %d of %d (to spacing %d): %s and %s overlap: %r %r"
+                          % (f, len(frames), spacing, SEED_TITLES[a], SEED_TITLES[b], rects[a], rects[b]))
+
+
+# ---------------------------------------------------------------------------------------------
+# The vault in a notes app (SPEC §6d): the demo's Notes page on a copy of demo/vault
+
+
+@test
+def notes_page_vault_cloud_notes_and_front_matter(ctx):
+    vault = os.path.join(tempfile.mkdtemp(prefix="tagd-gtk-vault-"), "vault")
+    shutil.copytree(os.path.join(HERE, "..", "demo", "vault"), vault)
+    demo = ctx.demo(extra=["--vault", vault])
+    demo.click(demo.node("page tab", "Notes"))
+    wait_for(lambda: demo.dump()["page"] == "notes", "the Notes page")
+    # The cloud: the vault's tags, those carried by the most notes first.
+    d = wait_for(lambda: (lambda d: d if len(d["notes"]["tags"]) == 7 else None)(demo.dump()), "the vault's seven tags")
+    tags = d["notes"]["tags"]
+    check(set(tags[:2]) == {"dinner", "vegan"} and set(tags[2:3]) == {"quick"} and
+          set(tags) == {"dinner", "vegan", "quick", "spicy", "lunch", "soup", "winter"},
+          "the vault's tags, most used first: %r" % tags)
+    wait_for(lambda: demo.node("check box", "dinner").get_extents(Atspi.CoordType.WINDOW).width > 0, "laid out")
+    # Its selection names the notes that carry every selected tag.
+    demo.click(demo.node("check box", "dinner"))
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta", "soup"],
+             "the three dinner notes listed: %r" % demo.dump()["notes"])
+    demo.click(demo.node("check box", "vegan"))
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta"],
+             "the two vegan dinners")
+    rows = wait_for(lambda: [n for n in demo.nodes("list item") if n.get_name() in ("curry", "pasta")
+                             and n.get_extents(Atspi.CoordType.WINDOW).width > 0], "the notes in the list")
+    check(sorted(n.get_name() for n in rows) == ["curry", "pasta"], "the list shows them (titled by their file names: tagd gives no title for these)")
+    # The note picked: its tags in the entry; a tag added is written into its front matter.
+    demo.click([n for n in rows if n.get_name() == "pasta"][0])
+    wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    if ctx.shots:
+        demo.screenshot(os.path.join(ctx.shots, "notes.png"))
+    text = demo.nodes("text", "Add a tag")[-1]  # the Notes page's entry (the recipe page's comes first)
+    demo.click(text)
+    demo.type("spi")
+    # (the notes list's rows are list items too)
+    wait_for(lambda: "spicy" in popover_rows(demo),
+             "the vault's spicy suggested (suggestFromVault)")
+    demo.key("Escape", "ctrl+a", "BackSpace")
+    demo.type("easy,")
+    wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick", "easy"], "easy added")
+    path = os.path.join(vault, "pasta.md")
+    wait_for(lambda: "easy" in open(path).read().split("---")[1], "easy written into the note's front matter")
+    with open(path) as f:
+        note = f.read()
+    check(note.startswith("---\ntitle: Weeknight pasta\n") and "Boil the pasta" in note,
+          "the rest of the note as it was: %r" % note)
+    # tagd reads the change and the cloud shows the new tag.
+    wait_for(lambda: "easy" in demo.dump()["notes"]["tags"], "the new tag in the cloud")
 
 
 class Context:

@@ -84,6 +84,17 @@ vim.api.nvim_create_user_command("TagFieldOrgHeading", function()
   require("tagd.frontmatter").bind_heading(0)
 end, { desc = "tagd: edit the tags of the Org heading at the cursor in a tag field" })
 
+vim.api.nvim_create_user_command("TagdTags", function(a)
+  require("tagd.vault").tags(a.args)
+end, { nargs = "?", desc = "tagd: the vault's tags, most used first (optionally those starting with the argument)" })
+
+vim.api.nvim_create_user_command("TagdRename", function(a)
+  if #a.fargs ~= 2 then
+    return vim.api.nvim_echo({ { "tagd: :TagdRename OLD NEW", "ErrorMsg" } }, false, {})
+  end
+  require("tagd.vault").rename(a.fargs[1], a.fargs[2])
+end, { nargs = "+", desc = "tagd: rename a tag in every note of the vault" })
+
 vim.api.nvim_create_user_command("TagdRestart", function()
   tagd().restart()
 end, { desc = "tagd: restart tagd and restore every field" })

@@ -51,7 +51,7 @@ end
 -- Tests of Protocol 1.2 features: skipped, saying so, with a tagd that does not have them
 -- (run.lua sets H.has from tagd's initialize result: `documents` = document/tags, `languages`
 -- = the languages and cell labels of the lead's 1.2).
-H.has = { documents = true, languages = true }
+H.has = { documents = true, languages = true, vault = true }
 
 function H.test12(feature, name, fn)
   if not H.has[feature] then

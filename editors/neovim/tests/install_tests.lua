@@ -75,7 +75,8 @@ return function(H, T)
     -- lazy.nvim itself needs Neovim 0.8: the recipe says so (Debian 12's 0.7.2 cannot use it).
     local readme = table.concat(vim.fn.readfile(T.root .. "/README.md"), "\n")
     local bullet = readme:match("\n%- %*%*lazy%.nvim%*%*([^\n]*)")
-    H.truthy(bullet and bullet:find("Neovim 0.8", 1, true), "the lazy.nvim recipe names Neovim 0.8: " .. tostring(bullet))
+    H.truthy(bullet and bullet:find("Neovim 0.8", 1, true),
+      "the lazy.nvim recipe names Neovim 0.8: " .. tostring(bullet))
     eq("tagd.nvim", spec.name, "name")
     eq("tagd", spec.main, "main")
     eq(T.root, spec.dir, "dir")

@@ -51,7 +51,7 @@ function S.check(schema, v, root, path, errs)
     end
     if not ok then
       table.insert(errs, string.format("%s: %s is not %s", path, kind(v), table.concat(types, "|")))
-      return
+      return errs
     end
   end
   if schema.enum and not vim.tbl_contains(vim.tbl_map(function(e)

@@ -409,22 +409,29 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
       term:wait_said("x-y")
       term:escape()
       term:keys("C-w", "k")
-      term:type("3G")
+      term:type("ggOnew first line")
+      term:keys("Escape")
+      term:type("3G") -- a line went above the headings: Lisbon is line 3 now
       term:cmd("TagFieldOrgHeading")
       term:wait_for("[food ×]")
       term:type("fish,")
       term:wait_for("[food ×] [fish ×]")
       term:escape()
+      term:keys("C-w", "k") -- Porto's field, followed to its heading's new line
+      term:keys("A")
+      term:type("cheap,")
+      term:wait_for("[wine ×] [port ×] [cheap ×]")
+      term:escape()
       term:cmd("wall")
       local lines
       term:wait(function()
         lines = vim.fn.readfile(path)
-        return lines[4] and lines[4]:find(":wine:port:$") and lines[2]:find(":food:fish:$")
+        return lines[5] and lines[5]:find(":wine:port:cheap:$") and lines[3]:find(":food:fish:$")
       end, "the file to be saved")
-      eq("#+FILETAGS: :trip:", lines[1], "the file's tags untouched")
-      H.truthy(lines[2]:match("^%* Lisbon +:food:fish:$"), "Lisbon's tags: " .. lines[2])
-      H.truthy(lines[4]:match("^%* Porto +:wine:port:$"), "Porto's tags: " .. lines[4])
-      eq({ "Text.", "More." }, { lines[3], lines[5] }, "the text untouched")
+      eq({ "new first line", "#+FILETAGS: :trip:" }, { lines[1], lines[2] }, "the file's tags untouched")
+      H.truthy(lines[3]:match("^%* Lisbon +:food:fish:$"), "Lisbon's tags: " .. lines[3])
+      H.truthy(lines[5]:match("^%* Porto +:wine:port:cheap:$"), "Porto's tags: " .. lines[5])
+      eq({ "Text.", "More." }, { lines[4], lines[6] }, "the text untouched")
     end)
     vim.fn.delete(path)
   end)
@@ -468,16 +475,90 @@ print(json.dumps(yaml.safe_load(t)["tags"]))]]
         term:keys("A")
         term:wait_for("-- INSERT --")
         term:type("d,")
-        term:wait_for("[b ×] [c ×] [d ×]")
-        term:wait_for("tags: [b, c, d]")
+        -- c (merged when the field's window is entered) and d (typed at once) in either order
+        local order
+        term:wait(function(scr)
+          for _, o in ipairs({ { "b", "c", "d" }, { "b", "d", "c" } }) do
+            if scr:find(string.format("[%s ×] [%s ×] [%s ×]", unpack(o)), 1, true)
+              and scr:find(string.format("tags: [%s, %s, %s]", unpack(o)), 1, true) then
+              order = o
+              return true
+            end
+          end
+        end, "the chips and the note's tags: b, c and d")
         term:escape()
         term:cmd("wall")
         term:wait(function()
-          return vim.fn.readfile(path)[2] == "tags: [b, c, d]"
+          return vim.fn.readfile(path)[2] == string.format("tags: [%s, %s, %s]", unpack(order))
         end, "the saved file to carry the hand edit and the field's tag")
       end)
       vim.fn.delete(path)
     end)
+
+  H.test12("vault", "terminal: the vault: a note's field suggests the vault's tags; :TagdTags lists them; "
+    .. ":TagdRename renames in the loaded buffers and in the files", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "tags: [travel, food]", "---", "A." }, dir .. "/a.md")
+    vim.fn.writefile({ "---", "tags: [travel]", "---", "B." }, dir .. "/b.md")
+    vim.fn.writefile({ "* Trip :travel:", "C." }, dir .. "/c.org")
+    vim.fn.writefile({ "---", "title: New", "---", "Text." }, dir .. "/new.md")
+    T.with({ file = dir .. "/new.md", setup = string.format("{ vaults = { %q } }", dir) }, function(term)
+      term:wait_for("title: New")
+      term:cmd("TagFieldFrontMatter")
+      term:wait_for("-- INSERT --")
+      term:type("tr")
+      term:wait_for("\n travel") -- the vault's tag, suggested
+      term:keys("Tab")
+      term:wait_for("[travel ×]")
+      term:escape()
+      term:keys("C-w", "k")
+      term:cmd("TagdTags")
+      term:wait_for("3  travel")
+      term:wait_for("1  food")
+      term:keys("q")
+      term:cmd("TagdRename travel trip")
+      term:wait_for("renamed travel to trip in 4 notes")
+      term:wait_for("  - trip") -- the loaded (unsaved) note's buffer
+      eq({ "---", "tags: [trip, food]", "---", "A." }, vim.fn.readfile(dir .. "/a.md"), "a.md on disk")
+      eq({ "---", "tags: [trip]", "---", "B." }, vim.fn.readfile(dir .. "/b.md"), "b.md on disk")
+      H.truthy(vim.fn.readfile(dir .. "/c.org")[1]:match("^%* Trip +:trip:$"), "c.org on disk")
+      eq({ "---", "title: New", "---", "Text." }, vim.fn.readfile(dir .. "/new.md"), "the loaded note not written")
+      term:keys("C-w", "j") -- the field reads its note back: the chip is renamed too
+      term:wait_for("[trip ×]")
+    end)
+    vim.fn.delete(dir, "rf")
+  end)
+
+  H.test12("vault", "terminal: setup({ lsp = true }): tagd is the language server of markdown buffers; it reads "
+    .. "the text typed, not saved", function()
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir, "p")
+    vim.fn.writefile({ "---", "tags: [travel]", "---", "A." }, dir .. "/a.md")
+    T.with({ file = dir .. "/a.md", setup = string.format("{ lsp = true, vaults = { %q } }", dir) }, function(term)
+      term:wait_for("tags: [travel]")
+      term:type("2G$i, unsaved")
+      term:keys("Escape")
+      term:wait_for("tags: [travel, unsaved]")
+      -- Ask the LSP client's tagd for the vault's tags (as the LSP features do).
+      local ask = [[lua local get = vim.lsp.get_clients or vim.lsp.get_active_clients; for _, c in ipairs(get()) do ]]
+        .. [[if c.name == "tagd" then local function h(_, r) print("lsp tags: " .. table.concat(vim.tbl_map(]]
+        .. [[function(t) return t.tag end, r.tags), ",")) end; if vim.fn.has("nvim-0.11") == 1 then ]]
+        .. [[c:request("vault/tags", {}, h, 0) else c.request("vault/tags", {}, h, 0) end end end]]
+      local ok = false
+      for _ = 1, 15 do -- the client starts, then sends changes after its debounce
+        term:cmd(ask)
+        ok = pcall(term.wait, term, function(scr)
+          return scr:find("lsp tags: [^\n]*unsaved") ~= nil
+        end, "unsaved among the tags", 1500)
+        if ok then
+          break
+        end
+      end
+      H.truthy(ok, "tagd, as the buffer's language server, read the unsaved tag:\n" .. term:screen())
+    end)
+    vim.fn.delete(dir, "rf")
+  end)
 
   H.test12("languages", "terminal: tagd speaks the user's language: initialize gets $LANG as locale", function()
     T.with({ env = { LANG = "de_DE.UTF-8", LC_ALL = false, LC_MESSAGES = false } }, function(term)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // What both demos (the widgets' tagd-qt-demo and the QML tagd-qml-demo) share: their command
-// line (--tagd, --no-animations, --control) and the --control loop the real-window tests drive
+// line (--tagd, --no-animations, --dark, --rtl, --control) and the --control loop the real-window tests drive
 // (tests/realwindow.py): commands on stdin, one per line, each answered by one JSON line on
 // stdout.
 
@@ -13,7 +13,11 @@
 #include <QtCore/QCoreApplication>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QLocale>
 #include <QtCore/QSocketNotifier>
+#include <QtCore/QTranslator>
+#include <QtGui/QGuiApplication>
+#include <QtGui/QPalette>
 
 #include <cstdio>
 #include <functional>
@@ -26,15 +30,41 @@ namespace TagdDemo {
 inline bool parseOptions(QCoreApplication &app, const QString &description)
 {
     using namespace Qt::StringLiterals;
+    // The demo's words in the locale's language (the library loads its own catalogue itself).
+    auto *translator = new QTranslator(&app);
+    if (translator->load(QLocale(), u"tagd_demo"_s, u"_"_s, u":/tagd-demo/i18n"_s))
+        QCoreApplication::installTranslator(translator);
     QCommandLineParser parser;
     parser.setApplicationDescription(description);
     parser.addHelpOption();
     parser.addOption({u"tagd"_s, u"The tagd program."_s, u"path"_s});
     parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
+    parser.addOption({u"dark"_s, u"A dark palette, as a desktop in its dark style."_s});
+    parser.addOption({u"rtl"_s, u"Right-to-left layout, as in an Arabic or Hebrew session."_s});
     parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
     parser.process(app);
     if (parser.isSet(u"tagd"_s))
         Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
+    if (parser.isSet(u"dark"_s)) {
+        QPalette dark;
+        const QColor text(0xf2, 0xf2, 0xf7);
+        dark.setColor(QPalette::Window, QColor(0x1c, 0x1c, 0x1e));
+        dark.setColor(QPalette::WindowText, text);
+        dark.setColor(QPalette::Base, QColor(0x2c, 0x2c, 0x2e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x3a, 0x3a, 0x3c));
+        dark.setColor(QPalette::Text, text);
+        dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3c));
+        dark.setColor(QPalette::ButtonText, text);
+        dark.setColor(QPalette::Highlight, QColor(0x0a, 0x84, 0xff));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(0xf2, 0xf2, 0xf7, 0x80));
+        dark.setColor(QPalette::Mid, QColor(0x48, 0x48, 0x4a));
+        dark.setColor(QPalette::ToolTipBase, QColor(0x2c, 0x2c, 0x2e));
+        dark.setColor(QPalette::ToolTipText, text);
+        QGuiApplication::setPalette(dark);
+    }
+    if (parser.isSet(u"rtl"_s))
+        QGuiApplication::setLayoutDirection(Qt::RightToLeft);
     if (parser.isSet(u"no-animations"_s))
         Tagd::Connection::instance()->setReducedMotion(true);
     return parser.isSet(u"control"_s);

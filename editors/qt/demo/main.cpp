@@ -14,6 +14,7 @@
 #include <TagdQt/TagEdit>
 
 #include "control.h"
+#include "recorder.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -24,11 +25,13 @@
 #include <QtGui/QClipboard>
 #include <QtGui/QPainter>
 #include <QtGui/QScreen>
+#include <QtWidgets/QAbstractButton>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QPushButton>
+#include <QtWidgets/QScrollArea>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabWidget>
 #include <QtWidgets/QVBoxLayout>
@@ -37,6 +40,19 @@
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// The seed's subtitle and captions: the text colour at 60 % (secondary), not the full colour.
+QLabel *subtitle(const QString &text)
+{
+    auto *label = new QLabel(text);
+    QPalette pal = label->palette();
+    QColor c = pal.color(QPalette::WindowText);
+    c.setAlphaF(0.6);
+    pal.setColor(QPalette::WindowText, c);
+    label->setPalette(pal);
+    label->setObjectName(QStringLiteral("subtitle"));
+    return label;
+}
 
 QLabel *heading(const QString &text)
 {
@@ -112,6 +128,7 @@ public:
         const QFontMetrics fm(font());
         return {TrackWidth + 8 + fm.horizontalAdvance(text()) + 2, std::max(TrackHeight + 4, fm.height())};
     }
+    QSize minimumSizeHint() const override { return sizeHint(); }
 
 protected:
     static constexpr int TrackWidth = 38, TrackHeight = 22;
@@ -122,9 +139,11 @@ protected:
     {
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
-        const QRectF track(1, (height() - TrackHeight) / 2.0, TrackWidth, TrackHeight);
+        // As the seed's toggle: the label leading, the switch at the trailing edge of the row.
+        const bool rtl = isRightToLeft();
+        const QRectF track(rtl ? 1 : width() - TrackWidth - 1, (height() - TrackHeight) / 2.0, TrackWidth, TrackHeight);
         p.setPen(hasFocus() ? QPen(palette().color(QPalette::Highlight), 2) : Qt::NoPen);
-        p.setBrush(isChecked() ? QColor(0x30, 0xd1, 0x58) : QColor(0x78, 0x78, 0x80, 0xa0));
+        p.setBrush(isChecked() ? QColor(0x30, 0xd1, 0x58) : QColor(0x8e, 0x8e, 0x93));
         p.drawRoundedRect(track, TrackHeight / 2.0, TrackHeight / 2.0);
         const qreal d = TrackHeight - 4;
         const qreal x = isChecked() ? track.right() - 2 - d : track.left() + 2;
@@ -132,16 +151,70 @@ protected:
         p.setBrush(Qt::white);
         p.drawEllipse(QRectF(x, track.top() + 2, d, d));
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRectF(TrackWidth + 8, 0, width(), height()), Qt::AlignLeft | Qt::AlignVCenter, text());
+        p.drawText(QRectF(rtl ? TrackWidth + 8 : 0, 0, width() - TrackWidth - 8, height()),
+                   Qt::AlignLeading | Qt::AlignVCenter, text());
     }
 };
 
+// The seed's field: corners of 14 points, a faint fill (the text colour at 6 % over the page)
+// and, with focus, a 2-point teal border. The widget draws the platform's line-edit frame; the
+// demo paints the seed's instead (paintEvent is the widget's to override).
+class SeedTagEdit : public Tagd::TagEdit
+{
+public:
+    SeedTagEdit()
+    {
+        QPalette pal = palette();
+        pal.setColor(QPalette::Highlight, Teal); // chips: teal at 16 %; a selected chip: teal
+        setPalette(pal);
+        QPalette text = textWidget()->palette();
+        text.setColor(QPalette::Base, Qt::transparent); // the fill is the field's, not the text's
+        textWidget()->setPalette(text);
+    }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        QColor fill = palette().color(QPalette::Text);
+        fill.setAlphaF(0.06);
+        const bool focused = textWidget()->hasFocus();
+        QColor edge = focused ? Teal : palette().color(QPalette::Text);
+        if (!focused)
+            edge.setAlphaF(0.15);
+        const qreal w = focused ? 2 : 1;
+        // Only the field: the refusal line below it is outside the frame.
+        const int bottom = findChild<QScrollArea *>()->geometry().bottom() + 1 + layout()->contentsMargins().bottom();
+        const QRectF r = QRectF(0, 0, width(), bottom).adjusted(w / 2, w / 2, -w / 2, -w / 2);
+        p.setPen(QPen(edge, w));
+        p.setBrush(fill);
+        p.drawRoundedRect(r, 14, 14);
+    }
+};
+
+// The interests page: the seed's dark indigo fading to black, top to bottom.
+class GradientPage : public QWidget
+{
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter p(this);
+        QLinearGradient g(0, 0, 0, height());
+        g.setColorAt(0, QColor(0x23, 0x1f, 0x5c)); // dark indigo
+        g.setColorAt(1, Qt::black);
+        p.fillRect(rect(), g);
+    }
+};
+
+// The demo's words are translated in the context "TagdDemo" (demo/i18n/tagd_demo_<lang>.ts,
+// shared with the QML demo's qsTranslate).
 class Demo : public QMainWindow
 {
 public:
     Demo()
     {
-        setWindowTitle(u"Tags"_s);
+        setWindowTitle(QCoreApplication::translate("TagdDemo", "Tags"));
         tabs = new QTabWidget;
         setCentralWidget(tabs);
 
@@ -149,20 +222,20 @@ public:
         auto *recipe = new QWidget;
         auto *rl = new QVBoxLayout(recipe);
         rl->setContentsMargins(24, 20, 24, 20);
-        rl->addWidget(heading(u"Recipe tags"_s));
-        rl->addWidget(new QLabel(u"Press return or type a comma to add one"_s));
-        entry = new Tagd::TagEdit;
+        rl->addWidget(heading(QCoreApplication::translate("TagdDemo", "Recipe tags")));
+        rl->addWidget(recipeSubtitle = subtitle(QCoreApplication::translate("TagdDemo", "Press return or type a comma to add one")));
+        entry = new SeedTagEdit;
         entry->setTags({u"vegan"_s, u"dinner"_s, u"weeknight"_s});
         entry->setSuggestions({u"spicy"_s, u"gluten-free"_s, u"30 minutes"_s, u"one pot"_s, u"vegetarian"_s,
                                u"breakfast"_s, u"dessert"_s, u"quick"_s, u"family"_s, u"soup"_s});
         rl->addWidget(entry);
-        auto *suggested = new QLabel(u"Suggested"_s);
+        auto *suggested = new QLabel(QCoreApplication::translate("TagdDemo", "Suggested"));
         suggested->setContentsMargins(0, 8, 0, 0);
         rl->addWidget(suggested);
         auto *row = new QHBoxLayout;
         for (const QString &tag : {u"spicy"_s, u"gluten-free"_s, u"30 minutes"_s, u"one pot"_s}) {
             auto *b = new CapsuleButton(tag);
-            b->setAccessibleName(u"Add %1"_s.arg(tag));
+            b->setAccessibleName(QCoreApplication::translate("TagdDemo", "Add %1").arg(tag));
             b->setFocusPolicy(Qt::TabFocus);
             connect(b, &QPushButton::clicked, entry, [this, tag] { entry->addTags({tag}); });
             row->addWidget(b);
@@ -171,7 +244,7 @@ public:
         row->addStretch();
         rl->addLayout(row);
         rl->addStretch();
-        tabs->addTab(recipe, u"Recipe tags"_s);
+        tabs->addTab(recipe, QCoreApplication::translate("TagdDemo", "Recipe tags"));
         connect(entry, &Tagd::TagEdit::tagsChanged, this, &Demo::updateSuggested);
         connect(entry, &Tagd::TagEdit::announced, this, [this](const QString &s) {
             announcements << s;
@@ -184,8 +257,7 @@ public:
         });
 
         // "Pick your interests": the seed's dark page
-        auto *interests = new QWidget;
-        interests->setAutoFillBackground(true);
+        interests = new GradientPage;
         QPalette dark = interests->palette();
         dark.setColor(QPalette::Window, QColor(0x1c, 0x1c, 0x1e));
         dark.setColor(QPalette::WindowText, QColor(0xf2, 0xf2, 0xf7));
@@ -196,7 +268,12 @@ public:
         interests->setPalette(dark);
         auto *il = new QVBoxLayout(interests);
         il->setContentsMargins(24, 20, 24, 20);
-        il->addWidget(heading(u"Pick your interests"_s));
+        il->addWidget(heading(QCoreApplication::translate("TagdDemo", "Pick your interests")));
+        il->addWidget(subtitle(QCoreApplication::translate("TagdDemo", "Select the topics you follow. Close tags melt together.")));
+        // The switch sits above the cloud, as in the seed: the cloud's height changes while it
+        // animates, and nothing above it moves.
+        tight = new Switch(QCoreApplication::translate("TagdDemo", "Tight spacing"));
+        il->addWidget(tight);
         cloud = new Tagd::TagCloud;
         const QList<std::pair<QString, QColor>> tags{
             {u"SwiftUI"_s, QColor(0x0a, 0x84, 0xff)},   {u"Animation"_s, QColor(0xff, 0x37, 0x5f)},
@@ -220,13 +297,11 @@ public:
         connect(cloud, &Tagd::TagCloud::laidOut, this, [this] {
             cloudLayouts.append(QJsonArray{cloud->width(), cloud->isVisible()});
         });
-        tight = new Switch(u"Tight spacing"_s);
         connect(tight, &QCheckBox::toggled, cloud, [this](bool on) { cloud->setSpacing(on ? 3 : 18); });
-        il->addWidget(tight);
         il->addStretch();
-        tabs->addTab(interests, u"Pick your interests"_s);
+        tabs->addTab(interests, QCoreApplication::translate("TagdDemo", "Pick your interests"));
 
-        statusBar()->showMessage(u"Ready"_s);
+        statusBar()->showMessage(QCoreApplication::translate("TagdDemo", "Ready"));
         resize(640, 420);
         entry->setFocus(Qt::OtherFocusReason);
         updateSuggested();
@@ -237,6 +312,31 @@ public:
         const QStringList tags = entry->tags();
         for (const auto &[tag, button] : std::as_const(suggestions))
             button->setVisible(!tags.contains(tag, Qt::CaseInsensitive));
+    }
+
+    static QJsonArray rectOf(const QWidget *w, int height = -1)
+    {
+        const QPoint at = w->mapToGlobal(QPoint(0, 0));
+        return {at.x(), at.y(), w->width(), height < 0 ? w->height() : height};
+    }
+
+    // Where the seed's elements are, in logical screen coordinates (the tests read pixels there).
+    QJsonObject rects() const
+    {
+        QJsonArray chips, tags;
+        for (QWidget *w : entry->textWidget()->parentWidget()->findChildren<QWidget *>(QString(), Qt::FindDirectChildrenOnly))
+            if (w != entry->textWidget() && w->isVisible())
+                chips.append(QJsonArray{w->accessibleName(), rectOf(w)});
+        for (QAbstractButton *b : cloud->findChildren<QAbstractButton *>(QString(), Qt::FindDirectChildrenOnly))
+            if (b->isVisible()) // a tag crossing others mid-animation is hidden
+                tags.append(QJsonArray{b->text(), rectOf(b)});
+        const QWidget *scroll = entry->findChild<QScrollArea *>();
+        const int frameHeight = scroll->geometry().bottom() + 1 + entry->layout()->contentsMargins().bottom();
+        return {{u"entry"_s, rectOf(entry, frameHeight)}, {u"text"_s, rectOf(entry->textWidget())},
+                {u"rtl"_s, isRightToLeft()}, {u"subtitle"_s, rectOf(recipeSubtitle)},
+                {u"recipe"_s, rectOf(tabs->widget(0))}, {u"interests"_s, rectOf(interests)},
+                {u"switch"_s, rectOf(tight)}, {u"cloud"_s, rectOf(cloud)}, {u"chips"_s, chips}, {u"tags"_s, tags},
+                {u"dpr"_s, devicePixelRatioF()}};
     }
 
     QJsonObject dump() const
@@ -262,6 +362,8 @@ public:
                 {u"canUndo"_s, entry->canUndo()},
                 {u"canRedo"_s, entry->canRedo()},
                 {u"announcements"_s, QJsonArray::fromStringList(announcements)},
+                {u"flagged"_s, QJsonArray::fromStringList(entry->flaggedTags())},
+                {u"refusal"_s, entry->refusal()},
                 {u"dropped"_s, dropped},
                 {u"selection"_s, QJsonArray::fromStringList(cloud->selection())},
                 {u"groups"_s, groups},
@@ -289,6 +391,12 @@ public:
             const bool ok = target->setProperty(name.toUtf8().constData(), value);
             return {{u"ok"_s, ok}};
         }
+        if (verb == u"props"_s) { // properties without NOTIFY, and the NOTIFY signals seen so far
+            const QStringList missing = recorder.watch(entry, u"TagEdit"_s) + recorder.watch(cloud, u"TagCloud"_s)
+                                        + recorder.watch(Tagd::Connection::instance(), u"Connection"_s);
+            return {{u"missing"_s, QJsonArray::fromStringList(missing)},
+                    {u"notified"_s, QJsonArray::fromStringList(recorder.seen)}};
+        }
         if (verb == u"page"_s) {
             tabs->setCurrentIndex(rest.toInt());
             return {{u"ok"_s, true}};
@@ -304,6 +412,18 @@ public:
                 if (w->isVisible())
                     area = area.united(w->frameGeometry());
             return {{u"ok"_s, screen()->grabWindow(0, area.x(), area.y(), area.width(), area.height()).save(rest)}};
+        }
+        if (verb == u"rects"_s)
+            return rects();
+        if (verb == u"toggle"_s) { // toggle TITLE: as a click on a cloud tag
+            cloud->toggle(rest);
+            return {{u"ok"_s, true}};
+        }
+        if (verb == u"grab"_s) { // grab X Y W H FILE: that part of the screen, as a PPM image in device pixels
+            const QStringList a = rest.split(u' ');
+            const QImage image = screen()->grabWindow(0, a[0].toInt(), a[1].toInt(), a[2].toInt(), a[3].toInt()).toImage();
+            return {{u"ok"_s, image.convertToFormat(QImage::Format_RGB888).save(a[4], "PPM")},
+                    {u"width"_s, image.width()}, {u"height"_s, image.height()}};
         }
         if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
             const QImage one = screen()->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1).toImage();
@@ -321,10 +441,13 @@ public:
     Tagd::TagCloud *cloud;
     QCheckBox *tight;
     QTabWidget *tabs;
+    QWidget *interests;
+    QLabel *recipeSubtitle;
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;
     QJsonArray dropped;
     QJsonArray cloudLayouts;
+    TagdDemo::NotifyRecorder recorder;
 };
 
 } // namespace

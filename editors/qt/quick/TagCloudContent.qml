@@ -8,8 +8,11 @@ Item {
     id: root
 
     required property Item cloud
+    // Right to left (LayoutMirroring on the cloud or inherited): the C++ item mirrors tagd's frames.
+    readonly property bool mirrored: cloud.LayoutMirroring.enabled
 
     anchors.fill: parent
+    onMirroredChanged: cloud.relayout()
 
     SystemPalette {
         id: palette
@@ -48,12 +51,18 @@ Item {
             Accessible.onToggleAction: toggle()
             Keys.onSpacePressed: toggle()
 
+            // An unselected tag is the cloud's glass alone (painted at unselectedOpacity): one
+            // shape, one outline. A selected tag gets its tint again, up to selectedOpacity.
             Rectangle {
+                readonly property real extra: Math.max(0, Math.min(1, (root.cloud.selectedOpacity - root.cloud.unselectedOpacity)
+                                                                       / (1 - root.cloud.unselectedOpacity)))
+
                 anchors.fill: parent
                 anchors.margins: 1
                 radius: height / 2
-                color: Qt.rgba(tag.tint.r, tag.tint.g, tag.tint.b, tag.selected ? root.cloud.selectedOpacity : root.cloud.unselectedOpacity)
-                border.color: Qt.rgba(1, 1, 1, tag.selected ? 0.59 : 0.27)
+                visible: tag.selected
+                color: Qt.rgba(tag.tint.r, tag.tint.g, tag.tint.b, extra)
+                border.color: Qt.rgba(1, 1, 1, 0.59)
                 border.width: 1
             }
 
@@ -69,7 +78,10 @@ Item {
             Text {
                 anchors.centerIn: parent
                 text: tag.modelData
-                font: tag.selected ? root.cloud.boldFont : root.cloud.font
+                // Titles semibold, bold when selected (measured bold: selecting moves nothing).
+                font.family: root.cloud.font.family
+                font.pointSize: root.cloud.font.pointSize
+                font.weight: tag.selected ? Font.Bold : Font.DemiBold
                 color: tag.selected ? "white" : root.cloud.textColor.valid ? root.cloud.textColor : palette.windowText
                 Accessible.ignored: true
             }

@@ -10,6 +10,15 @@ Item {
     required property Item field
     readonly property real pad: field.chipPadding
     readonly property real button: field.chipButtonSize
+    // Right to left (LayoutMirroring on the field or inherited): tagd's left-to-right frames are
+    // mirrored, and each chip's remove button goes to its left. The C++ item reads this too.
+    readonly property bool mirrored: field.LayoutMirroring.enabled
+    // The refusal under the field: the item is this much taller while one is shown.
+    readonly property real messageHeight: field.refusal.length > 0 ? message.implicitHeight + 4 : 0
+
+    function mirror(frame, width) {
+        return mirrored ? flick.width - frame.x - width : frame.x
+    }
 
     anchors.fill: parent
 
@@ -18,17 +27,22 @@ Item {
     }
 
     Rectangle {
-        anchors.fill: parent
-        color: palette.base
-        radius: 3
-        border.color: input.activeFocus ? palette.highlight : palette.mid
+        id: frame
+
+        width: parent.width
+        height: parent.height - root.messageHeight
+        // The seed's field: corners of 14 points, a faint fill (the text colour at 6 % over the
+        // page) and, with focus, a 2-point border in the accent colour.
+        color: Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.06)
+        radius: 14
+        border.color: input.activeFocus ? palette.highlight : Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.15)
         border.width: input.activeFocus ? 2 : 1
     }
 
     Flickable {
         id: flick
 
-        anchors.fill: parent
+        anchors.fill: frame
         anchors.margins: root.field.margin
         contentWidth: width
         contentHeight: root.field.contentHeight
@@ -55,11 +69,13 @@ Item {
                     flashTimer.restart()
                 }
 
-                x: modelData.frame.x
+                x: root.mirror(modelData.frame, modelData.frame.width)
                 y: modelData.frame.y
                 width: modelData.frame.width
                 height: modelData.frame.height
                 visible: !removing
+                Accessible.role: Accessible.Client
+                Accessible.name: modelData.tag
 
                 Timer {
                     id: flashTimer
@@ -68,16 +84,21 @@ Item {
                 }
 
                 Rectangle {
+                    readonly property bool flagged: root.field.flaggedTags.indexOf(chip.modelData.tag) >= 0
+
                     anchors.fill: parent
                     radius: height / 2
+                    // A tag kept although a stricter rule breaks it: outlined in the error colour.
+                    border.color: "#c01c28"
+                    border.width: flagged ? 2 : 0
                     color: chip.selected ? palette.highlight
                                          : chip.flashing ? Qt.rgba(0.96, 0.76, 0.07, 0.69)
-                                                         : Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.1)
+                                                         : Qt.rgba(palette.highlight.r, palette.highlight.g, palette.highlight.b, 0.16)
                 }
 
                 Text {
-                    x: root.pad
-                    width: remove.x - root.pad - root.pad / 2
+                    x: root.mirrored ? remove.x + remove.width + root.pad / 2 : root.pad
+                    width: chip.width - 2 * root.pad - root.button
                     anchors.verticalCenter: parent.verticalCenter
                     text: chip.modelData.tag
                     elide: Text.ElideRight
@@ -103,11 +124,11 @@ Item {
 
                     width: root.button
                     height: root.button
-                    x: parent.width - width - root.pad / 2
+                    x: root.mirrored ? root.pad / 2 : parent.width - width - root.pad / 2
                     y: (parent.height - height) / 2
                     activeFocusOnTab: true
                     Accessible.role: Accessible.Button
-                    Accessible.name: "Remove " + chip.modelData.tag
+                    Accessible.name: qsTranslate("Tagd::TagEdit", "Remove %1").arg(chip.modelData.tag)
                     Accessible.onPressAction: activate()
                     Keys.onSpacePressed: activate()
 
@@ -140,7 +161,7 @@ Item {
             objectName: "tagdInput"
             focus: true
             activeFocusOnTab: true
-            x: root.field.inputFrame.x
+            x: root.mirror(root.field.inputFrame, root.field.inputFrame.width)
             y: root.field.inputFrame.y
             width: root.field.inputFrame.width
             height: Math.max(root.field.inputFrame.height, implicitHeight)
@@ -176,6 +197,21 @@ Item {
         }
     }
 
+    // tagd's sentence for the last refusal, under the field (also announced).
+    Text {
+        id: message
+
+        y: frame.height + 4
+        width: parent.width
+        visible: root.field.refusal.length > 0
+        text: root.field.refusal
+        wrapMode: Text.Wrap
+        font: root.field.font
+        color: "#c01c28"
+        Accessible.role: Accessible.StaticText
+        Accessible.name: text
+    }
+
     Connections {
         target: root.field
         function onTagDropped(text, reason, index) {
@@ -205,7 +241,7 @@ Item {
         color: palette.base
         border.color: palette.mid
         Accessible.role: Accessible.List
-        Accessible.name: "Suggestions"
+        Accessible.name: qsTranslate("Tagd::TagEdit", "Suggestions")
 
         Column {
             id: rows

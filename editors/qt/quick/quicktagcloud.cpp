@@ -23,6 +23,7 @@ QuickTagCloud::QuickTagCloud(QQuickItem *parent)
     connect(m_session, &CloudSession::selectionChanged, this, &QuickTagCloud::selectionChanged);
     connect(m_session, &CloudSession::toggled, this, &QuickTagCloud::toggled);
     connect(m_session, &CloudSession::animatingChanged, this, &QuickTagCloud::animatingChanged);
+    connect(this, &QuickTagCloud::opacitiesChanged, this, [this] { update(); });
     connect(m_session, &CloudSession::laidOut, this, [this] {
         setImplicitHeight(std::max(40.0, std::ceil(m_session->size.height() + 2 * m_session->inset())));
         update();
@@ -128,13 +129,14 @@ QVariantList QuickTagCloud::frames() const
 {
     QVariantList out;
     for (int i = 0; i < m_session->titles.size(); ++i)
-        out << (i < m_session->frames.size() ? QVariant(m_session->frames[i]) : QVariant());
+        // No frame (not shown) until tagd placed it, or while it crosses others mid-animation.
+        out << (i < m_session->frames.size() && !m_session->inTransit.value(i) ? QVariant(m_session->frames[i]) : QVariant());
     return out;
 }
 
 void QuickTagCloud::paint(QPainter *painter)
 {
-    m_session->paintGlass(painter, QGuiApplication::palette().color(QPalette::Highlight));
+    m_session->paintGlass(painter, QGuiApplication::palette().color(QPalette::Highlight), m_unselectedOpacity);
 }
 
 void QuickTagCloud::geometryChange(const QRectF &newGeometry, const QRectF &oldGeometry)

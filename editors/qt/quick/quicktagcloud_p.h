@@ -65,6 +65,8 @@ public:
 
 public Q_SLOTS:
     void toggle(const QString &title) { m_session->toggle(title); }
+    //! For TagCloudContent.qml: the layout direction changed.
+    void relayout() { m_session->requestLayout(); }
 
 Q_SIGNALS:
     void titlesChanged();
@@ -89,6 +91,7 @@ private:
     QList<QSizeF> tagSizes() const override;
     double viewWidth() const override { return width(); }
     bool viewVisible() const override { return isComponentComplete() && isVisible() && width() > 0; }
+    bool viewMirrored() const override { return m_content && m_content->property("mirrored").toBool(); }
     void retag(const QStringList &titles, const QList<QColor> &tints);
 
     CloudSession *m_session;

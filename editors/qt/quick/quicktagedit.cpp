@@ -43,6 +43,8 @@ QuickTagEdit::QuickTagEdit(QQuickItem *parent)
         Q_EMIT tagDropped(text, DropReason(reason), index);
     });
     connect(m_session, &FieldSession::announced, this, &QuickTagEdit::announced);
+    connect(m_session, &FieldSession::refusalChanged, this, &QuickTagEdit::refusalChanged);
+    connect(m_session, &FieldSession::flaggedChanged, this, &QuickTagEdit::flaggedTagsChanged);
     connect(m_session, &FieldSession::contentChanged, this, [this] { updateSuggestions(); });
     connect(m_session, &FieldSession::layoutNeeded, this, [this] {
         m_lastWidth = -1;
@@ -72,6 +74,8 @@ void QuickTagEdit::componentComplete()
     m_input->installEventFilter(this);
     // TextInput is not public C++ API: its signal is connected by name.
     connect(m_input, SIGNAL(textChanged()), this, SLOT(inputTextChanged()));
+    // The refusal shown under the field makes the item taller.
+    connect(m_content, SIGNAL(messageHeightChanged()), this, SLOT(updateImplicitHeight()));
     QObject::connect(m_input, &QQuickItem::activeFocusChanged, this, [this](bool focused) {
         if (focused) {
             updateSuggestions();
@@ -96,6 +100,21 @@ void QuickTagEdit::setText(const QString &t, int cursor)
         return;
     m_input->setProperty("text", t);
     m_input->setProperty("cursorPosition", cursor);
+}
+
+void QuickTagEdit::setCursorPosition(int cursor)
+{
+    if (m_input)
+        m_input->setProperty("cursorPosition", cursor);
+}
+
+// LayoutMirroring (set on the item or inherited from its parents), as the content reads it.
+bool QuickTagEdit::isRightToLeft() const { return m_content && m_content->property("mirrored").toBool(); }
+
+void QuickTagEdit::updateImplicitHeight()
+{
+    const qreal message = m_content ? m_content->property("messageHeight").toReal() : 0;
+    setImplicitHeight(std::ceil(m_contentHeight) + 2 * Margin + message);
 }
 
 void QuickTagEdit::deliverKey(QKeyEvent *event)
@@ -180,7 +199,7 @@ void QuickTagEdit::requestLayout()
                           if (!frames.isEmpty())
                               m_inputFrame = frames.last();
                           m_contentHeight = height;
-                          setImplicitHeight(std::ceil(height) + 2 * Margin);
+                          updateImplicitHeight();
                           Q_EMIT laidOut();
                       });
 }

@@ -35,6 +35,8 @@ class QuickTagEdit : public QQuickItem, private FieldSession::Text
     Q_PROPERTY(bool canUndo READ canUndo NOTIFY undoStateChanged)
     Q_PROPERTY(bool canRedo READ canRedo NOTIFY undoStateChanged)
     Q_PROPERTY(QString announcement READ announcement NOTIFY announced)
+    Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
+    Q_PROPERTY(QStringList flaggedTags READ flaggedTags NOTIFY flaggedTagsChanged)
     Q_PROPERTY(QFont font READ font WRITE setFont NOTIFY fontChanged)
     // For TagEditContent.qml: where tagd put things, and the suggestion list.
     Q_PROPERTY(QVariantList chips READ chips NOTIFY laidOut)
@@ -92,13 +94,15 @@ public:
     bool canUndo() const { return m_session->canUndo; }
     bool canRedo() const { return m_session->canRedo; }
     QString announcement() const { return m_session->announcement; }
+    QString refusal() const { return m_session->refusal; }
+    QStringList flaggedTags() const { return m_session->flagged; }
     QFont font() const { return m_font; }
     void setFont(const QFont &font);
 
     QVariantList chips() const { return m_chips; }
     QRectF inputFrame() const { return m_inputFrame; }
     qreal contentHeight() const { return m_contentHeight; }
-    static constexpr qreal Margin = 4;
+    static constexpr qreal Margin = 6;
     qreal margin() const { return Margin; }
     qreal chipPadding() const { return FieldSession::chipPadding(m_font); }
     qreal chipButtonSize() const { return FieldSession::chipButtonSize(m_font); }
@@ -127,11 +131,14 @@ Q_SIGNALS:
     void tagDropped(const QString &text, Tagd::QuickTagEdit::DropReason reason, int index);
     //! Every sentence tagd gave for a change, in the application's language.
     void announced(const QString &sentence);
+    void refusalChanged();
+    void flaggedTagsChanged();
     void laidOut();
     void suggestionItemsChanged();
 
 private Q_SLOTS:
     void inputTextChanged() { m_session->textChanged(); }
+    void updateImplicitHeight();
 
 protected:
     void componentComplete() override;
@@ -144,6 +151,8 @@ private:
     int cursorPosition() const override;
     bool hasSelectedText() const override;
     void setText(const QString &text, int cursor) override;
+    void setCursorPosition(int cursor) override;
+    bool isRightToLeft() const override;
     void deliverKey(QKeyEvent *event) override;
     bool suggestionKey(QKeyEvent *event) override;
     QObject *accessibleObject() const override { return m_input; }

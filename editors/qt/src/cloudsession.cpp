@@ -242,10 +242,37 @@ void CloudSession::applyLayout(const QJsonObject &layout)
 {
     frames.clear();
     const qreal m = inset();
+    const bool mirrored = m_view->viewMirrored();
+    const double width = m_view->viewWidth();
     for (const QJsonValue &v : layout.value(u"frames"_s).toArray()) {
         const QJsonObject f = v.toObject();
-        frames << QRectF(m + f.value(u"x"_s).toDouble(), m + f.value(u"y"_s).toDouble(), f.value(u"width"_s).toDouble(),
-                         f.value(u"height"_s).toDouble());
+        const double w = f.value(u"width"_s).toDouble(), x = m + f.value(u"x"_s).toDouble();
+        frames << QRectF(mirrored ? width - x - w : x, m + f.value(u"y"_s).toDouble(), w, f.value(u"height"_s).toDouble());
+    }
+    // A tag whose frame crosses others' is left out until it is clear: the one with the most
+    // crossings first, until no two frames overlap (outside an animation none do).
+    inTransit = QList<bool>(frames.size(), false);
+    const auto crossing = [this](int a, int b) {
+        const QRect i = frames[a].toAlignedRect().intersected(frames[b].toAlignedRect()); // as placed
+        return i.width() > 1 && i.height() > 1;
+    };
+    for (;;) {
+        int worst = -1, most = 0;
+        for (int a = 0; a < frames.size(); ++a) {
+            if (inTransit[a])
+                continue;
+            int n = 0;
+            for (int b = 0; b < frames.size(); ++b)
+                if (b != a && !inTransit[b] && crossing(a, b))
+                    ++n;
+            if (n > most) {
+                most = n;
+                worst = a;
+            }
+        }
+        if (worst < 0)
+            break;
+        inTransit[worst] = true;
     }
     groups.clear();
     for (const QJsonValue &g : layout.value(u"groups"_s).toArray()) {
@@ -263,7 +290,7 @@ void CloudSession::applyLayout(const QJsonObject &layout)
         Q_EMIT sizeChanged();
 }
 
-void CloudSession::paintGlass(QPainter *p, const QColor &fallback) const
+void CloudSession::paintGlass(QPainter *p, const QColor &fallback, qreal opacity) const
 {
     p->setRenderHint(QPainter::Antialiasing);
     const qreal grow = mergeDistance / 2;
@@ -273,7 +300,7 @@ void CloudSession::paintGlass(QPainter *p, const QColor &fallback) const
         QRectF bounds;
         QList<std::pair<qreal, QColor>> stops;
         for (int i : group) {
-            if (i >= frames.size() || i >= titles.size())
+            if (i >= frames.size() || i >= titles.size() || inTransit.value(i))
                 continue;
             const QRectF r = frames[i].adjusted(-grow, -grow, grow, grow);
             QPainterPath capsule;
@@ -289,10 +316,10 @@ void CloudSession::paintGlass(QPainter *p, const QColor &fallback) const
         std::sort(stops.begin(), stops.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         for (const auto &[x, color] : stops) {
             QColor c = color;
-            c.setAlphaF(0.28);
+            c.setAlphaF(opacity); // an unselected tag reads at this opacity: its glass is all of it
             fill.setColorAt(bounds.width() > 0 ? std::clamp((x - bounds.left()) / bounds.width(), 0.0, 1.0) : 0.5, c);
         }
-        p->setPen(QPen(QColor(255, 255, 255, 60), 1));
+        p->setPen(QPen(QColor(255, 255, 255, 60), 1)); // the one outline of the shape
         p->setBrush(fill);
         p->drawPath(shape.simplified());
         // The glass's sheen: a light top half.

@@ -32,6 +32,8 @@ public:
         virtual double viewWidth() const = 0;
         //! A hidden view asks for no layout: its width is not the one it will be shown at.
         virtual bool viewVisible() const = 0;
+        //! Right to left: tagd's left-to-right frames are mirrored in the view's width.
+        virtual bool viewMirrored() const { return false; }
     };
 
     CloudSession(View *view, QObject *parent);
@@ -47,6 +49,9 @@ public:
     QList<QList<int>> groups;
     QSizeF size;
     QList<QList<qreal>> animationFrames; //!< for tests: every tag's x at each animation step
+    //! Mid-animation, the tags whose frames cross others' (a tag moving to another line passes
+    //! over its neighbours): not drawn until they are clear, so no two labels ever overlap.
+    QList<bool> inTransit;
 
     //! Room around the tags for the glass (each capsule grows by half the merge distance) and its edge.
     qreal inset() const;
@@ -70,7 +75,7 @@ public:
     //! Paints each merge group as one shape: every member's capsule grown by half the merge
     //! distance (so members closer than it overlap), united, filled with a gradient through
     //! their tints (\a fallback for a tag without one), with a light edge and sheen.
-    void paintGlass(QPainter *painter, const QColor &fallback) const;
+    void paintGlass(QPainter *painter, const QColor &fallback, qreal opacity) const;
 
 Q_SIGNALS:
     void selectionChanged();

@@ -37,6 +37,12 @@ int Connection::restartCount() const { return Rpc::instance()->restarts; }
 QString Connection::language() const { return Rpc::instance()->language; }
 QString Connection::resolvedProgram() const { return Rpc::instance()->resolveProgram(); }
 bool Connection::reducedMotion() const { return Rpc::instance()->reducedMotion; }
-void Connection::setReducedMotion(bool reduced) { Rpc::instance()->reducedMotion = reduced; }
+void Connection::setReducedMotion(bool reduced)
+{
+    if (Rpc::instance()->reducedMotion == reduced)
+        return;
+    Rpc::instance()->reducedMotion = reduced;
+    Q_EMIT reducedMotionChanged();
+}
 
 } // namespace Tagd

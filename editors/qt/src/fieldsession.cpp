@@ -155,9 +155,16 @@ QJsonObject FieldSession::openOptions() const
     return j;
 }
 
+// A live field takes new options with field/setOptions: tags that break a stricter rule are
+// kept and flagged (FieldState's `flagged`), and tagd says so. A tagd without that method gets
+// the old way: the field is re-opened, and the new rules apply to the tags it carries.
 void FieldSession::optionChanged()
 {
-    if (m_opened)
+    if (!m_opened)
+        return;
+    if (m_rpc->supports(u"field/setOptions"_s) && !m_openQueued)
+        request(u"field/setOptions"_s, {{u"field"_s, m_field}, {u"options"_s, openOptions()}});
+    else
         reopen(true);
 }
 
@@ -180,24 +187,31 @@ void FieldSession::setSuggestions(const QStringList &suggestions)
 void FieldSession::ensureOpen()
 {
     if (m_openQueued)
-        sendOpen();
+        sendOpen(false);
 }
 
-void FieldSession::sendOpen()
+void FieldSession::sendOpen(bool keepTags)
 {
     m_openQueued = false;
     m_opened = true;
+    m_openPending = true;
+    m_restoring = false;
+    m_editing.clear();
     m_stateVersion = 0;
     m_lastUpdateVersion = -1;
     const QString id = m_field;
+    // The session opens with the tags and an empty text; the text follows as an ordinary change.
+    // So what the user typed while tagd was down (a re-open) is announced as typing ("Added one
+    // pot."), not as part of the open, whose outcome lists every tag and is not announced.
     QJsonObject params{{u"field"_s, m_field},
                        {u"tags"_s, QJsonArray::fromStringList(m_openTags)},
-                       {u"text"_s, m_mirror},
-                       {u"options"_s, openOptions()},
+                       {u"text"_s, QString()},
+                       {u"options"_s, keepTags ? QJsonObject() : openOptions()},
                        {u"sync"_s, QJsonObject{{u"version"_s, m_version}}}};
     m_rpc->call(u"field/open"_s, params, this, [this, id](const QJsonValue &result, const RpcError &error) {
         if (error.restarted || id != m_field)
             return;
+        m_openPending = false;
         if (error.isError()) {
             qWarning("tagd: field/open failed: %s (%d)", qPrintable(error.message), error.code);
             return;
@@ -205,11 +219,26 @@ void FieldSession::sendOpen()
         // The open's outcome reports the initial tags: shown, not announced.
         applyState(result.toObject(), result.toObject().value(u"version"_s).toInt(), false, false);
     });
+    if (keepTags) {
+        // Re-opened after a restart: the tags shown are opened as they are, and the options
+        // follow with field/setOptions, so a tag a rule would refuse is kept (flagged), as it
+        // was before the restart. Not announced: nothing changed for the user.
+        m_rpc->call(u"field/setOptions"_s, {{u"field"_s, m_field}, {u"options"_s, openOptions()}}, this,
+                    [this, id](const QJsonValue &result, const RpcError &error) {
+                        if (error.isError() || id != m_field)
+                            return;
+                        applyState(result.toObject(), result.toObject().value(u"version"_s).toInt(), false, false);
+                    });
+    }
+    if (!m_mirror.isEmpty()) {
+        ++m_version;
+        sendChanges(QJsonArray{QJsonObject{{u"text"_s, m_mirror}}}, -1);
+    }
     if (m_openTags == tags)
         Q_EMIT layoutNeeded();
 }
 
-void FieldSession::reopen(bool closeOld)
+void FieldSession::reopen(bool closeOld, bool keepTags)
 {
     if (closeOld && m_opened)
         m_rpc->call(u"field/close"_s, fieldParams(), this, [](const QJsonValue &, const RpcError &) {});
@@ -217,7 +246,7 @@ void FieldSession::reopen(bool closeOld)
     // Requests of the old session are answered (or dropped) without touching this one.
     m_busy = 0;
     if (!m_openQueued)
-        sendOpen();
+        sendOpen(keepTags);
     // What tagd's death cut off goes to the new session first: a Return pressed before the death
     // commits the text it was pressed on, and the keys typed after it wait for its answer.
     for (auto &[method, params] : std::exchange(m_resend, {})) {
@@ -227,7 +256,7 @@ void FieldSession::reopen(bool closeOld)
     replayHeldKeys();
 }
 
-void FieldSession::request(const QString &method, QJsonObject params)
+void FieldSession::request(const QString &method, QJsonObject params, std::function<void(const QJsonObject &)> then)
 {
     ensureOpen();
     ++m_busy;
@@ -236,7 +265,7 @@ void FieldSession::request(const QString &method, QJsonObject params)
         return;
     }
     const QString id = m_field;
-    m_rpc->call(method, params, this, [this, id, method, params](const QJsonValue &result, const RpcError &error) {
+    m_rpc->call(method, params, this, [this, id, method, params, then](const QJsonValue &result, const RpcError &error) {
         if (id != m_field)
             return; // an old session's answer (re-opened since): busy was reset then
         if (error.restarted && m_rpc->isRestarting()) {
@@ -247,6 +276,8 @@ void FieldSession::request(const QString &method, QJsonObject params)
         if (!error.isError()) {
             const QJsonObject state = result.toObject();
             applyState(state, state.value(u"version"_s).toInt(), false);
+            if (then)
+                then(state);
         } else if (!error.restarted && !(method == u"field/removeTag"_s && error.code == -32602)) {
             // A refusal is a bug in this front end; a removal of a tag already gone is not.
             qWarning("tagd: %s failed: %s (%d)", qPrintable(method), qPrintable(error.message), error.code);
@@ -287,6 +318,8 @@ void FieldSession::takeSuggestion(const QString &chosen)
 // outcome is taken from the answer.
 void FieldSession::applyState(const QJsonObject &state, int v, bool fromUpdate, bool announceIt)
 {
+    if (m_restoring)
+        announceIt = false; // undoing a refused edit: the refusal was said, the undo steps are not news
     const QString sentence = announceIt ? state.value(u"announcement"_s).toString() : QString();
     if (v <= m_stateVersion) {
         if (!fromUpdate && v == m_stateVersion && !sentence.isEmpty()
@@ -327,18 +360,69 @@ void FieldSession::applyState(const QJsonObject &state, int v, bool fromUpdate, 
         canRedo = redo;
         Q_EMIT undoStateChanged();
     }
+    QStringList newFlagged;
+    for (const QJsonValue &f : state.value(u"flagged"_s).toArray())
+        newFlagged << f.toObject().value(u"tag"_s).toString();
+    const bool flaggedDiffers = newFlagged != flagged;
+    flagged = newFlagged;
     const bool draftDiffers = newDraft != draft;
     draft = newDraft;
     if (tagsDiffer)
         Q_EMIT tagsChanged();
     if (draftDiffers)
         Q_EMIT draftChanged();
+    if (flaggedDiffers)
+        Q_EMIT flaggedChanged();
     if (announceIt)
         applyOutcome(state);
     if (!sentence.isEmpty())
         announce(sentence);
+    const QJsonObject outcome = state.value(u"outcome"_s).toObject();
+    // A refused candidate, or tags kept although a stricter option breaks them: tagd's sentence
+    // is shown under the field as well as announced.
+    const bool dropped = announceIt && !outcome.value(u"dropped"_s).toArray().isEmpty();
+    const bool refused = dropped || (announceIt && !outcome.value(u"flagged"_s).toArray().isEmpty());
+    if (refused)
+        setRefusal(sentence);
+    else if (tagsDiffer && !m_restoring)
+        setRefusal(QString());
+    if (!m_restoring) {
+        const QString edited = outcome.value(u"edited"_s).toObject().value(u"tag"_s).toString();
+        if (!edited.isEmpty())
+            m_editing = edited;
+        else if (!outcome.value(u"added"_s).toArray().isEmpty())
+            m_editing.clear(); // the edited text became a tag
+        else if (dropped && !m_editing.isEmpty() && !tags.contains(m_editing))
+            undoEdit(8); // the edited text was refused: the chip comes back as it was
+    }
     if (draftDiffers || tagsDiffer)
         Q_EMIT contentChanged();
+}
+
+// Undoes the steps since the chip's edit began (the refused commit, the typing, the edit
+// itself: field/undo until the undone action is the edit), so a chip edited into a duplicate
+// or an over-long text is not deleted. Nothing typed is lost that tagd had not already refused.
+void FieldSession::undoEdit(int tries)
+{
+    m_restoring = true;
+    request(u"field/undo"_s, fieldParams(), [this, tries](const QJsonObject &state) {
+        const QString action =
+            state.value(u"outcome"_s).toObject().value(u"history"_s).toObject().value(u"action"_s).toString();
+        if (action != u"edit"_s && state.value(u"canUndo"_s).toBool() && tries > 1) {
+            undoEdit(tries - 1);
+            return;
+        }
+        m_restoring = false;
+        m_editing.clear();
+    });
+}
+
+void FieldSession::setRefusal(const QString &sentence)
+{
+    if (refusal == sentence)
+        return;
+    refusal = sentence;
+    Q_EMIT refusalChanged();
 }
 
 void FieldSession::applyOutcome(const QJsonObject &state)
@@ -440,8 +524,9 @@ void FieldSession::handleUpdate(const QJsonObject &params)
         }
     }
     // Edits for an older buffer are ignored (tagd answers the newer change with a fresh
-    // update); the state is taken either way.
-    applyState(params, params.value(u"stateVersion"_s).toInt(), true);
+    // update); the state is taken either way. An update before the open's answer is the open's
+    // own (its initial tags, every one "added"): shown, not announced, as the answer itself.
+    applyState(params, params.value(u"stateVersion"_s).toInt(), true, !m_openPending);
 }
 
 void FieldSession::sendChanges(const QJsonArray &changes, qint64 applied)
@@ -480,6 +565,7 @@ void FieldSession::textChanged()
     m_mirror = now;
     ++m_version;
     sendChanges(QJsonArray{change}, -1);
+    setRefusal(QString()); // the user types again: the last refusal is old news
     // tagd sends no update for typing that commits nothing: the draft is then the text. An
     // update that follows (a separator was typed) corrects it.
     if (draft != now) {
@@ -504,7 +590,10 @@ bool FieldSession::handleKey(QKeyEvent *e)
         return true;
     }
     const Qt::KeyboardModifiers mods = e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::ShiftModifier | Qt::MetaModifier);
-    const int key = e->key();
+    // Right to left, the chips are right of the text: the arrow that points at them selects them.
+    int key = e->key();
+    if (m_text->isRightToLeft() && (key == Qt::Key_Left || key == Qt::Key_Right))
+        key = key == Qt::Key_Left ? Qt::Key_Right : Qt::Key_Left;
     const bool plain = mods == Qt::NoModifier || mods == Qt::KeypadModifier;
     const bool isReturn = key == Qt::Key_Return || key == Qt::Key_Enter;
 
@@ -552,6 +641,9 @@ bool FieldSession::handleKey(QKeyEvent *e)
         }
         if (key == Qt::Key_Escape || key == Qt::Key_End || key == Qt::Key_Home) {
             select(key == Qt::Key_Home ? 0 : -1);
+            // Back in the text, typing goes where the user reads on: after the draft.
+            if (key != Qt::Key_Home)
+                m_text->setCursorPosition(int(m_text->text().size()));
             return true;
         }
     }

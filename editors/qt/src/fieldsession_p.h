@@ -32,6 +32,9 @@ public:
         //! Replaces the whole text and puts the cursor at \a cursor. The host reports the change
         //! with FieldSession::textChanged() as for typing (the session knows its own edits).
         virtual void setText(const QString &text, int cursor) = 0;
+        virtual void setCursorPosition(int cursor) = 0;
+        //! The chips are laid out right to left: Left and Right swap their roles.
+        virtual bool isRightToLeft() const { return false; }
         //! A held key the session did not take: give it to the text as if typed now.
         virtual void deliverKey(QKeyEvent *event) = 0;
         //! The suggestion list's keys (Down, Up, Tab, Return, Escape), asked after undo/redo.
@@ -65,6 +68,12 @@ public:
     int selected = -1;
     bool canUndo = false, canRedo = false;
     QString announcement;
+    //! tagd's sentence for the last refused candidate, shown under the field until the user
+    //! types again or the tags change; empty when nothing was refused.
+    QString refusal;
+    //! The tags that break the field's rules since a stricter option (tagd's `flagged`): kept,
+    //! marked on their chips.
+    QStringList flagged;
     QString tagdPrompt; //!< the prompt tagd reports (in the locale's language)
     QString prompt() const { return options.prompt.isEmpty() ? tagdPrompt : options.prompt; }
 
@@ -75,7 +84,7 @@ public:
     void setSuggestions(const QStringList &suggestions);
 
     //! A request that changes the field; keys wait while one is in flight.
-    void request(const QString &method, QJsonObject params);
+    void request(const QString &method, QJsonObject params, std::function<void(const QJsonObject &)> then = {});
     QJsonObject fieldParams() const { return {{QStringLiteral("field"), m_field}}; }
     QString fieldId() const { return m_field; }
     bool isOpen() const { return m_opened; }
@@ -127,6 +136,8 @@ Q_SIGNALS:
     void draftChanged();
     void dropped(const QString &text, int reason, int index);
     void announced(const QString &sentence);
+    void refusalChanged();
+    void flaggedChanged();
     //! The tags or the draft changed: the suggestion list is stale.
     void contentChanged();
     //! A request was answered (chips hidden while their removal was asked may show again).
@@ -136,11 +147,12 @@ Q_SIGNALS:
 
 private:
     void tagdNotification(const QString &method, const QJsonObject &params) override;
-    void tagdReopen() override { reopen(false); }
+    //! tagd restarted: the tags shown are kept as they are (field/setOptions after the open).
+    void tagdReopen() override { reopen(false, m_rpc->supports(QStringLiteral("field/setOptions"))); }
     QJsonObject openOptions() const;
     void ensureOpen();
-    void sendOpen();
-    void reopen(bool closeOld);
+    void sendOpen(bool keepTags);
+    void reopen(bool closeOld, bool keepTags = false);
     void applyState(const QJsonObject &state, int version, bool fromUpdate, bool announceIt = true);
     void applyOutcome(const QJsonObject &state);
     void announce(const QString &sentence);
@@ -148,6 +160,8 @@ private:
     void sendChanges(const QJsonArray &changes, qint64 applied);
     bool handleKey(QKeyEvent *event);
     void replayHeldKeys();
+    void setRefusal(const QString &sentence);
+    void undoEdit(int tries);
 
     Text *const m_text;
     Rpc *const m_rpc;
@@ -167,6 +181,11 @@ private:
     // re-opened session in order, before the keys held behind them.
     QList<std::pair<QString, QJsonObject>> m_resend;
     bool m_bypass = false;
+    // A chip being edited (field/editTag): if its new text is refused, the edit is undone so
+    // the chip is not lost. m_restoring: the undo steps doing so, neither announced nor shown.
+    QString m_editing;
+    bool m_restoring = false;
+    bool m_openPending = false; // updates before the open's answer are the open's own
     int m_layoutSerial = 0;
     int m_suggestSerial = 0;
 };

@@ -54,21 +54,23 @@ protected:
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
         const QRectF r = QRectF(rect()).adjusted(1, 1, -1, -1);
-        QColor fill = tint.isValid() ? tint : palette().color(QPalette::Highlight);
-        fill.setAlphaF(isChecked() ? selectedOpacity : unselectedOpacity);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
-        QColor edge(255, 255, 255, isChecked() ? 150 : 70);
-        p.setPen(QPen(edge, 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        // An unselected tag is its glass alone (the cloud paints it at unselectedOpacity): no
+        // fill or edge of its own, so it reads at that opacity with one outline. A selected tag
+        // gets its tint once more, up to selectedOpacity over the glass, with a light edge.
+        if (isChecked()) {
+            QColor fill = tint.isValid() ? tint : palette().color(QPalette::Highlight);
+            fill.setAlphaF(std::clamp((selectedOpacity - unselectedOpacity) / (1 - unselectedOpacity), 0.0, 1.0));
+            p.setPen(QPen(QColor(255, 255, 255, 150), 1));
+            p.setBrush(fill);
+            p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        }
         if (hasFocus()) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.drawRoundedRect(r.adjusted(-0.5, -0.5, 0.5, 0.5), r.height() / 2, r.height() / 2);
         }
+        // Titles semibold, bold when selected (measured bold, so selecting moves nothing).
         QFont f = font();
-        f.setBold(isChecked());
+        f.setWeight(isChecked() ? QFont::Bold : QFont::DemiBold);
         p.setFont(f);
         p.setPen(isChecked() ? QColor(Qt::white) : palette().color(QPalette::WindowText));
         p.drawText(rect(), Qt::AlignCenter, text());
@@ -91,6 +93,7 @@ public:
     }
     double viewWidth() const override { return q->width(); }
     bool viewVisible() const override { return q->isVisible(); }
+    bool viewMirrored() const override { return q->isRightToLeft(); }
 
     void rebuild();
     void showSelection();
@@ -128,7 +131,8 @@ void TagCloudPrivate::place()
 {
     for (int i = 0; i < buttons.size() && i < session->frames.size(); ++i) {
         buttons[i]->setGeometry(session->frames[i].toAlignedRect());
-        buttons[i]->show();
+        // A tag crossing others mid-animation is hidden until it is clear (unless it has focus).
+        buttons[i]->setVisible(!session->inTransit.value(i) || buttons[i]->hasFocus());
     }
     q->update();
 }
@@ -206,11 +210,20 @@ void TagCloud::setSpacing(qreal spacing)
 }
 
 qreal TagCloud::mergeDistance() const { return d->session->mergeDistance; }
-void TagCloud::setMergeDistance(qreal distance) { d->session->setMergeDistance(distance); }
+void TagCloud::setMergeDistance(qreal distance)
+{
+    if (distance == d->session->mergeDistance)
+        return;
+    d->session->setMergeDistance(distance);
+    Q_EMIT mergeDistanceChanged();
+}
 qreal TagCloud::selectedOpacity() const { return d->selectedOpacity; }
 void TagCloud::setSelectedOpacity(qreal o)
 {
+    if (o == d->selectedOpacity)
+        return;
     d->selectedOpacity = o;
+    Q_EMIT selectedOpacityChanged();
     for (CloudTag *b : std::as_const(d->buttons)) {
         b->selectedOpacity = o;
         b->update();
@@ -219,14 +232,24 @@ void TagCloud::setSelectedOpacity(qreal o)
 qreal TagCloud::unselectedOpacity() const { return d->unselectedOpacity; }
 void TagCloud::setUnselectedOpacity(qreal o)
 {
+    if (o == d->unselectedOpacity)
+        return;
     d->unselectedOpacity = o;
+    Q_EMIT unselectedOpacityChanged();
+    update();
     for (CloudTag *b : std::as_const(d->buttons)) {
         b->unselectedOpacity = o;
         b->update();
     }
 }
 bool TagCloud::isAnimated() const { return d->session->animated; }
-void TagCloud::setAnimated(bool animated) { d->session->animated = animated; }
+void TagCloud::setAnimated(bool animated)
+{
+    if (animated == d->session->animated)
+        return;
+    d->session->animated = animated;
+    Q_EMIT animatedChanged();
+}
 bool TagCloud::isAnimating() const { return d->session->isAnimating(); }
 QList<QList<int>> TagCloud::groups() const { return d->session->groups; }
 QList<QList<qreal>> TagCloud::animationFrames() const { return d->session->animationFrames; }
@@ -246,7 +269,7 @@ QSize TagCloud::minimumSizeHint() const
 void TagCloud::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    d->session->paintGlass(&p, palette().color(QPalette::Highlight));
+    d->session->paintGlass(&p, palette().color(QPalette::Highlight), d->unselectedOpacity);
 }
 
 void TagCloud::resizeEvent(QResizeEvent *event)
@@ -265,7 +288,8 @@ void TagCloud::showEvent(QShowEvent *event)
 
 void TagCloud::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::LayoutDirectionChange)
         d->session->requestLayout();
     QWidget::changeEvent(event);
 }

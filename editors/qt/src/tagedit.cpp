@@ -19,6 +19,7 @@
 #include <QtGui/QKeyEvent>
 #include <QtGui/QPainter>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
 #include <QtWidgets/QScrollArea>
@@ -53,7 +54,8 @@ public:
         remove->setText(u"\u00d7"_s);
         remove->setAutoRaise(true);
         remove->setFocusPolicy(Qt::TabFocus);
-        remove->setAccessibleName(u"Remove %1"_s.arg(tag));
+        //: The accessible name and tooltip of a chip's remove button; %1 is the tag.
+        remove->setAccessibleName(TagEdit::tr("Remove %1").arg(tag));
         remove->setToolTip(remove->accessibleName());
         remove->setCursor(Qt::ArrowCursor);
     }
@@ -64,6 +66,14 @@ public:
     {
         if (selected != on) {
             selected = on;
+            update();
+        }
+    }
+
+    void setFlagged(bool on)
+    {
+        if (flagged != on) {
+            flagged = on;
             update();
         }
     }
@@ -82,6 +92,7 @@ public:
     QToolButton *const remove;
     bool selected = false;
     bool flashing = false;
+    bool flagged = false; // breaks a rule made stricter since it was added: outlined
     bool placed = false;   // has a frame from tagd
     bool removing = false; // field/removeTag sent: hidden until tagd answers
     std::function<void()> onPress, onDoubleClick;
@@ -93,7 +104,8 @@ protected:
     void resizeEvent(QResizeEvent *) override
     {
         const int b = buttonSize();
-        remove->setGeometry(width() - b - int(pad() / 2), (height() - b) / 2, b, b);
+        const int x = isRightToLeft() ? int(pad() / 2) : width() - b - int(pad() / 2);
+        remove->setGeometry(x, (height() - b) / 2, b, b);
     }
 
     void paintEvent(QPaintEvent *) override
@@ -101,8 +113,9 @@ protected:
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
         const QPalette &pal = palette();
-        QColor fill = pal.color(QPalette::Text);
-        fill.setAlphaF(0.1);
+        // The accent (the palette's highlight) at 16 %, as the seed tints its chips.
+        QColor fill = pal.color(QPalette::Highlight);
+        fill.setAlphaF(0.16);
         QColor ink = pal.color(QPalette::Text);
         if (selected) {
             fill = pal.color(QPalette::Highlight);
@@ -111,12 +124,15 @@ protected:
             fill = QColor(0xf5, 0xc2, 0x11, 0xb0);
         }
         const QRectF r = QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5);
-        p.setPen(Qt::NoPen);
+        p.setPen(flagged ? QPen(QColor(0xc0, 0x1c, 0x28), 2) : QPen(Qt::NoPen));
         p.setBrush(fill);
-        p.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+        p.drawRoundedRect(flagged ? r.adjusted(0.5, 0.5, -0.5, -0.5) : r, r.height() / 2, r.height() / 2);
         p.setPen(ink);
-        const QRect textRect(int(pad()), 0, remove->x() - int(pad()) - int(pad() / 2), height());
-        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+        // The label, then the remove button, in reading order (mirrored right to left).
+        const int labelWidth = width() - 2 * int(pad()) - buttonSize();
+        const QRect textRect(isRightToLeft() ? remove->geometry().right() + 1 + int(pad() / 2) : int(pad()), 0,
+                             labelWidth, height());
+        p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeading,
                    fontMetrics().elidedText(tag, Qt::ElideRight, textRect.width()));
     }
 
@@ -193,6 +209,8 @@ public:
         line->setText(t);
         line->setCursorPosition(cursor);
     }
+    void setCursorPosition(int cursor) override { line->setCursorPosition(cursor); }
+    bool isRightToLeft() const override { return q->isRightToLeft(); }
     void deliverKey(QKeyEvent *e) override { QCoreApplication::sendEvent(line, e); }
     bool suggestionKey(QKeyEvent *e) override;
     QObject *accessibleObject() const override { return line; }
@@ -204,6 +222,10 @@ public:
     void takeSuggestion(int row);
     void hidePopup();
     void positionPopup();
+    int messageHeight() const
+    {
+        return message->isVisible() ? message->heightForWidth(q->width()) + q->layout()->spacing() : 0;
+    }
 
     TagEdit *const q;
     FieldSession *session = nullptr;
@@ -211,6 +233,7 @@ public:
     QWidget *content;
     QLineEdit *line;
     QListWidget *popup;
+    QLabel *message; // tagd's sentence for the last refusal, under the field
     QList<Chip *> chips;
 
     double lastWidth = -1;
@@ -225,11 +248,25 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
     , content(new QWidget)
     , line(new QLineEdit(content))
     , popup(new QListWidget(q))
+    , message(new QLabel(q))
 {
     auto *box = new QVBoxLayout(q);
     const int frame = q->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, nullptr, q);
     box->setContentsMargins(frame + 2, frame + 2, frame + 2, frame + 2);
+    box->setSpacing(frame + 4);
     box->addWidget(scroll);
+    // The refusal under the field, outside its frame (paintEvent frames the scroll area only),
+    // in the theme's error-ish colour; a label AT-SPI reads, and tagd's sentence is announced too.
+    box->addWidget(message);
+    message->setObjectName(u"tagdRefusal"_s);
+    message->setWordWrap(true);
+    message->hide();
+    message->setContentsMargins(2, 4, 2, 0);
+    {
+        QPalette pal = message->palette();
+        pal.setColor(QPalette::WindowText, QColor(0xc0, 0x1c, 0x28));
+        message->setPalette(pal);
+    }
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
@@ -254,7 +291,7 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
     popup->setAttribute(Qt::WA_ShowWithoutActivating);
     popup->setFocusPolicy(Qt::NoFocus);
     popup->setItemDelegate(new MatchDelegate(popup));
-    popup->setAccessibleName(u"Suggestions"_s);
+    popup->setAccessibleName(TagEdit::tr("Suggestions"));
     popup->setUniformItemSizes(true);
     QObject::connect(popup, &QListWidget::itemClicked, q,
                      [this](QListWidgetItem *item) { takeSuggestion(popup->row(item)); });
@@ -286,6 +323,18 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
         Q_EMIT this->q->tagDropped(text, TagEdit::DropReason(reason), index);
     });
     QObject::connect(session, &FieldSession::announced, q, &TagEdit::announced);
+    QObject::connect(session, &FieldSession::flaggedChanged, q, [this] {
+        for (Chip *c : std::as_const(chips))
+            c->setFlagged(session->flagged.contains(c->tag));
+        Q_EMIT this->q->flaggedTagsChanged();
+    });
+    QObject::connect(session, &FieldSession::refusalChanged, q, [this] {
+        message->setText(session->refusal);
+        message->setAccessibleName(session->refusal);
+        message->setVisible(!session->refusal.isEmpty());
+        this->q->updateGeometry();
+        Q_EMIT this->q->refusalChanged();
+    });
     QObject::connect(session, &FieldSession::contentChanged, q, [this] { updateSuggestions(); });
     QObject::connect(session, &FieldSession::answered, q, [this] {
         for (Chip *c : std::as_const(chips)) {
@@ -374,12 +423,14 @@ void TagEditPrivate::rebuildChips()
             };
         }
         chip->setSelected(false);
+        chip->setFlagged(session->flagged.contains(tag));
         next << chip;
     }
     qDeleteAll(old);
     chips = next;
     for (int i = 0; i < chips.size(); ++i) {
         chips[i]->setSelected(i == session->selected);
+        chips[i]->raise(); // children in tag order: assistive technology reads them in that order
         // Tab order: the remove buttons in tag order, then the text.
         if (i > 0)
             QWidget::setTabOrder(chips[i - 1]->remove, chips[i]->remove);
@@ -409,13 +460,18 @@ void TagEditPrivate::requestLayout()
 
 void TagEditPrivate::placeFromFrames(const QList<QRectF> &frames, double height)
 {
+    // tagd's frames flow left to right; right to left they are mirrored in the content's width.
+    const double w = scroll->viewport()->width();
+    const auto mirrored = [&](const QRectF &f) {
+        return q->isRightToLeft() ? QRectF(w - f.x() - f.width(), f.y(), f.width(), f.height()) : f;
+    };
     for (int i = 0; i < chips.size() && i < frames.size() - 1; ++i) {
-        chips[i]->setGeometry(frames[i].toAlignedRect());
+        chips[i]->setGeometry(mirrored(frames[i]).toAlignedRect());
         chips[i]->placed = true;
         chips[i]->setVisible(!chips[i]->removing);
     }
     if (!frames.isEmpty())
-        line->setGeometry(frames.last().toAlignedRect());
+        line->setGeometry(mirrored(frames.last()).toAlignedRect());
     content->resize(scroll->viewport()->width(), int(std::ceil(height)));
     if (contentHeight != height) {
         contentHeight = height;
@@ -523,49 +579,92 @@ void TagEdit::setPrompt(const QString &prompt)
     d->session->optionChanged();
     Q_EMIT promptChanged();
 }
-// Every option goes to field/open: a change re-opens the session with what is shown.
+// Every option goes to tagd (field/setOptions, or a re-open where tagd has no such method);
+// a change is announced with the property's NOTIFY signal.
 template<typename T>
-static void setOption(FieldSession *session, T FieldSession::Options::*option, const T &value)
+static void setOption(TagEdit *q, FieldSession *session, T FieldSession::Options::*option, const T &value,
+                      void (TagEdit::*changed)())
 {
+    if (session->options.*option == value)
+        return;
     session->options.*option = value;
     session->optionChanged();
+    Q_EMIT(q->*changed)();
 }
 
 QStringList TagEdit::separators() const { return d->session->options.separators; }
-void TagEdit::setSeparators(const QStringList &s) { setOption(d->session, &FieldSession::Options::separators, s); }
+void TagEdit::setSeparators(const QStringList &s)
+{
+    setOption(this, d->session, &FieldSession::Options::separators, s, &TagEdit::separatorsChanged);
+}
 int TagEdit::maxTags() const { return d->session->options.maxTags; }
-void TagEdit::setMaxTags(int n) { setOption(d->session, &FieldSession::Options::maxTags, n); }
+void TagEdit::setMaxTags(int n) { setOption(this, d->session, &FieldSession::Options::maxTags, n, &TagEdit::maxTagsChanged); }
 int TagEdit::maxTagLength() const { return d->session->options.maxTagLength; }
-void TagEdit::setMaxTagLength(int n) { setOption(d->session, &FieldSession::Options::maxTagLength, n); }
+void TagEdit::setMaxTagLength(int n)
+{
+    setOption(this, d->session, &FieldSession::Options::maxTagLength, n, &TagEdit::maxTagLengthChanged);
+}
 bool TagEdit::caseSensitive() const { return d->session->options.caseSensitive; }
-void TagEdit::setCaseSensitive(bool on) { setOption(d->session, &FieldSession::Options::caseSensitive, on); }
+void TagEdit::setCaseSensitive(bool on)
+{
+    setOption(this, d->session, &FieldSession::Options::caseSensitive, on, &TagEdit::caseSensitiveChanged);
+}
 QString TagEdit::pattern() const { return d->session->options.pattern; }
-void TagEdit::setPattern(const QString &p) { setOption(d->session, &FieldSession::Options::pattern, p); }
+void TagEdit::setPattern(const QString &p) { setOption(this, d->session, &FieldSession::Options::pattern, p, &TagEdit::patternChanged); }
 bool TagEdit::allowListEnabled() const { return d->session->options.allowList; }
-void TagEdit::setAllowListEnabled(bool on) { setOption(d->session, &FieldSession::Options::allowList, on); }
+void TagEdit::setAllowListEnabled(bool on)
+{
+    setOption(this, d->session, &FieldSession::Options::allowList, on, &TagEdit::allowListEnabledChanged);
+}
 QStringList TagEdit::denied() const { return d->session->options.denied; }
-void TagEdit::setDenied(const QStringList &list) { setOption(d->session, &FieldSession::Options::denied, list); }
+void TagEdit::setDenied(const QStringList &list)
+{
+    setOption(this, d->session, &FieldSession::Options::denied, list, &TagEdit::deniedChanged);
+}
 bool TagEdit::commitOnBlur() const { return d->session->options.commitOnBlur; }
-void TagEdit::setCommitOnBlur(bool on) { setOption(d->session, &FieldSession::Options::commitOnBlur, on); }
+void TagEdit::setCommitOnBlur(bool on)
+{
+    setOption(this, d->session, &FieldSession::Options::commitOnBlur, on, &TagEdit::commitOnBlurChanged);
+}
 int TagEdit::history() const { return d->session->options.history; }
-void TagEdit::setHistory(int steps) { setOption(d->session, &FieldSession::Options::history, steps); }
+void TagEdit::setHistory(int steps) { setOption(this, d->session, &FieldSession::Options::history, steps, &TagEdit::historyChanged); }
 TagEdit::Transform TagEdit::transform() const { return Transform(d->session->options.transform); }
-void TagEdit::setTransform(Transform t) { setOption(d->session, &FieldSession::Options::transform, int(t)); }
+void TagEdit::setTransform(Transform t)
+{
+    setOption(this, d->session, &FieldSession::Options::transform, int(t), &TagEdit::transformChanged);
+}
 QStringList TagEdit::allowed() const { return d->session->options.allowed; }
 void TagEdit::setAllowed(const QStringList &a)
 {
-    d->session->options.allowed = a;
+    const bool enable = !d->session->options.allowList;
     d->session->options.allowList = true;
-    d->session->optionChanged();
+    if (d->session->options.allowed != a || enable) {
+        d->session->options.allowed = a;
+        d->session->optionChanged();
+        Q_EMIT allowedChanged();
+    }
+    if (enable)
+        Q_EMIT allowListEnabledChanged();
 }
 QStringList TagEdit::suggestions() const { return d->session->options.suggestions; }
-void TagEdit::setSuggestions(const QStringList &s) { d->session->setSuggestions(s); }
+void TagEdit::setSuggestions(const QStringList &s)
+{
+    if (d->session->options.suggestions == s)
+        return;
+    d->session->setSuggestions(s);
+    Q_EMIT suggestionsChanged();
+}
 TagEdit::BackspaceMode TagEdit::backspaceMode() const { return BackspaceMode(d->session->options.backspace); }
-void TagEdit::setBackspaceMode(BackspaceMode m) { setOption(d->session, &FieldSession::Options::backspace, int(m)); }
+void TagEdit::setBackspaceMode(BackspaceMode m)
+{
+    setOption(this, d->session, &FieldSession::Options::backspace, int(m), &TagEdit::backspaceModeChanged);
+}
 int TagEdit::selectedIndex() const { return d->session->selected; }
 bool TagEdit::canUndo() const { return d->session->canUndo; }
 bool TagEdit::canRedo() const { return d->session->canRedo; }
 QString TagEdit::announcement() const { return d->session->announcement; }
+QString TagEdit::refusal() const { return d->session->refusal; }
+QStringList TagEdit::flaggedTags() const { return d->session->flagged; }
 QWidget *TagEdit::textWidget() const { return d->line; }
 
 void TagEdit::addTags(const QStringList &tags) { d->session->addTags(tags); }
@@ -577,13 +676,13 @@ QSize TagEdit::sizeHint() const
 {
     const QMargins m = layout()->contentsMargins();
     const int h = std::max(int(std::ceil(d->contentHeight)), d->line->sizeHint().height());
-    return {320, h + m.top() + m.bottom()};
+    return {320, h + m.top() + m.bottom() + d->messageHeight()};
 }
 
 QSize TagEdit::minimumSizeHint() const
 {
     const QMargins m = layout()->contentsMargins();
-    return {120, d->line->sizeHint().height() + m.top() + m.bottom()};
+    return {120, d->line->sizeHint().height() + m.top() + m.bottom() + d->messageHeight()};
 }
 
 void TagEdit::paintEvent(QPaintEvent *)
@@ -591,6 +690,8 @@ void TagEdit::paintEvent(QPaintEvent *)
     QPainter p(this);
     QStyleOptionFrame opt;
     opt.initFrom(this);
+    const QMargins m = layout()->contentsMargins();
+    opt.rect = QRect(0, 0, width(), d->scroll->geometry().bottom() + 1 + m.bottom());
     opt.lineWidth = style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &opt, this);
     opt.midLineWidth = 0;
     opt.state |= QStyle::State_Sunken;

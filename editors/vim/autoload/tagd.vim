@@ -6,7 +6,8 @@ vim9script
 #   tagd/sync.vim       the buffer <-> tagd rules of Protocol/sync.md, opening, tagd's state
 #   tagd/render.vim     chips, prompt, status line, suggestion popup
 #   tagd/keys.vim       the keys of a field buffer
-#   tagd/documents.vim  :TagFieldFrontMatter through document/tags and document/setTags
+#   tagd/documents.vim  :TagFieldFrontMatter, :TagFieldOrgHeading (document/tags, document/setTags)
+#   tagd/vault.vim      the vaults (g:tagd_vaults), :TagdTags, :TagdRename
 
 import autoload 'tagd/daemon.vim'
 import autoload 'tagd/keys.vim' as keymap

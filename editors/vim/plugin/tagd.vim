@@ -20,6 +20,7 @@ endif
 import autoload 'tagd.vim'
 import autoload 'tagd/keys.vim'
 import autoload 'tagd/documents.vim'
+import autoload 'tagd/vault.vim'
 
 command -nargs=? -bar -complete=customlist,tagd#Complete TagField tagd.FieldCommand(<q-args>)
 command -nargs=? -bar -complete=customlist,tagd#Complete TagFieldClose tagd.CloseCommand(<q-args>)
@@ -28,6 +29,8 @@ command -bar TagFieldFrontMatter documents.FrontMatter()
 command -bar TagFieldOrgHeading documents.OrgHeading()
 command -bar TagFieldInfo tagd.InfoCommand()
 command -bar TagdRestart tagd.Restart()
+command -nargs=? -bar TagdTags vault.Tags(<q-args>)
+command -nargs=+ -bar TagdRename vault.RenameCommand(<q-args>)
 
 # One <Plug> mapping per action (the keys of a field buffer map to them; see keys.vim).
 for [name, modes, call] in [

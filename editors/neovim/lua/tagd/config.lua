@@ -14,6 +14,13 @@ M.defaults = {
   -- The language of tagd's announcements (initialize's `locale`); nil = v:lang, else $LC_ALL,
   -- $LC_MESSAGES, $LANG.
   locale = nil,
+  -- The folders of your notes (a list, or one folder), sent to tagd as initialize's
+  -- workspaceFolders: a field on a note inside one suggests the vault's tags; :TagdTags and
+  -- :TagdRename work on them. nil: none.
+  vaults = nil,
+  -- true: tagd is also the language server of markdown and org buffers, through Neovim's own LSP
+  -- client (its own tagd process).
+  lsp = false,
   -- Field options sent with field/open (separators, maxTags, pattern, allow, deny, suggestions,
   -- backspace, ...: Protocol/README.md).
   field_options = nil,

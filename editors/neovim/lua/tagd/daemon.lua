@@ -89,7 +89,7 @@ function M.ensure(cb, quiet, wait)
         c(nil, err)
       end
     end
-  end)
+  end, require("tagd.vault").workspace_folders())
   if wait and wait > 0 then
     vim.wait(wait, function()
       return waiting ~= started

@@ -4,6 +4,7 @@
 -- text edits, applied to the buffer; saving the file is the user's act). The plugin parses
 -- nothing itself: before every write it reads the document's tags again, so a hand edit of them
 -- while the field is open is merged into the field, never overwritten.
+local config = require("tagd.config")
 local daemon = require("tagd.daemon")
 local notice = require("tagd.notice")
 
@@ -70,8 +71,9 @@ end
 local write
 
 -- Make the field carry `wanted` (tagd's rules apply: field/removeTag, field/addTags, each said
--- by tagd). The next write waits for the answers. Returns false when nothing is to change.
-local function reconcile(b, wanted)
+-- by tagd). The next write waits for the answers; after(), when given, runs just before it.
+-- Returns false when nothing is to change.
+local function reconcile(b, wanted, after)
   local sync = require("tagd.sync")
   local f = b.field
   local removes, adds = {}, {}
@@ -91,6 +93,9 @@ local function reconcile(b, wanted)
   local function done()
     b.pending = b.pending - 1
     if b.pending == 0 then
+      if after then
+        after()
+      end
       write(b)
     end
   end
@@ -109,18 +114,23 @@ local function reconcile(b, wanted)
   return true
 end
 
--- A read or a write of the document failed: tagd's message on screen (in the field window, not
--- only in :messages), and the chips back to the tags the document last had.
+-- A read or a write of the document failed: the chips go back to the tags the document last
+-- had, then tagd's message is shown (in the field window, not only in :messages; after tagd's
+-- sentences about the chips put back, so that it is the one left on screen).
 local function failed(b, what, err)
   local f = b.field
   local msg = what .. ": " .. tostring(err and err.message or "no answer")
-  notice.echo(msg, "error")
-  if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
-    notice.show_in(f.buf, "tagd: " .. msg, "error", notice.shown_ms, function()
-      require("tagd.field").redraw(f)
-    end)
+  local function say()
+    notice.echo(msg, "error")
+    if f.buf and vim.api.nvim_buf_is_valid(f.buf) then
+      notice.show_in(f.buf, "tagd: " .. msg, "error", notice.shown_ms, function()
+        require("tagd.field").redraw(f)
+      end)
+    end
   end
-  reconcile(b, b.known)
+  if not reconcile(b, b.known, say) then
+    say()
+  end
 end
 
 -- Write the field's tags into the document. One read-then-write at a time: the document's tags
@@ -195,6 +205,9 @@ end
 -- right after the command land in it) and gets the document's tags when tagd has read them; a
 -- document tagd cannot read gives tagd's message and no field.
 local function bind(buf, name, target, options, check)
+  if require("tagd.vault").holds(buf) then -- a note of a vault: the vault's tags are suggested
+    options = vim.tbl_extend("force", options or config.options.field_options or {}, { suggestFromVault = true })
+  end
   local tagd = require("tagd")
   local field = require("tagd.field")
   local sync = require("tagd.sync")

@@ -5,7 +5,8 @@
 --   tagd.field   field state (---@class tagd.Field), layout, announcements, events
 --   tagd.suggest suggestions as you type (tagd.cmp, tagd.blink: completion plugins)
 --   tagd.render  chips as extmarks;  tagd.window  buffer and window;  tagd.keys  mappings
---   tagd.info    :TagdInfo;  tagd.frontmatter  :TagFieldFrontMatter;  tagd.health  :checkhealth
+--   tagd.info    :TagdInfo;  tagd.frontmatter  :TagFieldFrontMatter, :TagFieldOrgHeading
+--   tagd.health  :checkhealth;  tagd.vault  the vaults, :TagdTags, :TagdRename;  tagd.lsp  lsp = true
 local config = require("tagd.config")
 local suggest = require("tagd.suggest")
 local daemon = require("tagd.daemon")
@@ -48,6 +49,9 @@ end
 function M.setup(opts)
   config.set(opts)
   render.define_highlights()
+  if config.options.lsp then
+    require("tagd.lsp").setup()
+  end
   return M
 end
 

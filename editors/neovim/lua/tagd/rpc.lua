@@ -99,7 +99,7 @@ end
 -- Start the process and send `initialize`; never waits. on_ready(true) once tagd answered, or
 -- on_ready(false, message) when it could not start, exited first or did not answer within
 -- `timeout` ms (then the process is stopped). `locale` is sent as initialize's `locale`.
-function Daemon:start(cmd, timeout, locale, on_ready)
+function Daemon:start(cmd, timeout, locale, on_ready, folders)
   self.generation = self.generation + 1
   local gen = self.generation
   self.cmd, self.stopping, self.stderr, self.ready = cmd, false, "", false
@@ -187,6 +187,7 @@ function Daemon:start(cmd, timeout, locale, on_ready)
     -- Neovim buffers index columns by bytes: ask for utf-8 positions (utf-16 is the fallback).
     capabilities = { general = { positionEncodings = { "utf-8", "utf-16" } } },
     locale = locale,
+    workspaceFolders = folders, -- the vaults (SPEC §6d), when any
   }
   self:request("initialize", params, function(rerr, result)
     if settled or gen ~= self.generation then

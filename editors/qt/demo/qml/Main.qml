@@ -13,7 +13,7 @@ Window {
     property var dropped: []
     readonly property color teal: Qt.rgba(48 / 255, 176 / 255, 199 / 255, 1)
 
-    title: "Tags"
+    title: qsTranslate("TagdDemo", "Tags")
     width: 640
     height: 420
     visible: true
@@ -36,7 +36,7 @@ Window {
         spacing: 4
 
         Repeater {
-            model: ["Recipe tags", "Pick your interests"]
+            model: [qsTranslate("TagdDemo", "Recipe tags"), qsTranslate("TagdDemo", "Pick your interests")]
 
             delegate: Rectangle {
                 id: tab
@@ -75,6 +75,10 @@ Window {
     Item {
         id: recipe
 
+        // --rtl: the application's layout direction, mirrored as Qt Quick mirrors layouts.
+        LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
+        LayoutMirroring.childrenInherit: true
+
         anchors.fill: parent
         anchors.topMargin: tabs.height + 16
         visible: window.page === 0
@@ -87,15 +91,17 @@ Window {
             spacing: 8
 
             Text {
-                text: "Recipe tags"
+                text: qsTranslate("TagdDemo", "Recipe tags")
                 font.pointSize: Qt.application.font.pointSize * 1.6
                 font.weight: Font.DemiBold
                 color: palette.windowText
             }
 
+            // The seed's subtitle: the text colour at 60 %.
             Text {
-                text: "Press return or type a comma to add one"
-                color: palette.windowText
+                objectName: "subtitle"
+                text: qsTranslate("TagdDemo", "Press return or type a comma to add one")
+                color: Qt.rgba(palette.windowText.r, palette.windowText.g, palette.windowText.b, 0.6)
             }
 
             TagEdit {
@@ -118,7 +124,7 @@ Window {
 
             Text {
                 topPadding: 8
-                text: "Suggested"
+                text: qsTranslate("TagdDemo", "Suggested")
                 color: palette.windowText
             }
 
@@ -143,7 +149,7 @@ Window {
                         border.width: activeFocus ? 2 : 1
                         activeFocusOnTab: true
                         Accessible.role: Accessible.Button
-                        Accessible.name: "Add " + modelData
+                        Accessible.name: qsTranslate("TagdDemo", "Add %1").arg(modelData)
                         Accessible.onPressAction: entry.addTags([modelData])
                         Keys.onSpacePressed: entry.addTags([modelData])
 
@@ -181,10 +187,18 @@ Window {
     Rectangle {
         id: interests
 
+        objectName: "interests"
+        LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
+        LayoutMirroring.childrenInherit: true
+
         anchors.fill: parent
         anchors.topMargin: tabs.height + 16
         anchors.bottomMargin: status.height + 8
-        color: "#1c1c1e"
+        // The seed's page: dark indigo fading to black.
+        gradient: Gradient {
+            GradientStop { position: 0; color: "#231f5c" }
+            GradientStop { position: 1; color: "black" }
+        }
         visible: window.page === 1
 
         Column {
@@ -195,10 +209,69 @@ Window {
             spacing: 12
 
             Text {
-                text: "Pick your interests"
+                text: qsTranslate("TagdDemo", "Pick your interests")
                 font.pointSize: Qt.application.font.pointSize * 1.6
                 font.weight: Font.DemiBold
                 color: "#f2f2f7"
+            }
+
+            Text {
+                text: qsTranslate("TagdDemo", "Select the topics you follow. Close tags melt together.")
+                color: Qt.rgba(0.95, 0.95, 0.97, 0.6)
+            }
+
+            // "Tight spacing": a switch (a check box to assistive technology), green when on; the label
+            // leading, the switch trailing, above the cloud (whose height changes as it animates).
+            Item {
+                id: tight
+
+                property bool checked: false
+
+                objectName: "tight"
+                width: parent.width
+                height: Math.max(track.height + 4, switchLabel.implicitHeight)
+                activeFocusOnTab: true
+                Accessible.role: Accessible.CheckBox
+                Accessible.name: qsTranslate("TagdDemo", "Tight spacing")
+                Accessible.checkable: true
+                Accessible.checked: checked
+                Accessible.onPressAction: checked = !checked
+                Accessible.onToggleAction: checked = !checked
+                Keys.onSpacePressed: checked = !checked
+
+                Rectangle {
+                    id: track
+                    width: 38
+                    height: 22
+                    anchors.right: parent.right
+                    anchors.verticalCenter: parent.verticalCenter
+                    radius: height / 2
+                    color: tight.checked ? "#30d158" : "#8e8e93"
+                    border.color: palette.highlight
+                    border.width: tight.activeFocus ? 2 : 0
+
+                    Rectangle {
+                        width: parent.height - 4
+                        height: width
+                        radius: width / 2
+                        y: 2
+                        x: tight.checked ? parent.width - width - 2 : 2
+                        color: "white"
+                    }
+                }
+
+                Text {
+                    id: switchLabel
+                    anchors.left: parent.left
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: qsTranslate("TagdDemo", "Tight spacing")
+                    color: "#f2f2f7"
+                }
+
+                MouseArea {
+                    anchors.fill: parent
+                    onClicked: tight.checked = !tight.checked
+                }
             }
 
             TagCloud {
@@ -218,56 +291,6 @@ Window {
                 textColor: "#f2f2f7"
             }
 
-            // "Tight spacing": a switch (a check box to assistive technology), green when on.
-            Item {
-                id: tight
-
-                property bool checked: false
-
-                width: track.width + 8 + switchLabel.implicitWidth
-                height: Math.max(track.height + 4, switchLabel.implicitHeight)
-                activeFocusOnTab: true
-                Accessible.role: Accessible.CheckBox
-                Accessible.name: "Tight spacing"
-                Accessible.checkable: true
-                Accessible.checked: checked
-                Accessible.onPressAction: checked = !checked
-                Accessible.onToggleAction: checked = !checked
-                Keys.onSpacePressed: checked = !checked
-
-                Rectangle {
-                    id: track
-                    width: 38
-                    height: 22
-                    anchors.verticalCenter: parent.verticalCenter
-                    radius: height / 2
-                    color: tight.checked ? "#30d158" : "#a0787880"
-                    border.color: palette.highlight
-                    border.width: tight.activeFocus ? 2 : 0
-
-                    Rectangle {
-                        width: parent.height - 4
-                        height: width
-                        radius: width / 2
-                        y: 2
-                        x: tight.checked ? parent.width - width - 2 : 2
-                        color: "white"
-                    }
-                }
-
-                Text {
-                    id: switchLabel
-                    x: track.width + 8
-                    anchors.verticalCenter: parent.verticalCenter
-                    text: "Tight spacing"
-                    color: "#f2f2f7"
-                }
-
-                MouseArea {
-                    anchors.fill: parent
-                    onClicked: tight.checked = !tight.checked
-                }
-            }
         }
     }
 
@@ -278,7 +301,7 @@ Window {
         anchors.left: parent.left
         anchors.bottom: parent.bottom
         anchors.margins: 8
-        text: "Ready"
+        text: qsTranslate("TagdDemo", "Ready")
         color: palette.windowText
     }
 }

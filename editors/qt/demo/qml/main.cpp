@@ -19,6 +19,9 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QImage>
+#include <QtGui/QPalette>
+#include <QtGui/QScreen>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
@@ -27,6 +30,56 @@
 using namespace Qt::StringLiterals;
 
 namespace {
+
+// Every item under root in the visual tree (the items' content is not their QObject child).
+QList<QQuickItem *> itemsUnder(QQuickItem *root)
+{
+    QList<QQuickItem *> out;
+    for (QQuickItem *child : root->childItems())
+        out << child << itemsUnder(child);
+    return out;
+}
+
+QQuickItem *named(QQuickItem *root, const QString &name)
+{
+    for (QQuickItem *i : itemsUnder(root))
+        if (i->objectName() == name)
+            return i;
+    return nullptr;
+}
+
+QJsonArray rectOf(const QQuickItem *item)
+{
+    if (!item)
+        return {};
+    const QPointF at = item->mapToGlobal(QPointF(0, 0));
+    return {qRound(at.x()), qRound(at.y()), qRound(item->width()), qRound(item->height())};
+}
+
+// Where the seed's elements are, in logical screen coordinates (the tests read pixels there).
+QJsonObject rects(QQuickWindow *window)
+{
+    QQuickItem *root = window->contentItem();
+    QQuickItem *entry = named(root, u"entry"_s);
+    QQuickItem *cloud = named(root, u"cloud"_s);
+    QJsonArray chips, tags;
+    const QList<QQuickItem *> inEntry = itemsUnder(entry);
+    for (const QQuickItem *i : inEntry) {
+        const QVariantMap chip = i->property("modelData").toMap();
+        if (chip.contains(u"tag"_s) && i->isVisible())
+            chips.append(QJsonArray{chip.value(u"tag"_s).toString(), rectOf(i)});
+    }
+    const QList<QQuickItem *> inCloud = itemsUnder(cloud);
+    for (const QQuickItem *i : inCloud)
+        if (i->property("frame").isValid() && i->property("modelData").userType() == QMetaType::QString && i->isVisible())
+            tags.append(QJsonArray{i->property("modelData").toString(), rectOf(i)});
+    QQuickItem *input = named(entry, u"tagdInput"_s);
+    return {{u"entry"_s, rectOf(entry)}, {u"text"_s, rectOf(input)},
+            {u"rtl"_s, QGuiApplication::layoutDirection() == Qt::RightToLeft},
+            {u"subtitle"_s, rectOf(named(root, u"subtitle"_s))}, {u"interests"_s, rectOf(named(root, u"interests"_s))},
+            {u"switch"_s, rectOf(named(root, u"tight"_s))}, {u"cloud"_s, rectOf(cloud)},
+            {u"chips"_s, chips}, {u"tags"_s, tags}, {u"dpr"_s, window->devicePixelRatio()}};
+}
 
 QJsonObject command(QQuickWindow *window, const QString &line)
 {
@@ -52,6 +105,8 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"canRedo"_s, entry->property("canRedo").toBool()},
                 {u"announcement"_s, entry->property("announcement").toString()},
                 {u"announcements"_s, QJsonArray::fromVariantList(window->property("announcements").toList())},
+                {u"flagged"_s, QJsonArray::fromStringList(entry->property("flaggedTags").toStringList())},
+                {u"refusal"_s, entry->property("refusal").toString()},
                 {u"dropped"_s, dropped},
                 {u"selection"_s, QJsonArray::fromStringList(cloud->property("selection").toStringList())},
                 {u"groups"_s, QJsonArray::fromVariantList(cloud->property("groups").toList())},
@@ -71,6 +126,26 @@ QJsonObject command(QQuickWindow *window, const QString &line)
         return {{u"ok"_s, window->setProperty("page", rest.toInt())}};
     if (verb == u"shot"_s)
         return {{u"ok"_s, window->grabWindow().save(rest)}};
+    if (verb == u"rects"_s)
+        return rects(window);
+    if (verb == u"toggle"_s) { // toggle TITLE: as a click on a cloud tag
+        QMetaObject::invokeMethod(cloud, "toggle", Q_ARG(QString, rest));
+        return {{u"ok"_s, true}};
+    }
+    if (verb == u"grab"_s) { // grab X Y W H FILE: that part of the screen, as a PPM image in device pixels
+        const QStringList a = rest.split(u' ');
+        const QImage image =
+            window->screen()->grabWindow(0, a[0].toInt(), a[1].toInt(), a[2].toInt(), a[3].toInt()).toImage();
+        return {{u"ok"_s, image.convertToFormat(QImage::Format_RGB888).save(a[4], "PPM")},
+                {u"width"_s, image.width()}, {u"height"_s, image.height()}};
+    }
+    if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
+        const QImage one = window->screen()
+                               ->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1)
+                               .toImage();
+        const QColor c = one.pixelColor(0, 0);
+        return {{u"rgb"_s, QJsonArray{c.red(), c.green(), c.blue()}}};
+    }
     if (verb == u"quit"_s) {
         QGuiApplication::quit();
         return {{u"ok"_s, true}};
@@ -86,6 +161,12 @@ int main(int argc, char **argv)
     app.setApplicationName(u"tagd-qml-demo"_s);
     const bool control = TagdDemo::parseOptions(app, u"The Tagd 1.0 QML items on the two seed screens."_s);
 
+    {
+        // The seed's accent: teal chips (at 16 %), a teal focus border, teal selection.
+        QPalette palette = QGuiApplication::palette();
+        palette.setColor(QPalette::Highlight, QColor(48, 176, 199));
+        QGuiApplication::setPalette(palette);
+    }
     QQmlApplicationEngine engine;
     // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
     // module is on Qt's own import path already.

@@ -24,7 +24,7 @@ class TAGDQT_EXPORT Connection : public QObject
     Q_PROPERTY(qint64 processId READ processId NOTIFY started)
     Q_PROPERTY(int restartCount READ restartCount NOTIFY started)
     Q_PROPERTY(QString language READ language NOTIFY started)
-    Q_PROPERTY(bool reducedMotion READ reducedMotion WRITE setReducedMotion)
+    Q_PROPERTY(bool reducedMotion READ reducedMotion WRITE setReducedMotion NOTIFY reducedMotionChanged)
 
 public:
     static Connection *instance();
@@ -51,6 +51,7 @@ public:
 
 Q_SIGNALS:
     void programChanged();
+    void reducedMotionChanged();
     //! A child answered \c initialize (the first one, or one started after a death).
     void started();
 

@@ -25,10 +25,10 @@ class TAGDQT_EXPORT TagCloud : public QWidget
     Q_PROPERTY(QStringList titles READ titles WRITE setTitles NOTIFY titlesChanged)
     Q_PROPERTY(QStringList selection READ selection WRITE setSelection NOTIFY selectionChanged)
     Q_PROPERTY(qreal spacing READ spacing WRITE setSpacing NOTIFY spacingChanged)
-    Q_PROPERTY(qreal mergeDistance READ mergeDistance WRITE setMergeDistance)
-    Q_PROPERTY(qreal selectedOpacity READ selectedOpacity WRITE setSelectedOpacity)
-    Q_PROPERTY(qreal unselectedOpacity READ unselectedOpacity WRITE setUnselectedOpacity)
-    Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated)
+    Q_PROPERTY(qreal mergeDistance READ mergeDistance WRITE setMergeDistance NOTIFY mergeDistanceChanged)
+    Q_PROPERTY(qreal selectedOpacity READ selectedOpacity WRITE setSelectedOpacity NOTIFY selectedOpacityChanged)
+    Q_PROPERTY(qreal unselectedOpacity READ unselectedOpacity WRITE setUnselectedOpacity NOTIFY unselectedOpacityChanged)
+    Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
     Q_PROPERTY(bool animating READ isAnimating NOTIFY animatingChanged)
 
 public:
@@ -70,6 +70,10 @@ Q_SIGNALS:
     void titlesChanged();
     void selectionChanged();
     void spacingChanged();
+    void mergeDistanceChanged();
+    void selectedOpacityChanged();
+    void unselectedOpacityChanged();
+    void animatedChanged();
     void animatingChanged();
     //! A tag was toggled by the user (or toggle()).
     void toggled(const QString &title, bool selected);

@@ -23,7 +23,12 @@ class TagEditPrivate;
  * Ctrl+Shift+Z undo and redo through tagd.
  *
  * Options (every property from \c separators to \c history) go to tagd's \c field/open; changing
- * one re-opens the session with the tags and text the widget shows.
+ * one sends them all with \c field/setOptions: the field keeps its tags (tags a stricter rule
+ * breaks are kept and flagged: \c flaggedTags), draft and undo history. (A tagd without that
+ * method gets the session re-opened with the tags and text the widget shows.)
+ *
+ * A refused candidate's reason (tagd's sentence) is shown under the field (\c refusal) as well
+ * as announced. In a right-to-left layout the chips are mirrored.
  */
 class TAGDQT_EXPORT TagEdit : public QWidget
 {
@@ -31,23 +36,25 @@ class TAGDQT_EXPORT TagEdit : public QWidget
     Q_PROPERTY(QStringList tags READ tags WRITE setTags NOTIFY tagsChanged)
     Q_PROPERTY(QString draft READ draft NOTIFY draftChanged)
     Q_PROPERTY(QString prompt READ prompt WRITE setPrompt NOTIFY promptChanged)
-    Q_PROPERTY(QStringList separators READ separators WRITE setSeparators)
-    Q_PROPERTY(int maxTags READ maxTags WRITE setMaxTags)
-    Q_PROPERTY(int maxTagLength READ maxTagLength WRITE setMaxTagLength)
-    Q_PROPERTY(bool caseSensitive READ caseSensitive WRITE setCaseSensitive)
-    Q_PROPERTY(Transform transform READ transform WRITE setTransform)
-    Q_PROPERTY(QString pattern READ pattern WRITE setPattern)
-    Q_PROPERTY(QStringList allowed READ allowed WRITE setAllowed)
-    Q_PROPERTY(bool allowListEnabled READ allowListEnabled WRITE setAllowListEnabled)
-    Q_PROPERTY(QStringList denied READ denied WRITE setDenied)
-    Q_PROPERTY(QStringList suggestions READ suggestions WRITE setSuggestions)
-    Q_PROPERTY(BackspaceMode backspaceMode READ backspaceMode WRITE setBackspaceMode)
-    Q_PROPERTY(bool commitOnBlur READ commitOnBlur WRITE setCommitOnBlur)
-    Q_PROPERTY(int history READ history WRITE setHistory)
+    Q_PROPERTY(QStringList separators READ separators WRITE setSeparators NOTIFY separatorsChanged)
+    Q_PROPERTY(int maxTags READ maxTags WRITE setMaxTags NOTIFY maxTagsChanged)
+    Q_PROPERTY(int maxTagLength READ maxTagLength WRITE setMaxTagLength NOTIFY maxTagLengthChanged)
+    Q_PROPERTY(bool caseSensitive READ caseSensitive WRITE setCaseSensitive NOTIFY caseSensitiveChanged)
+    Q_PROPERTY(Transform transform READ transform WRITE setTransform NOTIFY transformChanged)
+    Q_PROPERTY(QString pattern READ pattern WRITE setPattern NOTIFY patternChanged)
+    Q_PROPERTY(QStringList allowed READ allowed WRITE setAllowed NOTIFY allowedChanged)
+    Q_PROPERTY(bool allowListEnabled READ allowListEnabled WRITE setAllowListEnabled NOTIFY allowListEnabledChanged)
+    Q_PROPERTY(QStringList denied READ denied WRITE setDenied NOTIFY deniedChanged)
+    Q_PROPERTY(QStringList suggestions READ suggestions WRITE setSuggestions NOTIFY suggestionsChanged)
+    Q_PROPERTY(BackspaceMode backspaceMode READ backspaceMode WRITE setBackspaceMode NOTIFY backspaceModeChanged)
+    Q_PROPERTY(bool commitOnBlur READ commitOnBlur WRITE setCommitOnBlur NOTIFY commitOnBlurChanged)
+    Q_PROPERTY(int history READ history WRITE setHistory NOTIFY historyChanged)
     Q_PROPERTY(int selectedIndex READ selectedIndex NOTIFY selectedIndexChanged)
     Q_PROPERTY(bool canUndo READ canUndo NOTIFY undoStateChanged)
     Q_PROPERTY(bool canRedo READ canRedo NOTIFY undoStateChanged)
     Q_PROPERTY(QString announcement READ announcement NOTIFY announced)
+    Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
+    Q_PROPERTY(QStringList flaggedTags READ flaggedTags NOTIFY flaggedTagsChanged)
 
 public:
     enum class Transform { None, Lowercase, Uppercase };
@@ -104,6 +111,12 @@ public:
     bool canUndo() const;
     bool canRedo() const;
     QString announcement() const; //!< the last sentence tagd gave
+    //! tagd's sentence for the last refused candidate, shown under the field until the user
+    //! types again or the tags change; empty when nothing is refused.
+    QString refusal() const;
+    //! Tags kept although they break a rule made stricter since (tagd's \c flagged): their
+    //! chips are outlined in the error colour until they are edited or removed.
+    QStringList flaggedTags() const;
 
     //! The text the user types into (for focus, and for assistive technology).
     QWidget *textWidget() const;
@@ -122,12 +135,27 @@ Q_SIGNALS:
     void tagsChanged();
     void draftChanged();
     void promptChanged();
+    void separatorsChanged();
+    void maxTagsChanged();
+    void maxTagLengthChanged();
+    void caseSensitiveChanged();
+    void transformChanged();
+    void patternChanged();
+    void allowedChanged();
+    void allowListEnabledChanged();
+    void deniedChanged();
+    void suggestionsChanged();
+    void backspaceModeChanged();
+    void commitOnBlurChanged();
+    void historyChanged();
     void selectedIndexChanged();
     void undoStateChanged();
     //! A candidate tagd refused; \a index is the equal tag's index for Duplicate, else -1.
     void tagDropped(const QString &text, Tagd::TagEdit::DropReason reason, int index);
     //! Every sentence tagd gave for a change, in the application's language.
     void announced(const QString &sentence);
+    void refusalChanged();
+    void flaggedTagsChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;

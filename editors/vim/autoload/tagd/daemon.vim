@@ -4,6 +4,8 @@ vim9script
 # callback, and messages sent while tagd starts are queued and sent in order once it has
 # answered `initialize`.
 
+import autoload 'tagd/vault.vim'
+
 # The directory of this file: editors/vim/autoload/tagd in the tagd repository.
 const here = expand('<sfile>:p:h')
 
@@ -132,8 +134,12 @@ export def Start()
       Fail(what .. ' did not answer initialize within ' .. timeout .. ' ms')
     endif
   })
-  const init = {method: 'initialize', params: {processId: getpid(),
+  var init = {method: 'initialize', params: {processId: getpid(),
     locale: Opt('locale', v:lang), capabilities: {general: {positionEncodings: ['utf-8']}}}}
+  const folders = vault.WorkspaceFolders()   # the vaults (SPEC §6d), when any
+  if !empty(folders)
+    init.params.workspaceFolders = folders
+  endif
   Log('->', init)
   ch_sendexpr(chan, init, {callback: (_, resp) => OnInitialized(started, what, resp)})
 enddef

@@ -9,6 +9,7 @@ vim9script
 import autoload 'tagd.vim'
 import autoload 'tagd/daemon.vim'
 import autoload 'tagd/sync.vim'
+import autoload 'tagd/vault.vim'
 
 # Field options of a field on Org tags: Org's own tag characters (letters, digits, `_`, `@`,
 # `#`, `%`), so tagd refuses a tag Org cannot hold while it is typed, saying why; a space or a
@@ -117,6 +118,9 @@ def Bind(buf: number, name: string, target: dict<any>, options: dict<any>)
     on_change: (_, _) => Write(doc)}
   if !empty(options)
     opts.options = options
+  endif
+  if vault.Holds(buf)   # a note of a vault: the vault's tags are suggested
+    opts.options = extend(copy(get(opts, 'options', {})), {suggestFromVault: true})
   endif
   final f = tagd.Open(name, opts)
   if empty(f)
@@ -271,7 +275,7 @@ def Write(doc: dict<any>)
 enddef
 
 # LSP TextEdits (UTF-8 positions) applied to buffer {buf}, last first.
-def Apply(buf: number, edits: list<any>)
+export def Apply(buf: number, edits: list<any>)
   const sorted = sort(copy(edits), (a, b) => a.range.start.line != b.range.start.line
     ? b.range.start.line - a.range.start.line
     : b.range.start.character - a.range.start.character)

@@ -1,0 +1,428 @@
+public import JSONRPC
+public import TagCore
+
+// SPEC §6e: the LSP requests tagd serves on notes. Their params are strict like every tagd
+// method's, knowing the members LSP defines for them (`workDoneToken`, `partialResultToken`,
+// and `context`, whose members are LSP's to extend and are accepted).
+
+/// `{textDocument: {uri}, position}`: where a request points.
+public struct TextDocumentPosition: Hashable, Sendable {
+  /// The note's URI.
+  public var uri: String
+  /// The position, in the negotiated encoding.
+  public var position: TextPosition
+
+  init(params: Params) throws(ParamsError) {
+    uri = try params.requiredObject("textDocument").string("uri")
+    position = try TagProtocol.position(params.requiredObject("position"))
+    params.accept("workDoneToken")
+    params.accept("partialResultToken")
+  }
+}
+
+/// `textDocument/completion` (request): the vault's tags where a tag is being typed.
+public struct CompletionRequest: TagRequest, Hashable {
+  public typealias Result = CompletionResult
+  public static let method = "textDocument/completion"
+  /// Where.
+  public var at: TextDocumentPosition
+  public init(params: Params) throws(ParamsError) {
+    at = try TextDocumentPosition(params: params)
+    try params.optionalObject("context")?.acceptAnyMember()
+  }
+}
+
+/// An LSP `CompletionList`.
+public struct CompletionResult: JSONWritable, Hashable, Sendable {
+  /// One completion.
+  public struct Item: Hashable, Sendable {
+    /// The tag, as the vault spells it (never starting with `#`).
+    public var label: String
+    /// "N notes".
+    public var detail: String
+    /// Orders the items as tagd ranked them.
+    public var sortText: String
+    /// What replaces the typed part, and where.
+    public var edit: TextEdit
+
+    /// Creates an item.
+    public init(label: String, detail: String, sortText: String, edit: TextEdit) {
+      self.label = label
+      self.detail = detail
+      self.sortText = sortText
+      self.edit = edit
+    }
+  }
+
+  /// The items, best first.
+  public var items: [Item]
+
+  /// Creates a list.
+  public init(items: [Item]) { self.items = items }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("isIncomplete")
+    w.bool(false)
+    w.key("items")
+    w.beginArray()
+    for item in items {
+      w.beginObject()
+      w.key("label")
+      w.string(item.label)
+      w.key("kind")
+      w.integer(14)  // CompletionItemKind.Keyword
+      w.key("detail")
+      w.string(item.detail)
+      w.key("sortText")
+      w.string(item.sortText)
+      w.key("filterText")
+      w.string(item.label)
+      w.key("textEdit")
+      w.write(item.edit)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+  }
+}
+
+/// `textDocument/hover` (request): a tag's spelling, notes and other spellings.
+public struct HoverRequest: TagRequest, Hashable {
+  public typealias Result = HoverResult
+  public static let method = "textDocument/hover"
+  /// Where.
+  public var at: TextDocumentPosition
+  public init(params: Params) throws(ParamsError) { at = try TextDocumentPosition(params: params) }
+}
+
+/// An LSP `Hover` (`{contents: MarkupContent, range}`), or `null` off a tag.
+public struct HoverResult: JSONWritable, Hashable, Sendable {
+  /// The Markdown shown; nil writes `null`.
+  public var markdown: String?
+  /// The tag's range.
+  public var range: TextRange?
+
+  /// Creates a hover.
+  public init(markdown: String?, range: TextRange?) {
+    self.markdown = markdown
+    self.range = range
+  }
+
+  public func write(to w: inout JSONWriter) {
+    guard let markdown else { return w.null() }
+    w.beginObject()
+    w.key("contents")
+    w.beginObject()
+    w.key("kind")
+    w.string("markdown")
+    w.key("value")
+    w.string(markdown)
+    w.endObject()
+    if let range {
+      w.key("range")
+      w.write(range)
+    }
+    w.endObject()
+  }
+}
+
+/// `textDocument/references` (request): every place the tag is written, all spellings.
+public struct ReferencesRequest: TagRequest, Hashable {
+  public typealias Result = LocationsResult
+  public static let method = "textDocument/references"
+  /// Where.
+  public var at: TextDocumentPosition
+  public init(params: Params) throws(ParamsError) {
+    at = try TextDocumentPosition(params: params)
+    _ = try params.optionalObject("context").map { context throws(ParamsError) in
+      context.acceptAnyMember()
+      return try context.optionalBool("includeDeclaration")
+    }
+  }
+}
+
+/// LSP `Location`s: `[{uri, range}]`.
+public struct LocationsResult: JSONWritable, Hashable, Sendable {
+  /// The places, by note in path order.
+  public var locations: [(uri: String, range: TextRange)]
+
+  /// Creates a result.
+  public init(locations: [(uri: String, range: TextRange)]) { self.locations = locations }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.locations.elementsEqual(b.locations) { $0.uri == $1.uri && $0.range == $1.range }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for location in locations { hasher.combine(location.uri) }
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for location in locations {
+      w.beginObject()
+      w.key("uri")
+      w.string(location.uri)
+      w.key("range")
+      w.write(location.range)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}
+
+/// `textDocument/prepareRename` (request): the tag under the cursor, or `null`.
+public struct PrepareRenameRequest: TagRequest, Hashable {
+  public typealias Result = PrepareRenameResult
+  public static let method = "textDocument/prepareRename"
+  /// Where.
+  public var at: TextDocumentPosition
+  public init(params: Params) throws(ParamsError) { at = try TextDocumentPosition(params: params) }
+}
+
+/// `{range, placeholder}` or `null`.
+public struct PrepareRenameResult: JSONWritable, Hashable, Sendable {
+  /// The tag's range and text; nil writes `null`.
+  public var tag: (range: TextRange, placeholder: String)?
+
+  /// Creates a result.
+  public init(range: TextRange, placeholder: String) { tag = (range, placeholder) }
+  /// `null`: nothing to rename there.
+  public init() { tag = nil }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.tag?.range == b.tag?.range && a.tag?.placeholder == b.tag?.placeholder
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(tag?.placeholder) }
+
+  public func write(to w: inout JSONWriter) {
+    guard let tag else { return w.null() }
+    w.beginObject()
+    w.key("range")
+    w.write(tag.range)
+    w.key("placeholder")
+    w.string(tag.placeholder)
+    w.endObject()
+  }
+}
+
+/// `textDocument/rename` (request): the tag under the cursor renamed in every note.
+public struct RenameRequest: TagRequest, Hashable {
+  public typealias Result = WorkspaceEdit
+  public static let method = "textDocument/rename"
+  /// Where.
+  public var at: TextDocumentPosition
+  /// The new tag.
+  public var newName: String
+  public init(params: Params) throws(ParamsError) {
+    at = try TextDocumentPosition(params: params)
+    newName = try params.string("newName")
+  }
+}
+
+extension TextRange: JSONWritable {
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("start")
+    w.write(start)
+    w.key("end")
+    w.write(end)
+    w.endObject()
+  }
+}
+
+/// `textDocument/publishDiagnostics` (server → client notification): a note's tag problems.
+public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
+  /// The method name.
+  public static let method = "textDocument/publishDiagnostics"
+  /// One problem.
+  public struct Diagnostic: Hashable, Sendable {
+    /// The tag's range.
+    public var range: TextRange
+    /// `tag-variant`, `tag-repeated`, `tag-not-allowed` or `tag-alias`.
+    public var code: String
+    /// The message.
+    public var message: String
+
+    /// Creates a diagnostic.
+    public init(range: TextRange, code: String, message: String) {
+      self.range = range
+      self.code = code
+      self.message = message
+    }
+  }
+  /// The note's URI, as the client sent it.
+  public var uri: String
+  /// The editor's version the diagnostics are for.
+  public var version: Int
+  /// The problems.
+  public var diagnostics: [Diagnostic]
+
+  /// Creates a notification.
+  public init(uri: String, version: Int, diagnostics: [Diagnostic]) {
+    self.uri = uri
+    self.version = version
+    self.diagnostics = diagnostics
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("jsonrpc")
+    w.string("2.0")
+    w.key("method")
+    w.string(Self.method)
+    w.key("params")
+    w.beginObject()
+    w.key("uri")
+    w.string(uri)
+    w.key("version")
+    w.integer(version)
+    w.key("diagnostics")
+    w.beginArray()
+    for d in diagnostics {
+      w.beginObject()
+      w.key("range")
+      w.write(d.range)
+      w.key("severity")
+      w.integer(d.code == "tag-not-allowed" ? 1 : 2)
+      w.key("code")
+      w.string(d.code)
+      w.key("source")
+      w.string("tagd")
+      w.key("message")
+      w.string(d.message)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+    w.endObject()
+  }
+}
+
+/// `textDocument/codeAction` (request): quick fixes for the tag diagnostics in a range.
+public struct CodeActionRequest: TagRequest, Hashable {
+  public typealias Result = CodeActionsResult
+  public static let method = "textDocument/codeAction"
+  /// The note's URI.
+  public var uri: String
+  /// The range asked about, in the negotiated encoding.
+  public var range: TextRange
+
+  public init(params: Params) throws(ParamsError) {
+    uri = try params.requiredObject("textDocument").string("uri")
+    range = try textRange(params.requiredObject("range"))
+    // The client's diagnostics and filters: tagd finds the note's own problems again.
+    try params.optionalObject("context")?.acceptAnyMember()
+    params.accept("workDoneToken")
+    params.accept("partialResultToken")
+  }
+}
+
+/// LSP `CodeAction`s: `[{title, kind: "quickfix", isPreferred, edit}]`.
+public struct CodeActionsResult: JSONWritable, Hashable, Sendable {
+  /// One fix.
+  public struct Action: Hashable, Sendable {
+    /// What it does, in English.
+    public var title: String
+    /// The edit.
+    public var edit: WorkspaceEdit
+
+    /// Creates an action.
+    public init(title: String, edit: WorkspaceEdit) {
+      self.title = title
+      self.edit = edit
+    }
+  }
+
+  /// The fixes.
+  public var actions: [Action]
+
+  /// Creates a result.
+  public init(actions: [Action]) { self.actions = actions }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for action in actions {
+      w.beginObject()
+      w.key("title")
+      w.string(action.title)
+      w.key("kind")
+      w.string("quickfix")
+      w.key("isPreferred")
+      w.bool(true)
+      w.key("edit")
+      w.write(action.edit)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}
+
+/// `workspace/symbol` (request): the vault's tags matching `query`, each at one place.
+public struct WorkspaceSymbolRequest: TagRequest, Hashable {
+  public typealias Result = SymbolsResult
+  public static let method = "workspace/symbol"
+  /// The most symbols returned.
+  public static let limit = 100
+  /// What to match (caseless, accent-aware, as field suggestions match); empty: every tag.
+  public var query: String
+
+  public init(params: Params) throws(ParamsError) {
+    query = try params.string("query")
+    params.accept("workDoneToken")
+    params.accept("partialResultToken")
+  }
+}
+
+/// LSP `SymbolInformation`s: `[{name, kind, location: {uri, range}, containerName}]`.
+public struct SymbolsResult: JSONWritable, Hashable, Sendable {
+  /// One tag at one place.
+  public struct Symbol: Hashable, Sendable {
+    /// The tag's vault spelling.
+    public var name: String
+    /// "N notes".
+    public var detail: String
+    /// The note.
+    public var uri: String
+    /// Where in it.
+    public var range: TextRange
+
+    /// Creates a symbol.
+    public init(name: String, detail: String, uri: String, range: TextRange) {
+      self.name = name
+      self.detail = detail
+      self.uri = uri
+      self.range = range
+    }
+  }
+
+  /// The symbols, best match first.
+  public var symbols: [Symbol]
+
+  /// Creates a result.
+  public init(symbols: [Symbol]) { self.symbols = symbols }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for symbol in symbols {
+      w.beginObject()
+      w.key("name")
+      w.string(symbol.name)
+      w.key("kind")
+      w.integer(20)  // SymbolKind.Key
+      w.key("location")
+      w.beginObject()
+      w.key("uri")
+      w.string(symbol.uri)
+      w.key("range")
+      w.write(symbol.range)
+      w.endObject()
+      w.key("containerName")
+      w.string(symbol.detail)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}

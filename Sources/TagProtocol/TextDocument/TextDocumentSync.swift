@@ -1,0 +1,89 @@
+public import TagCore
+
+/// The `textDocument` member LSP's document notifications share: `{uri, version?, ...}`.
+///
+/// LSP's own objects are open: a member tagd does not read is accepted (new LSP versions add
+/// some), a member it reads with the wrong type is refused.
+public struct TextDocumentIdentifier: Hashable, Sendable {
+  /// The document's URI as the client sent it.
+  public var uri: String
+  /// The absolute path it names (nil: not a local `file:` URI, which tagd does not index).
+  public var path: String? { FileURI.path(ofURI: uri) }
+
+  init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
+    uri = try params.string("uri")
+  }
+}
+
+/// `textDocument/didOpen` (notification): the editor opened a note; its text now comes from
+/// the editor, not from the disk, until `textDocument/didClose`.
+public struct DidOpenTextDocumentNotification: TagNotification, Hashable {
+  public static let method = "textDocument/didOpen"
+  /// The document's URI.
+  public var uri: String
+  /// LSP's `languageId` (`markdown`, `org`, …).
+  public var languageID: String
+  /// The editor's version of the text.
+  public var version: Int
+  /// The whole text.
+  public var text: String
+
+  public init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
+    let document = try params.requiredObject("textDocument")
+    document.acceptAnyMember()
+    uri = try document.string("uri")
+    languageID = try document.optionalString("languageId") ?? ""
+    version = try document.optionalInteger("version", in: Int.min...Int.max) ?? 0
+    text = try document.string("text")
+  }
+}
+
+/// `textDocument/didChange` (notification): full (`{text}`) or ranged (`{range, text}`) changes,
+/// positions counted in the negotiated encoding.
+public struct DidChangeTextDocumentNotification: TagNotification, Hashable {
+  public static let method = "textDocument/didChange"
+  /// The document's URI.
+  public var uri: String
+  /// The version after the changes.
+  public var version: Int
+  /// The changes, applied in order (LSP).
+  public var changes: [TextEdit]
+
+  public init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
+    let document = try params.requiredObject("textDocument")
+    document.acceptAnyMember()
+    uri = try document.string("uri")
+    version = try document.optionalInteger("version", in: Int.min...Int.max) ?? 0
+    changes = try params.textEdits("contentChanges")
+  }
+}
+
+/// `textDocument/didSave` (notification): the note was written; `text` when the client sends it.
+public struct DidSaveTextDocumentNotification: TagNotification, Hashable {
+  public static let method = "textDocument/didSave"
+  /// The document's URI.
+  public var uri: String
+  /// The saved text, when included.
+  public var text: String?
+
+  public init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
+    uri = try TextDocumentIdentifier(params: params.requiredObject("textDocument")).uri
+    text = try params.optionalString("text")
+  }
+}
+
+/// `textDocument/didClose` (notification): the note is read from the disk again.
+public struct DidCloseTextDocumentNotification: TagNotification, Hashable {
+  public static let method = "textDocument/didClose"
+  /// The document's URI.
+  public var uri: String
+
+  public init(params: Params) throws(ParamsError) {
+    params.acceptAnyMember()
+    uri = try TextDocumentIdentifier(params: params.requiredObject("textDocument")).uri
+  }
+}

@@ -1,0 +1,243 @@
+public import JSONRPC
+public import TagCore
+
+/// `vault/tags` (request): every tag of every vault, most notes first.
+///
+/// `{prefix?, limit?}`. Result: ``VaultTagsResult``. Parked until the vaults are indexed.
+public struct VaultTagsRequest: TagRequest, Hashable {
+  public typealias Result = VaultTagsResult
+  public static let method = "vault/tags"
+  /// Only tags starting with this (caseless, accent-aware, as field suggestions match).
+  public var prefix: String?
+  /// At most this many tags.
+  public var limit: Int?
+
+  public init(params: Params) throws(ParamsError) {
+    prefix = try params.optionalString("prefix")
+    limit = try params.optionalInteger("limit", in: 0...Int.max)
+  }
+}
+
+/// The result of `vault/tags`: `{tags: [{tag, notes, spellings: [{text, notes}]}]}`.
+public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
+  /// One tag: its vault spelling, its notes and every spelling with its notes.
+  public struct Entry: Hashable, Sendable {
+    /// The vault's spelling (the most used).
+    public var tag: String
+    /// How many notes carry it, in any spelling.
+    public var notes: Int
+    /// Every spelling with its notes, most used first.
+    public var spellings: [Spelling]
+
+    /// Creates an entry.
+    public init(tag: String, notes: Int, spellings: [Spelling]) {
+      self.tag = tag
+      self.notes = notes
+      self.spellings = spellings
+    }
+  }
+
+  /// One spelling of a tag and the notes spelling it so.
+  public struct Spelling: Hashable, Sendable {
+    /// The spelling.
+    public var text: String
+    /// The notes that spell it so.
+    public var notes: Int
+
+    /// Creates a spelling.
+    public init(text: String, notes: Int) {
+      self.text = text
+      self.notes = notes
+    }
+  }
+
+  /// The tags, most notes first.
+  public var tags: [Entry]
+
+  /// Creates a result.
+  public init(tags: [Entry]) { self.tags = tags }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("tags")
+    w.beginArray()
+    for entry in tags {
+      w.beginObject()
+      w.key("tag")
+      w.string(entry.tag)
+      w.key("notes")
+      w.integer(entry.notes)
+      w.key("spellings")
+      w.beginArray()
+      for spelling in entry.spellings {
+        w.beginObject()
+        w.key("text")
+        w.string(spelling.text)
+        w.key("notes")
+        w.integer(spelling.notes)
+        w.endObject()
+      }
+      w.endArray()
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+  }
+}
+
+/// `vault/notes` (request): the notes carrying tags.
+///
+/// `{tags, match?: "all"|"any"}` (default `"all"`). Result: ``VaultNotesResult``.
+public struct VaultNotesRequest: TagRequest, Hashable {
+  public typealias Result = VaultNotesResult
+  public static let method = "vault/notes"
+  /// How the tags combine.
+  public enum Match: String, Hashable, Sendable, CaseIterable {
+    /// Notes carrying every tag.
+    case all
+    /// Notes carrying at least one.
+    case any
+  }
+  /// The tags, caseless.
+  public var tags: [String]
+  /// How they combine.
+  public var match: Match
+
+  public init(params: Params) throws(ParamsError) {
+    tags = try params.strings("tags")
+    match = .all
+    if let name = try params.optionalString("match") {
+      if let match = Match(rawValue: name) {
+        self.match = match
+      } else {
+        try params.refuse(
+          ParamsError(
+            path: params.path("match"),
+            problem: "must be \"all\" or \"any\", got \"\(name)\""
+          )
+        )
+      }
+    }
+  }
+}
+
+/// The result of `vault/notes`: `{notes: [{uri, title?}]}`, in path order.
+public struct VaultNotesResult: JSONWritable, Hashable, Sendable {
+  /// One note.
+  public struct Note: Hashable, Sendable {
+    /// Its `file://` URI.
+    public var uri: String
+    /// Its title, when it has one.
+    public var title: String?
+
+    /// Creates a note.
+    public init(uri: String, title: String? = nil) {
+      self.uri = uri
+      self.title = title
+    }
+  }
+
+  /// The notes.
+  public var notes: [Note]
+
+  /// Creates a result.
+  public init(notes: [Note]) { self.notes = notes }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("notes")
+    w.beginArray()
+    for note in notes {
+      w.beginObject()
+      w.key("uri")
+      w.string(note.uri)
+      if let title = note.title {
+        w.key("title")
+        w.string(title)
+      }
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+  }
+}
+
+/// `vault/rename` (request): the edits renaming a tag in every note.
+///
+/// `{from, to}`. Result: ``VaultRenameResult``. Nothing is written: the client applies the edit
+/// (an editor does, like LSP's `workspace/applyEdit`; `tagd rename` writes files itself).
+public struct VaultRenameRequest: TagRequest, Hashable {
+  public typealias Result = VaultRenameResult
+  public static let method = "vault/rename"
+  /// The tag to rename, caseless: every spelling is renamed.
+  public var from: String
+  /// The new tag, as spelled.
+  public var to: String
+
+  public init(params: Params) throws(ParamsError) {
+    from = try params.string("from")
+    to = try params.string("to")
+    for (key, value) in [("from", from), ("to", to)] where value.allSatisfy(\.isWhitespace) {
+      try params.refuse(ParamsError(path: key, problem: "must be a tag, got a blank string"))
+    }
+  }
+}
+
+/// An LSP `WorkspaceEdit` in its `changes` form: `{changes: {uri: [TextEdit]}}`.
+public struct WorkspaceEdit: JSONWritable, Hashable, Sendable {
+  /// Each note's edits (non-overlapping, in document order), notes in path order.
+  public var changes: [(uri: String, edits: [TextEdit])]
+
+  /// Creates an edit.
+  public init(changes: [(uri: String, edits: [TextEdit])]) { self.changes = changes }
+
+  public static func == (a: Self, b: Self) -> Bool {
+    a.changes.elementsEqual(b.changes) { $0.uri == $1.uri && $0.edits == $1.edits }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for change in changes { hasher.combine(change.uri) }
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("changes")
+    w.beginObject()
+    for change in changes {
+      w.key(named: change.uri)
+      w.beginArray()
+      for edit in change.edits { w.write(edit) }
+      w.endArray()
+    }
+    w.endObject()
+    w.endObject()
+  }
+}
+
+/// The result of `vault/rename`: `{edit, notes, merged}`.
+public struct VaultRenameResult: JSONWritable, Hashable, Sendable {
+  /// The edits.
+  public var edit: WorkspaceEdit
+  /// How many notes change.
+  public var notes: Int
+  /// Whether `to` was already a tag of the vault (the two tags become one).
+  public var merged: Bool
+
+  /// Creates a result.
+  public init(edit: WorkspaceEdit, notes: Int, merged: Bool) {
+    self.edit = edit
+    self.notes = notes
+    self.merged = merged
+  }
+
+  public func write(to w: inout JSONWriter) {
+    w.beginObject()
+    w.key("edit")
+    w.write(edit)
+    w.key("notes")
+    w.integer(notes)
+    w.key("merged")
+    w.bool(merged)
+    w.endObject()
+  }
+}

@@ -1,0 +1,16 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>Tagd::TagEdit</name>
+    <message>
+        <source>Remove %1</source>
+        <extracomment>The accessible name and tooltip of a chip&apos;s remove button; %1 is the tag.</extracomment>
+        <translation>%1 entfernen</translation>
+    </message>
+    <message>
+        <source>Suggestions</source>
+        <translation>Vorschläge</translation>
+    </message>
+</context>
+</TS>
