@@ -290,24 +290,28 @@ extension CloudOpenRequest: ServedRequest {
 
 extension CloudToggleRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       guard let selected = session.cloud.toggle(title) else {
         throw .session(.unknownTitle(title, cloud: cloud))
       }
       session.version += 1
-      return session.state(toggled: (title, selected))
+      return session.state(since: before, toggled: (title, selected), language: language)
     }
   }
 }
 
 extension CloudSelectRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> CloudStateResult {
-    try s.withCloud(cloud) { session throws(RequestError) in
+    let language = s.language
+    return try s.withCloud(cloud) { session throws(RequestError) in
+      let before = session.cloud.selection
       if let unknown = session.cloud.select(selection) {
         throw .session(.unknownTitle(unknown, cloud: cloud))
       }
       session.version += 1
-      return session.state()
+      return session.state(since: before, language: language)
     }
   }
 }

@@ -15,6 +15,29 @@ struct CloudSession: Sendable {
     CloudStateResult(cloud: id, version: version, state: cloud, toggled: toggled)
   }
 
+  /// The state after a change from selection `before`, announcing what the change selected and
+  /// deselected (Protocol/announcements.md) in `language`.
+  func state(
+    since before: Set<String>,
+    toggled: (title: String, selected: Bool)? = nil,
+    language: Language
+  ) -> CloudStateResult {
+    let titles = cloud.tags.map(\.title)
+    let selected = titles.filter { cloud.isSelected($0) && !before.contains($0) }
+    let deselected = titles.filter { !cloud.isSelected($0) && before.contains($0) }
+    return CloudStateResult(
+      cloud: id,
+      version: version,
+      state: cloud,
+      toggled: toggled,
+      announcement: Announcement.cloudText(
+        selected: selected,
+        deselected: deselected,
+        in: language
+      )
+    )
+  }
+
   /// Throws when there are more `tags` than `limit`.
   static func check(_ tags: [CloudTag], limit: Int) throws(RequestError) {
     if tags.count > limit { throw .session(.tooManyCloudTags(count: tags.count, limit: limit)) }

@@ -13,6 +13,8 @@ public enum AnnouncementCatalog {
     case .changed: "changed"
     case .selected: "selected"
     case .kept: "kept"
+    case .cloudSelected: "cloudSelected"
+    case .cloudDeselected: "cloudDeselected"
     case .duplicate: "duplicate"
     case .duplicateOf: "duplicateOf"
     case .tooLong: "tooLong"
@@ -56,7 +58,9 @@ public enum AnnouncementCatalog {
     ]
     let plain: [Sentence] = [
       .added([]), .removed([]), .editing(""), .moved("", position: 0, count: 0),
-      .changed(from: "", to: ""), .selected("", position: 0, count: 0), .kept([]), .duplicate(""),
+      .changed(from: "", to: ""), .selected("", position: 0, count: 0), .kept([]),
+      .cloudSelected([]),
+      .cloudDeselected([]), .duplicate(""),
       .duplicateOf("", existing: ""), .tooLong("", limit: 0), .tooMany("", limit: 0),
       .pattern(""), .notAllowed(""), .denied(""), .nothingTo(.undo), .nothingTo(.redo),
     ]
@@ -71,7 +75,8 @@ public enum AnnouncementCatalog {
       .removed(["{tag}"]), .removed(["{a}", "{b}"]), .editing("{tag}"),
       .moved("{tag}", position: 2, count: 5), .changed(from: "{old}", to: "{new}"),
       .selected("{tag}", position: 2, count: 5), .kept(["{tag}"]), .kept(["{a}", "{b}"]),
-      .kept(["a", "b", "c", "d", "e", "f"]), .duplicate("{text}"),
+      .kept(["a", "b", "c", "d", "e", "f"]), .cloudSelected(["{tag}"]),
+      .cloudSelected(["{a}", "{b}"]), .cloudDeselected(["{tag}"]), .duplicate("{text}"),
       .duplicateOf("{text}", existing: "{tag}"), .tooLong("{text}", limit: 1),
       .tooLong("{text}", limit: 20), .tooMany("{text}", limit: 1),
       .tooMany("{text}", limit: 10), .pattern("{text}"), .notAllowed("{text}"),

@@ -163,6 +163,10 @@ import Glibc
     vault.write("good.md", "#good\n")
     vault.write("binary.md", [0x23, 0x62, 0xFF, 0xFE, 0x00])
     vault.write(".hidden/secret.md", "#secret\n")
+    vault.write(
+      "huge.md",
+      [UInt8](repeating: UInt8(ascii: "a"), count: 9 << 20) + Array(" #huge\n".utf8)
+    )
     #expect(mkfifo(vault.path("pipe.md"), 0o600) == 0)
     vault.write("loop/note.md", "#looped\n")
     #expect(symlink(vault.path("loop"), vault.path("loop/self")) == 0, "a symlink loop")
@@ -191,5 +195,6 @@ import Glibc
     let log = String(decoding: client.child.stderr, as: UTF8.self)
     #expect(log.contains("binary.md") && log.contains("UTF-8"), "\(log)")
     #expect(log.contains("pipe.md"), "\(log)")
+    #expect(log.contains("huge.md"), "a note over 8 MiB is skipped with a reason: \(log)")
   }
 }

@@ -497,6 +497,9 @@ enum YAMLQuotingProbe {
 }
 
 @Suite struct DocumentErrorTests {
+  static let indented =
+    "the front matter's keys are indented; tagd reads and writes front matter whose keys start their line"
+
   struct Case: CustomTestStringConvertible, Sendable {
     var text: String
     var error: DocumentError
@@ -521,6 +524,15 @@ enum YAMLQuotingProbe {
     Case(
       text: "---\ntitle\ntags: [a]\n---\n",
       error: .malformed(line: 1, problem: "expected `key: value`")
+    ),
+    // Keys all indented: read as nothing and written at column 0, the result would not parse.
+    Case(
+      text: "---\n  tags: [a]\n---\n",
+      error: .malformed(line: 1, problem: Self.indented)
+    ),
+    Case(
+      text: "---\n# notes\n\n  title: x\n  tags: [a]\n---\nbody\n",
+      error: .malformed(line: 3, problem: Self.indented)
     ),
     Case(
       text: "---\ntags: [a]\ntags: [b]\n---\n",

@@ -28,6 +28,19 @@ public enum Announcement {
     }
   }
 
+  /// The announcement for a cloud reply whose selection gained `selected` and lost
+  /// `deselected` (titles in tag order); nil when neither has a title.
+  public static func cloudText(
+    selected: [String],
+    deselected: [String],
+    in language: Language = .en
+  ) -> String? {
+    var said: [String] = []
+    if !selected.isEmpty { said.append(language.words(for: .cloudSelected(selected))) }
+    if !deselected.isEmpty { said.append(language.words(for: .cloudDeselected(deselected))) }
+    return said.isEmpty ? nil : said.joined(separator: " ")
+  }
+
   /// The sentences that say what `outcome` did, in the order they are spoken.
   public static func sentences(for outcome: FieldOutcome, tags: [String]) -> [Sentence] {
     var sentences: [Sentence] = []
@@ -125,6 +138,10 @@ public enum Sentence: Hashable, Sendable {
   case selected(String, position: Int, count: Int)
   /// The field's rules changed and these tags, which break them, were kept.
   case kept([String])
+  /// A cloud's tags were selected.
+  case cloudSelected([String])
+  /// A cloud's tags were deselected.
+  case cloudDeselected([String])
   /// A candidate was dropped as a duplicate of a tag spelt the same way.
   case duplicate(String)
   /// A candidate was dropped as a duplicate of a tag spelt another way.

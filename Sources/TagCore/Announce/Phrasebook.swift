@@ -55,6 +55,8 @@ extension Language {
     case .selected(let tag, let position, let count): "\(tag) selected, \(position) of \(count)."
     case .kept(let tags):
       "Kept \(list(tags)), which \(isSingular(tags.count) ? "breaks" : "break") the new rules."
+    case .cloudSelected(let tags): "Selected \(list(tags))."
+    case .cloudDeselected(let tags): "Deselected \(list(tags))."
     case .duplicate(let text): "\(text) is already a tag."
     case .duplicateOf(let text, let existing): "\(text) is already a tag, as \(existing)."
     case .tooLong(let text, let limit):
@@ -100,6 +102,10 @@ extension Language {
       isSingular(tags.count)
         ? "Se ha conservado \(list(tags)), que no cumple las nuevas reglas del campo."
         : "Se han conservado \(list(tags)), que no cumplen las nuevas reglas del campo."
+    case .cloudSelected(let tags):
+      "\(isSingular(tags.count) ? "Se ha seleccionado" : "Se han seleccionado") \(list(tags))."
+    case .cloudDeselected(let tags):
+      "\(isSingular(tags.count) ? "Se ha deseleccionado" : "Se han deseleccionado") \(list(tags))."
     case .duplicate(let text): "\(text) ya existe."
     case .duplicateOf(let text, let existing): "\(text) ya existe como \(existing)."
     case .tooLong(let text, let limit):
@@ -142,6 +148,8 @@ extension Language {
       isSingular(tags.count)
         ? "\(list(tags)) entspricht nicht den neuen Regeln des Feldes und bleibt erhalten."
         : "\(list(tags)) entsprechen nicht den neuen Regeln des Feldes und bleiben erhalten."
+    case .cloudSelected(let tags): "\(list(tags)) ausgewählt."
+    case .cloudDeselected(let tags): "Auswahl von \(list(tags)) aufgehoben."
     case .duplicate(let text): "\(text) gibt es schon."
     case .duplicateOf(let text, let existing): "\(text) gibt es schon als \(existing)."
     case .tooLong(let text, let limit): "\(text) ist länger als \(limit) Zeichen."
@@ -179,6 +187,16 @@ extension Language {
     // A count reads better as the subject: "6 étiquettes ajoutées."
     case .added(let tags) where tags.count > 5: return "\(list(tags)) ajoutées."
     case .removed(let tags) where tags.count > 5: return "\(list(tags)) retirées."
+    case .cloudSelected(let tags) where tags.count > 5:
+      return "\(list(tags)) sélectionnées."
+    case .cloudDeselected(let tags) where tags.count > 5:
+      return "\(list(tags)) désélectionnées."
+    case .cloudSelected(let tags):
+      return
+        "\(isSingular(tags.count) ? "Étiquette sélectionnée" : "Étiquettes sélectionnées")\(colon) \(list(tags))."
+    case .cloudDeselected(let tags):
+      return
+        "\(isSingular(tags.count) ? "Étiquette désélectionnée" : "Étiquettes désélectionnées")\(colon) \(list(tags))."
     case .kept(let tags) where tags.count > 5:
       return "\(list(tags)) conservées malgré les nouvelles règles du champ."
     case .kept(let tags):

@@ -28,6 +28,17 @@ enum YAMLFrontMatter {
         problem: "the front matter opened by `---` is never closed by a `---` or `...` line"
       )
     }
+    // Keys indented (`  tags: [a]`) make the whole mapping indented: read as nothing and
+    // written at the start of a line, the result would not parse. Refused instead.
+    line = body
+    while line < close, doc.isBlankOrComment(line) { line = doc.afterBreak(doc.lineEnd(line)) }
+    if line < close, isBlank(doc.bytes[line]) {
+      throw .malformed(
+        line: doc.lineNumber(line),
+        problem:
+          "the front matter's keys are indented; tagd reads and writes front matter whose keys start their line"
+      )
+    }
     var found: (line: Int, colonEnd: Int)?
     line = body
     while line < close {

@@ -17,24 +17,28 @@ public struct CloudStateResult: JSONWritable, Hashable, Sendable {
   public var state: TagCloud
   /// The title toggled by this request and its new state.
   public var toggled: (title: String, selected: Bool)?
+  /// What a screen reader should say about the change, when the selection changed.
+  public var announcement: String?
 
   /// Creates a result.
   public init(
     cloud: String,
     version: Int,
     state: TagCloud,
-    toggled: (title: String, selected: Bool)? = nil
+    toggled: (title: String, selected: Bool)? = nil,
+    announcement: String? = nil
   ) {
     self.cloud = cloud
     self.version = version
     self.state = state
     self.toggled = toggled
+    self.announcement = announcement
   }
 
   public static func == (a: Self, b: Self) -> Bool {
     a.cloud == b.cloud && a.version == b.version && a.state == b.state
       && a.toggled?.title == b.toggled?.title
-      && a.toggled?.selected == b.toggled?.selected
+      && a.toggled?.selected == b.toggled?.selected && a.announcement == b.announcement
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -86,6 +90,10 @@ public struct CloudStateResult: JSONWritable, Hashable, Sendable {
       w.key("selected")
       w.bool(toggled.selected)
       w.endObject()
+    }
+    if let announcement {
+      w.key("announcement")
+      w.string(announcement)
     }
     w.endObject()
   }

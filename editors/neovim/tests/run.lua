@@ -107,18 +107,6 @@ local function close(name)
 end
 
 -- ---------------------------------------------------------------------------------------------
-test("text.diff: minimal change, cut at UTF-8 boundaries", function()
-  eq({ range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 2 } }, text = "è" },
-    text.diff("é", "è", "utf-8"))
-  eq({ range = { start = { line = 0, character = 1 }, ["end"] = { line = 0, character = 2 } }, text = "" },
-    text.diff("aa", "a", "utf-8"))
-  eq({ range = { start = { line = 1, character = 1 }, ["end"] = { line = 1, character = 1 } }, text = "x" },
-    text.diff("ab\ncd", "ab\ncxd", "utf-8"))
-  eq({ range = { start = { line = 0, character = 3 }, ["end"] = { line = 0, character = 3 } }, text = "x" },
-    text.diff("😀 ab", "😀 xab", "utf-16"))
-  eq(nil, text.diff("same", "same", "utf-8"))
-end)
-
 test("rpc framing: Content-Length counts bytes; partial frames wait for the rest", function()
   local rpc = require("tagd.rpc")
   local body = '{"a":"é😀"}' -- 14 bytes, 10 characters
@@ -167,6 +155,27 @@ test("slow typing: a separator commits, Return submits", function()
   settled(name, { "red" }, "green")
   feed("a<CR>")
   settled(name, { "red", "green" }, "")
+  close(name)
+end)
+
+test("the buffer's changes go to tagd as its whole text (tagd diffs; the plugin has no diff of its own)", function()
+  local from = #sent
+  local name = fresh()
+  feed("ia,bé<BS>c<Esc>")
+  settled(name, { "a" }, "bc")
+  local typed = 0
+  for i = from + 1, #sent do
+    local msg = vim.json.decode(sent[i])
+    if msg.method == "field/didChange" and msg.params.field == name and msg.params.applied == nil then
+      typed = typed + 1
+      for _, c in ipairs(msg.params.contentChanges) do
+        eq(nil, c.range, "a range in " .. sent[i])
+        H.truthy(type(c.text) == "string", "the text in " .. sent[i])
+      end
+    end
+  end
+  H.truthy(typed > 0, "changes were sent")
+  eq(nil, text.diff, "no diff code left in tagd.text")
   close(name)
 end)
 

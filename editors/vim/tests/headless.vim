@@ -301,6 +301,26 @@ def Test_duplicate_flashes_its_chip_and_tagd_says_why()
   unlet g:tagd_flash_ms
 enddef
 
+def Test_changes_go_as_the_whole_text()
+  # tagd diffs: what the user typed is sent as the buffer's whole text, never as a range the
+  # plugin computed (it has no diff code).
+  TagField t
+  const from = len(Sent('field/didChange'))
+  feedkeys("ia,b\u00e9\<BS>c\<Esc>", 'xt')
+  WaitTags('t', ['a'])
+  WaitFor(() => getline(1) == 'bc')
+  const typed = Sent('field/didChange')[from :]->filter((_, m) => !has_key(m.params, 'applied'))
+  assert_true(len(typed) > 0)
+  for m in typed
+    for c in m.params.contentChanges
+      assert_false(has_key(c, 'range'), json_encode(m))
+      assert_equal(v:t_string, type(c.text))
+    endfor
+  endfor
+  var code = readfile(root .. '/autoload/tagd/sync.vim')
+  assert_equal([], code->filter((_, l) => l =~ '^\s*\(export \)\=def Diff('))
+enddef
+
 def Test_dot_repeat_reaches_tagd()
   TagField t
   feedkeys("ix\<Esc>..", 'xt')

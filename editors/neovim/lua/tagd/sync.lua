@@ -22,9 +22,10 @@ local function send_whole_text(f, d)
   d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { { text = f.shadow } } })
 end
 
--- Rule 1: every buffer change is reported, in order, with an increasing version. The change is
--- computed by diffing against the text last reported (f.shadow), which keeps positions exact
--- whatever Neovim did (insert, paste, undo, :s).
+-- Rule 1: every buffer change is reported, in order, with an increasing version, as the whole
+-- text (a range-less change): tagd finds the edit against its mirror of the buffer (sync.md,
+-- "Range-less changes"), whatever Neovim did (insert, paste, undo, :s). f.shadow is the text
+-- last reported.
 ---@param f tagd.Field
 function M.on_buffer_change(f)
   if f.applying then
@@ -35,7 +36,6 @@ function M.on_buffer_change(f)
     return
   end
   local d = live(f)
-  local change = text.diff(f.shadow, new, d and d.encoding or "utf-8")
   f.shadow = new
   f.version = f.version + 1
   vim.schedule(function()
@@ -44,7 +44,7 @@ function M.on_buffer_change(f)
   if not d then
     return -- kept in the buffer; the re-open after a restart sends the whole text
   end
-  d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { change } })
+  d:notify("field/didChange", { field = f.name, version = f.version, contentChanges = { { text = new } } })
   if M.on_draft_change then
     M.on_draft_change(f)
   end

@@ -1,14 +1,10 @@
--- Buffer text <-> protocol positions and changes.
+-- Buffer text and protocol positions, to apply tagd's edits (the changes Neovim makes go to tagd
+-- as the whole text: tagd finds the edit itself).
 --
 -- The field's text is the buffer's lines joined with "\n" (no trailing newline). Positions are
 -- {line, character} where character counts in the negotiated encoding: "utf-8" (bytes, what
 -- Neovim uses natively, so no conversion), "utf-16" or "utf-32".
 local M = {}
-
-local function is_cont(s, i)
-  local b = s:byte(i)
-  return b ~= nil and b >= 0x80 and b < 0xC0
-end
 
 -- Byte column (0-based) in `line` -> character in `encoding`.
 function M.to_char(line, col, encoding)
@@ -43,57 +39,6 @@ function M.to_byte(line, char, encoding)
     return nil
   end
   return b
-end
-
--- Byte offset (0-based) in the whole text -> {line, character}.
-function M.offset_to_pos(text, offset, encoding)
-  local line, line_start = 0, 1
-  local i = 1
-  while true do
-    local nl = text:find("\n", i, true)
-    if not nl or nl > offset then
-      break
-    end
-    line = line + 1
-    line_start = nl + 1
-    i = nl + 1
-  end
-  local line_end = text:find("\n", line_start, true)
-  local ltext = text:sub(line_start, (line_end or #text + 1) - 1)
-  return { line = line, character = M.to_char(ltext, offset - (line_start - 1), encoding) }
-end
-
--- The single change taking `old` to `new`: common prefix and suffix removed, both cut at
--- UTF-8 character boundaries. The prefix is taken greedily, so deleting the last of several
--- equal characters is reported at the end of the text (the server's Backspace rule looks there).
--- Returns nil when equal. Text with a CR is sent whole: CR/CRLF are line breaks for the server
--- but not for a Neovim line, so positions would not agree.
-function M.diff(old, new, encoding)
-  if old == new then
-    return nil
-  end
-  if old:find("\r", 1, true) or new:find("\r", 1, true) then
-    return { text = new }
-  end
-  local n = math.min(#old, #new)
-  local p = 0
-  while p < n and old:byte(p + 1) == new:byte(p + 1) do
-    p = p + 1
-  end
-  while p > 0 and (is_cont(old, p + 1) or is_cont(new, p + 1)) do
-    p = p - 1
-  end
-  local s = 0
-  while s < n - p and old:byte(#old - s) == new:byte(#new - s) do
-    s = s + 1
-  end
-  while s > 0 and is_cont(old, #old - s + 1) do
-    s = s - 1
-  end
-  return {
-    range = { start = M.offset_to_pos(old, p, encoding), ["end"] = M.offset_to_pos(old, #old - s, encoding) },
-    text = new:sub(p + 1, #new - s),
-  }
 end
 
 function M.buf_text(buf)

@@ -136,34 +136,6 @@ export def Offset(text: string, pos: dict<any>): number
   return off + pos.character
 enddef
 
-def IsContinuation(s: string, i: number): bool
-  return i > 0 && i < len(s) && and(char2nr(strpart(s, i, 1)), 0xC0) == 0x80
-enddef
-
-# One range change that turns {old} into {new}: the common prefix and suffix are kept, cut at
-# character boundaries.
-def Diff(old: string, new: string): dict<any>
-  const lo = len(old)
-  const ln = len(new)
-  var p = 0
-  const maxp = min([lo, ln])
-  while p < maxp && strpart(old, p, 1) ==# strpart(new, p, 1)
-    p += 1
-  endwhile
-  while IsContinuation(old, p) || IsContinuation(new, p)
-    p -= 1
-  endwhile
-  var s = 0
-  while s < lo - p && s < ln - p && strpart(old, lo - 1 - s, 1) ==# strpart(new, ln - 1 - s, 1)
-    s += 1
-  endwhile
-  while s > 0 && (IsContinuation(old, lo - s) || IsContinuation(new, ln - s))
-    s -= 1
-  endwhile
-  return {range: {start: Position(old, p), end: Position(old, lo - s)},
-    text: strpart(new, p, ln - s - p)}
-enddef
-
 # A terminal's bracketed paste arrives in chunks, and Vim reports each (and tagd's messages
 # read between chunks would flush them): while it arrives the buffer's changes are held back,
 # then sent as one change when it is over (Flush), so a paste of 100 tags is one step of
@@ -195,7 +167,6 @@ export def OnListener(f: dict<any>)
     f.shadow = text   # our own application of tagd's edits, reported with `applied`
     return
   endif
-  const change = Diff(f.shadow, text)
   const wasEmpty = f.shadow == ''
   f.shadow = text
   # tagd clears the selection when the draft changes (and may not say so): the keys typed next
@@ -206,7 +177,9 @@ export def OnListener(f: dict<any>)
   const wasSelected = f.selected >= 0
   f.selected = -1
   f.version += 1
-  Send(f, 'field/didChange', {field: f.name, version: f.version, contentChanges: [change]},
+  # The whole text (a range-less change): tagd finds the edit against its mirror of the buffer
+  # (sync.md, "Range-less changes"); the plugin computes no diff.
+  Send(f, 'field/didChange', {field: f.name, version: f.version, contentChanges: [{text: text}]},
     null_function, false)
   # The prompt shows only on an empty buffer; a change of line 1 by a command (:s, a put) may
   # take its text properties with it.
