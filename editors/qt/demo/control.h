@@ -25,6 +25,13 @@
 
 namespace TagdDemo {
 
+// The folder of notes the Notes page shows (--vault), empty when none was given.
+inline QString &vaultFolder()
+{
+    static QString folder;
+    return folder;
+}
+
 // Parses the demos' options and applies --tagd and --no-animations; returns whether --control
 // was given.
 inline bool parseOptions(QCoreApplication &app, const QString &description)
@@ -41,10 +48,12 @@ inline bool parseOptions(QCoreApplication &app, const QString &description)
     parser.addOption({u"no-animations"_s, u"Reduced motion, as when the desktop asks for it."_s});
     parser.addOption({u"dark"_s, u"A dark palette, as a desktop in its dark style."_s});
     parser.addOption({u"rtl"_s, u"Right-to-left layout, as in an Arabic or Hebrew session."_s});
+    parser.addOption({u"vault"_s, u"The folder of notes the Notes page shows (its notes are written to)."_s, u"dir"_s});
     parser.addOption({u"control"_s, u"Read test commands on stdin (dump, set, cloud, page, shot, quit)."_s});
     parser.process(app);
     if (parser.isSet(u"tagd"_s))
         Tagd::Connection::instance()->setProgram(parser.value(u"tagd"_s));
+    vaultFolder() = parser.value(u"vault"_s);
     if (parser.isSet(u"dark"_s)) {
         QPalette dark;
         const QColor text(0xf2, 0xf2, 0xf7);

@@ -19,7 +19,12 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QMetaEnum>
+#include <QtCore/QSaveFile>
+#include <QtCore/QTimer>
+#include <QtCore/QUrl>
 #include <QtCore/QTextStream>
 #include <QtWidgets/QApplication>
 #include <QtGui/QClipboard>
@@ -29,6 +34,7 @@
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QListWidget>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QScrollArea>
@@ -207,6 +213,149 @@ protected:
     }
 };
 
+// "Notes": a notes app on a folder of Markdown notes (SPEC §6d). The cloud shows the folder's
+// tags, most used first; its selection lists the notes carrying every selected tag; the entry
+// edits the picked note's tags, written into its front matter with tagd's document/setTags edits.
+class NotesPage : public QWidget
+{
+public:
+    explicit NotesPage(const QString &folder)
+    {
+        auto *l = new QVBoxLayout(this);
+        l->setContentsMargins(24, 20, 24, 20);
+        l->addWidget(heading(QCoreApplication::translate("TagdDemo", "Notes")));
+        l->addWidget(subtitle(folder.isEmpty() ? QCoreApplication::translate("TagdDemo", "Start the demo with --vault DIR to see a folder's notes.")
+                                               : QCoreApplication::translate("TagdDemo", "Select tags to find the notes that carry them.")));
+        cloud = new Tagd::TagCloud;
+        cloud->setAccessibleName(QCoreApplication::translate("TagdDemo", "Tags of the notes"));
+        l->addWidget(cloud);
+        list = new QListWidget;
+        list->setAccessibleName(QCoreApplication::translate("TagdDemo", "Notes with the selected tags"));
+        l->addWidget(list, 1);
+        l->addWidget(new QLabel(QCoreApplication::translate("TagdDemo", "Tags of the picked note")));
+        entry = new SeedTagEdit;
+        entry->setEnabled(false);
+        l->addWidget(entry);
+        if (folder.isEmpty())
+            return;
+        cloud->setVault(folder);
+        entry->setVault(folder);
+        connect(cloud, &Tagd::TagCloud::notesChanged, this, &NotesPage::showNotes);
+        connect(list, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {
+            if (item)
+                pick(item->data(Qt::UserRole).toString());
+        });
+        connect(entry, &Tagd::TagEdit::tagsChanged, this, &NotesPage::tagsEdited);
+    }
+
+    static QString noteName(const QString &path) { return QFileInfo(path).completeBaseName(); }
+
+    void showNotes()
+    {
+        const QString picked = note;
+        list->clear();
+        for (const QString &uri : cloud->notes()) {
+            const QString path = QUrl(uri).toLocalFile();
+            auto *item = new QListWidgetItem(noteName(path), list);
+            item->setData(Qt::UserRole, path);
+            if (path == picked)
+                list->setCurrentItem(item);
+        }
+    }
+
+    static QString read(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    }
+
+    // The note's tags into the entry. Until the entry shows them, its changes are not the
+    // user's edits of this note (a late change of the note before must not be written here).
+    void pick(const QString &path)
+    {
+        note = path;
+        armed = false;
+        Tagd::Connection::instance()->call(u"document/tags"_s, {{u"text"_s, read(path)}}, this,
+                                           [this, path](const QJsonValue &r, const QString &error) {
+                                               if (path != note || !error.isEmpty())
+                                                   return;
+                                               loaded.clear();
+                                               for (const QJsonValue &t : r.toObject().value(u"tags"_s).toArray())
+                                                   loaded << t.toString();
+                                               entry->setEnabled(true);
+                                               armed = entry->tags() == loaded;
+                                               entry->setTags(loaded);
+                                           });
+    }
+
+    void tagsEdited()
+    {
+        if (note.isEmpty())
+            return;
+        if (!armed) {
+            armed = entry->tags() == loaded;
+            return;
+        }
+        const QString path = note, text = read(path);
+        const QStringList tags = entry->tags();
+        Tagd::Connection::instance()->call(
+            u"document/setTags"_s, {{u"text"_s, text}, {u"tags"_s, QJsonArray::fromStringList(tags)}}, this,
+            [this, path, text](const QJsonValue &r, const QString &error) {
+                if (!error.isEmpty()) {
+                    qWarning("tagd-qt-demo: cannot set the tags of %s: %s", qPrintable(path), qPrintable(error));
+                    return;
+                }
+                const QJsonArray edits = r.toObject().value(u"edits"_s).toArray();
+                if (edits.isEmpty())
+                    return;
+                // Edits come last first, against the text as sent; positions in UTF-16 units.
+                QList<int> lineStarts{0};
+                for (int i = 0; i < text.size(); ++i)
+                    if (text[i] == u'\n')
+                        lineStarts << i + 1;
+                auto offset = [&](const QJsonObject &pos) {
+                    return lineStarts.value(pos.value(u"line"_s).toInt(), int(text.size())) + pos.value(u"character"_s).toInt();
+                };
+                QString out = text;
+                for (const QJsonValue &e : edits) {
+                    const QJsonObject range = e.toObject().value(u"range"_s).toObject();
+                    const int from = offset(range.value(u"start"_s).toObject()), to = offset(range.value(u"end"_s).toObject());
+                    out.replace(from, to - from, e.toObject().value(u"newText"_s).toString());
+                }
+                // Written whole or not at all, and only over the text the edits were made for.
+                if (read(path) != text)
+                    return;
+                QSaveFile f(path);
+                if (!f.open(QIODevice::WriteOnly) || f.write(out.toUtf8()) < 0 || !f.commit()) {
+                    qWarning("tagd-qt-demo: cannot write %s", qPrintable(path));
+                    return;
+                }
+                // tagd sees the change (inotify) on its own, typically within a second.
+                QTimer::singleShot(300, cloud, [this] { cloud->reloadVault(); });
+                QTimer::singleShot(1500, cloud, [this] { cloud->reloadVault(); });
+            });
+    }
+
+    QJsonObject dump() const
+    {
+        QStringList names;
+        for (int i = 0; i < list->count(); ++i)
+            names << list->item(i)->text();
+        return {{u"tags"_s, QJsonArray::fromStringList(cloud->titles())},
+                {u"selection"_s, QJsonArray::fromStringList(cloud->selection())},
+                {u"notes"_s, QJsonArray::fromStringList(names)},
+                {u"note"_s, noteName(note)},
+                {u"noteTags"_s, QJsonArray::fromStringList(entry->tags())}};
+    }
+
+    Tagd::TagCloud *cloud;
+    QListWidget *list;
+    SeedTagEdit *entry;
+    QString note;
+    QStringList loaded;
+    bool armed = false;
+};
+
 // The demo's words are translated in the context "TagdDemo" (demo/i18n/tagd_demo_<lang>.ts,
 // shared with the QML demo's qsTranslate).
 class Demo : public QMainWindow
@@ -301,6 +450,9 @@ public:
         il->addStretch();
         tabs->addTab(interests, QCoreApplication::translate("TagdDemo", "Pick your interests"));
 
+        notes = new NotesPage(TagdDemo::vaultFolder());
+        tabs->addTab(notes, QCoreApplication::translate("TagdDemo", "Notes"));
+
         statusBar()->showMessage(QCoreApplication::translate("TagdDemo", "Ready"));
         resize(640, 420);
         entry->setFocus(Qt::OtherFocusReason);
@@ -374,7 +526,8 @@ public:
                 {u"pid"_s, c->processId()},
                 {u"restarts"_s, c->restartCount()},
                 {u"language"_s, c->language()},
-                {u"page"_s, tabs->currentIndex()}};
+                {u"page"_s, tabs->currentIndex()},
+                {u"notes"_s, notes->dump()}};
     }
 
     QJsonObject command(const QString &line)
@@ -442,6 +595,7 @@ public:
     QCheckBox *tight;
     QTabWidget *tabs;
     QWidget *interests;
+    NotesPage *notes;
     QLabel *recipeSubtitle;
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;

@@ -208,7 +208,7 @@ void QuickTagEdit::requestLayout()
 
 void QuickTagEdit::updateSuggestions()
 {
-    if (m_session->options.suggestions.isEmpty() || m_session->draft.trimmed().isEmpty() || !inputHasFocus()) {
+    if ((m_session->options.suggestions.isEmpty() && m_session->options.vault.isEmpty()) || m_session->draft.trimmed().isEmpty() || !inputHasFocus()) {
         hideSuggestions();
         return;
     }

@@ -120,8 +120,10 @@ void CloudSession::applyState(const QJsonValue &state)
     const bool changed = sel != selection;
     selection = sel;
     Q_EMIT selectionShown();
-    if (changed)
+    if (changed) {
         Q_EMIT selectionChanged();
+        askNotes();
+    }
 }
 
 void CloudSession::setTags(const QStringList &newTitles, const QList<QColor> &newTints)
@@ -133,6 +135,63 @@ void CloudSession::setTags(const QStringList &newTitles, const QList<QColor> &ne
     if (m_opened)
         call(u"cloud/setTags"_s, {{u"tags"_s, tagsJson()}}, [this](const QJsonValue &r) { applyState(r); });
     m_lastWidth = -1;
+}
+
+void CloudSession::setVault(const QString &folder)
+{
+    if (folder == vault)
+        return;
+    vault = folder;
+    m_rpc->addVault(folder);
+    reloadVault();
+}
+
+void CloudSession::reloadVault()
+{
+    const int serial = ++m_vaultSerial;
+    if (vault.isEmpty()) {
+        notes.clear();
+        Q_EMIT notesChanged();
+        return;
+    }
+    // Parked by tagd until the vault's first index is done, then answered.
+    m_rpc->call(u"vault/tags"_s, {}, this, [this, serial](const QJsonValue &r, const RpcError &e) {
+        if (serial != m_vaultSerial || e.restarted)
+            return;
+        if (e.isError()) {
+            qWarning("tagd: vault/tags failed: %s", qPrintable(e.message));
+            return;
+        }
+        QStringList list;
+        for (const QJsonValue &t : r.toObject().value(u"tags"_s).toArray())
+            list << t.toObject().value(u"tag"_s).toString();
+        Q_EMIT vaultTags(list);
+        askNotes();
+    });
+}
+
+// The notes carrying every selected tag; no tag selected names no note.
+void CloudSession::askNotes()
+{
+    if (vault.isEmpty())
+        return;
+    const int serial = ++m_vaultSerial;
+    m_rpc->call(u"vault/notes"_s, {{u"tags"_s, QJsonArray::fromStringList(selection)}, {u"match"_s, u"all"_s}}, this,
+                [this, serial](const QJsonValue &r, const RpcError &e) {
+                    if (serial != m_vaultSerial || e.restarted)
+                        return;
+                    if (e.isError()) {
+                        qWarning("tagd: vault/notes failed: %s", qPrintable(e.message));
+                        return;
+                    }
+                    QStringList uris;
+                    for (const QJsonValue &n : r.toObject().value(u"notes"_s).toArray())
+                        uris << n.toObject().value(u"uri"_s).toString();
+                    if (uris == notes)
+                        return;
+                    notes = uris;
+                    Q_EMIT notesChanged();
+                });
 }
 
 void CloudSession::setSelection(const QStringList &wanted)

@@ -59,6 +59,15 @@ public:
     bool isOpen() const { return m_opened; }
 
     void setTags(const QStringList &titles, const QList<QColor> &tints);
+
+    //! A folder of notes (SPEC §6d) whose tags the cloud shows, most used first (vault/tags,
+    //! delivered by vaultTags()); its selection then names the notes carrying every selected
+    //! tag (vault/notes, in notes). Empty: no vault.
+    QString vault;
+    QStringList notes; //!< the notes' file:// URIs, in path order
+    void setVault(const QString &folder);
+    //! Asks tagd for the vault's tags (and the selection's notes) again.
+    void reloadVault();
     void setSelection(const QStringList &selection);
     void toggle(const QString &title);
     void setSpacing(qreal spacing);
@@ -85,6 +94,9 @@ Q_SIGNALS:
     void laidOut();
     void sizeChanged();
     void animatingChanged();
+    //! The vault's tags, most used first: the view shows them as its titles.
+    void vaultTags(const QStringList &titles);
+    void notesChanged();
 
 private:
     void tagdNotification(const QString &, const QJsonObject &) override {}
@@ -94,6 +106,7 @@ private:
     void applyState(const QJsonValue &state);
     void sendLayout();
     void applyLayout(const QJsonObject &layout);
+    void askNotes();
     void call(const QString &method, QJsonObject params, std::function<void(const QJsonValue &)> then);
 
     View *const m_view;
@@ -101,6 +114,7 @@ private:
     QString m_cloud;
     bool m_opened = false;
     int m_serial = 0;
+    int m_vaultSerial = 0; //!< the latest vault request: older answers are stale
     bool m_inFlight = false;
     bool m_again = false;
     double m_lastWidth = -1;

@@ -45,4 +45,12 @@ void Connection::setReducedMotion(bool reduced)
     Q_EMIT reducedMotionChanged();
 }
 
+void Connection::call(const QString &method, const QJsonObject &params, QObject *context,
+                      std::function<void(const QJsonValue &, const QString &)> done)
+{
+    Rpc::instance()->call(method, params, context, [done](const QJsonValue &result, const RpcError &error) {
+        done(result, error.isError() ? error.message : QString());
+    });
+}
+
 } // namespace Tagd

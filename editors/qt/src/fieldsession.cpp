@@ -146,6 +146,8 @@ QJsonObject FieldSession::openOptions() const
         j.insert(u"deny"_s, QJsonArray::fromStringList(o.denied));
     if (!o.suggestions.isEmpty())
         j.insert(u"suggestions"_s, QJsonArray::fromStringList(o.suggestions));
+    if (!o.vault.isEmpty())
+        j.insert(u"suggestFromVault"_s, true);
     if (o.backspace != 0)
         j.insert(u"backspace"_s, o.backspace == 1 ? u"select"_s : u"edit"_s);
     if (o.commitOnBlur)

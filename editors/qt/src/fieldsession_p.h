@@ -57,6 +57,7 @@ public:
         int transform = 0; // None, Lowercase, Uppercase
         int backspace = 0; // Remove, Select, Edit
         QString pattern;
+        QString vault; //!< a folder of notes whose tags are suggested too (suggestFromVault)
     };
 
     FieldSession(Text *text, QObject *parent);

@@ -15,6 +15,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QLocale>
 #include <QtCore/QSettings>
+#include <QtCore/QUrl>
 #include <QtCore/QStandardPaths>
 #include <QtWidgets/QApplication>
 
@@ -95,6 +96,36 @@ QString Rpc::resolveProgram() const
     return QStringLiteral("tagd");
 }
 
+QString Rpc::folderUri(const QString &folder)
+{
+    return QUrl::fromLocalFile(QDir(folder).absolutePath()).toString(QUrl::FullyEncoded);
+}
+
+static QJsonArray workspaceFolders(const QStringList &folders)
+{
+    QJsonArray array;
+    for (const QString &folder : folders)
+        array.append(QJsonObject{{QStringLiteral("uri"), Rpc::folderUri(folder)},
+                                 {QStringLiteral("name"), QFileInfo(folder).fileName()}});
+    return array;
+}
+
+void Rpc::addVault(const QString &folder)
+{
+    const QString path = QDir(folder).absolutePath();
+    if (folder.isEmpty() || m_vaults.contains(path))
+        return;
+    m_vaults << path;
+    // A child already started has had initialize written: the folder follows it on the pipe,
+    // so tagd reads it before any request written after this one. No child yet: spawn() names
+    // every folder in initialize.
+    if (m_proc)
+        notify(QStringLiteral("workspace/didChangeWorkspaceFolders"),
+               {{QStringLiteral("event"),
+                 QJsonObject{{QStringLiteral("added"), workspaceFolders({path})},
+                             {QStringLiteral("removed"), QJsonArray()}}}});
+}
+
 qint64 Rpc::pid() const
 {
     return m_proc ? m_proc->processId() : 0;
@@ -152,6 +183,8 @@ void Rpc::spawn()
         {QStringLiteral("initializationOptions"),
          QJsonObject{{QStringLiteral("reducedMotion"), reducedMotion}}},
     };
+    if (!m_vaults.isEmpty())
+        params.insert(QStringLiteral("workspaceFolders"), workspaceFolders(m_vaults));
     call(QStringLiteral("initialize"), params, this,
          [this, generation](const QJsonValue &result, const RpcError &error) {
              if (generation != m_generation || error.isError())

@@ -67,6 +67,13 @@ public:
     void programChanged() { m_gaveUp = false; } // a new program may start
     QString resolveProgram() const;
 
+    //! Names a folder of notes to tagd as a vault (a workspace folder, SPEC §6d): given with
+    //! \c initialize, and to a running tagd with \c workspace/didChangeWorkspaceFolders, sent
+    //! before any later request. Each folder is named once; a restarted tagd gets them all.
+    void addVault(const QString &folder);
+    //! A folder's \c file:// URI as tagd names notes inside it.
+    static QString folderUri(const QString &folder);
+
 Q_SIGNALS:
     void started();
     //! tagd kept dying before it answered initialize: no restart is coming.
@@ -100,6 +107,7 @@ private:
     QHash<QString, Session *> m_sessions;
     int m_nextSession = 0;
     QStringList m_methods;
+    QStringList m_vaults;
     QTimer m_respawn;
     QByteArray m_buffer;
 };

@@ -112,6 +112,11 @@ TagCloudPrivate::TagCloudPrivate(TagCloud *q)
     QObject::connect(session, &CloudSession::selectionShown, q, [this] { showSelection(); });
     QObject::connect(session, &CloudSession::selectionChanged, q, &TagCloud::selectionChanged);
     QObject::connect(session, &CloudSession::toggled, q, &TagCloud::toggled);
+    QObject::connect(session, &CloudSession::vaultTags, q, [q](const QStringList &titles) {
+        if (titles != q->titles())
+            q->setTitles(titles);
+    });
+    QObject::connect(session, &CloudSession::notesChanged, q, &TagCloud::notesChanged);
     QObject::connect(session, &CloudSession::animatingChanged, q, &TagCloud::animatingChanged);
     QObject::connect(session, &CloudSession::sizeChanged, q, [q] { q->updateGeometry(); });
     QObject::connect(session, &CloudSession::laidOut, q, [this] {
@@ -198,6 +203,16 @@ void TagCloud::setTags(const QStringList &titles, const QList<QColor> &tints)
 QColor TagCloud::tint(const QString &title) const { return d->session->tints.value(title); }
 QStringList TagCloud::selection() const { return d->session->selection; }
 void TagCloud::setSelection(const QStringList &selection) { d->session->setSelection(selection); }
+QString TagCloud::vault() const { return d->session->vault; }
+void TagCloud::setVault(const QString &folder)
+{
+    if (folder == d->session->vault)
+        return;
+    d->session->setVault(folder);
+    Q_EMIT vaultChanged();
+}
+QStringList TagCloud::notes() const { return d->session->notes; }
+void TagCloud::reloadVault() { d->session->reloadVault(); }
 void TagCloud::toggle(const QString &title) { d->session->toggle(title); }
 qreal TagCloud::spacing() const { return d->session->spacing; }
 

@@ -485,7 +485,7 @@ void TagEditPrivate::placeFromFrames(const QList<QRectF> &frames, double height)
 
 void TagEditPrivate::updateSuggestions()
 {
-    if (session->options.suggestions.isEmpty() || session->draft.trimmed().isEmpty() || !line->hasFocus()) {
+    if ((session->options.suggestions.isEmpty() && session->options.vault.isEmpty()) || session->draft.trimmed().isEmpty() || !line->hasFocus()) {
         hidePopup();
         return;
     }
@@ -653,6 +653,13 @@ void TagEdit::setSuggestions(const QStringList &s)
         return;
     d->session->setSuggestions(s);
     Q_EMIT suggestionsChanged();
+}
+QString TagEdit::vault() const { return d->session->options.vault; }
+void TagEdit::setVault(const QString &folder)
+{
+    // Named to tagd before the field's options say suggestFromVault.
+    Rpc::instance()->addVault(folder);
+    setOption(this, d->session, &FieldSession::Options::vault, folder, &TagEdit::vaultChanged);
 }
 TagEdit::BackspaceMode TagEdit::backspaceMode() const { return BackspaceMode(d->session->options.backspace); }
 void TagEdit::setBackspaceMode(BackspaceMode m)

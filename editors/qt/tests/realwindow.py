@@ -737,6 +737,62 @@ def announcements_in_the_locale(ctx):
     check("Added" not in dump["announcements"][-1], "announced in English: %r" % dump["announcements"])
 
 
+# ---------------------------------------------------------------------------------------------
+# The vault in a notes app (SPEC §6d): the demo's Notes page on a copy of the sample vault that
+# the GTK demo uses too (editors/gtk/demo/vault).
+
+SAMPLE_VAULT = os.path.join(HERE, "..", "..", "gtk", "demo", "vault")
+
+
+def showing(d, nodes):
+    return [n for n in nodes if d.has_state(n, Atspi.StateType.SHOWING)]
+
+
+@test
+def notes_page_vault_cloud_notes_and_front_matter(ctx):
+    vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")
+    shutil.copytree(SAMPLE_VAULT, vault)
+    d = ctx.start(extra=["--vault", vault])
+    d.click(wait_for(lambda: d.node("page tab", "Notes"), "the Notes tab"))
+    wait_for(lambda: d.dump()["page"] == 2, "the Notes page")
+    # The cloud: the vault's tags, those carried by the most notes first (dinner and vegan: 3
+    # notes each, quick: 2, the rest: 1), as the user sees them: checkable tags on screen.
+    tags = wait_for(lambda: (t := d.dump()["notes"]["tags"]) and len(t) == 7 and t, "the vault's seven tags")
+    check(set(tags[:2]) == {"dinner", "vegan"} and tags[2] == "quick"
+          and set(tags) == {"dinner", "vegan", "quick", "spicy", "lunch", "soup", "winter"},
+          "the vault's tags, most used first: %r" % tags)
+    dinner = wait_for(lambda: showing(d, d.nodes("check box", "dinner")), "dinner on screen")[0]
+    # Its selection names the notes that carry every selected tag, listed on screen.
+    d.click(dinner)
+    listed = lambda: sorted(n.get_name() for n in showing(d, d.nodes("list item")))
+    wait_for(lambda: listed() == ["curry", "pasta", "soup"], "the three dinner notes listed (last: %r)" % listed())
+    d.click(showing(d, d.nodes("check box", "vegan"))[0])
+    wait_for(lambda: listed() == ["curry", "pasta"], "the two vegan dinners listed")
+    # The note picked: its tags in the entry; a vault tag is suggested while typing.
+    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "pasta"][0])
+    wait_for(lambda: d.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    text = wait_for(lambda: showing(d, d.nodes("text", "Add a tag")), "the Notes page's entry")[0]
+    d.click(text)
+    d.type("spi")
+    # (the notes list's rows are list items too: only the popup can hold "spicy")
+    wait_for(lambda: "spicy" in [n.get_name() for n in d.nodes("list item")],
+             "the vault's spicy suggested while typing (suggestFromVault)")
+    d.key("Escape", "ctrl+a", "BackSpace")
+    # A tag added is written into the note's front matter; the rest of the note is kept.
+    d.type("easy,")
+    wait_for(lambda: d.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick", "easy"], "easy added")
+    path = os.path.join(vault, "pasta.md")
+    wait_for(lambda: "easy" in open(path).read().split("---")[1], "easy written into the note's front matter")
+    with open(path) as f:
+        note = f.read()
+    check(note.startswith("---\ntitle: Weeknight pasta\n") and "Boil the pasta" in note,
+          "the rest of the note as it was: %r" % note)
+    check(open(os.path.join(vault, "curry.md")).read() == open(os.path.join(SAMPLE_VAULT, "curry.md")).read(),
+          "the other notes untouched")
+    # tagd reads the change and the cloud shows the new tag.
+    wait_for(lambda: showing(d, d.nodes("check box", "easy")), "the new tag in the cloud")
+
+
 class Orca:
     """Orca 43 in this test's D-Bus session, speaking into a file (tests/orca/tagdqt_speech.py),
     with key echo off so that typed letters are not mistaken for announcements."""

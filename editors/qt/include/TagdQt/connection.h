@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QtCore/QJsonObject>
+#include <QtCore/QJsonValue>
 #include <QtCore/QObject>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
 #include "tagdqt_global.h"
+
+#include <functional>
 
 namespace Tagd {
 
@@ -48,6 +52,12 @@ public:
     //! first widget is created.
     bool reducedMotion() const;
     void setReducedMotion(bool reduced);
+
+    //! Sends any other request to the shared tagd (\c document/tags, \c document/setTags,
+    //! \c vault/notes, ...). \a done runs with the result, or with tagd's error message (a
+    //! child that died before answering says "tagd restarted"), unless \a context is gone.
+    void call(const QString &method, const QJsonObject &params, QObject *context,
+              std::function<void(const QJsonValue &result, const QString &error)> done);
 
 Q_SIGNALS:
     void programChanged();

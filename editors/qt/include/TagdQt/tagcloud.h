@@ -28,6 +28,8 @@ class TAGDQT_EXPORT TagCloud : public QWidget
     Q_PROPERTY(qreal mergeDistance READ mergeDistance WRITE setMergeDistance NOTIFY mergeDistanceChanged)
     Q_PROPERTY(qreal selectedOpacity READ selectedOpacity WRITE setSelectedOpacity NOTIFY selectedOpacityChanged)
     Q_PROPERTY(qreal unselectedOpacity READ unselectedOpacity WRITE setUnselectedOpacity NOTIFY unselectedOpacityChanged)
+    Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY vaultChanged)
+    Q_PROPERTY(QStringList notes READ notes NOTIFY notesChanged)
     Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
     Q_PROPERTY(bool animating READ isAnimating NOTIFY animatingChanged)
 
@@ -45,6 +47,16 @@ public:
     QStringList selection() const;
     void setSelection(const QStringList &selection);
     void toggle(const QString &title);
+
+    QString vault() const;
+    //! A folder of Markdown or Org notes (SPEC §6d): the cloud shows its tags, most used first
+    //! (replacing the titles), and notes() names the notes carrying every selected tag.
+    void setVault(const QString &folder);
+    //! The \c file:// URIs of the vault's notes carrying every selected tag, in path order
+    //! (none while nothing is selected).
+    QStringList notes() const;
+    //! Reads the vault's tags and the selection's notes again (after a note was changed).
+    void reloadVault();
 
     qreal spacing() const;
     void setSpacing(qreal spacing); //!< animates from the current spacing (default 16)
@@ -70,6 +82,8 @@ Q_SIGNALS:
     void titlesChanged();
     void selectionChanged();
     void spacingChanged();
+    void vaultChanged();
+    void notesChanged();
     void mergeDistanceChanged();
     void selectedOpacityChanged();
     void unselectedOpacityChanged();

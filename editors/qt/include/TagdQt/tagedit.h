@@ -46,6 +46,7 @@ class TAGDQT_EXPORT TagEdit : public QWidget
     Q_PROPERTY(bool allowListEnabled READ allowListEnabled WRITE setAllowListEnabled NOTIFY allowListEnabledChanged)
     Q_PROPERTY(QStringList denied READ denied WRITE setDenied NOTIFY deniedChanged)
     Q_PROPERTY(QStringList suggestions READ suggestions WRITE setSuggestions NOTIFY suggestionsChanged)
+    Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY vaultChanged)
     Q_PROPERTY(BackspaceMode backspaceMode READ backspaceMode WRITE setBackspaceMode NOTIFY backspaceModeChanged)
     Q_PROPERTY(bool commitOnBlur READ commitOnBlur WRITE setCommitOnBlur NOTIFY commitOnBlurChanged)
     Q_PROPERTY(int history READ history WRITE setHistory NOTIFY historyChanged)
@@ -100,6 +101,11 @@ public:
     QStringList suggestions() const;
     //! The vocabulary of the suggestion popup (\c field/suggest).
     void setSuggestions(const QStringList &suggestions);
+    QString vault() const;
+    //! A folder of Markdown or Org notes (SPEC §6d): its tags are suggested after the field's
+    //! own suggestions, most used first (tagd's \c suggestFromVault), and its \c .tagd.toml
+    //! applies to the field. Empty (the default): no vault.
+    void setVault(const QString &folder);
     BackspaceMode backspaceMode() const;
     void setBackspaceMode(BackspaceMode mode);
     bool commitOnBlur() const;
@@ -145,6 +151,7 @@ Q_SIGNALS:
     void allowListEnabledChanged();
     void deniedChanged();
     void suggestionsChanged();
+    void vaultChanged();
     void backspaceModeChanged();
     void commitOnBlurChanged();
     void historyChanged();
