@@ -18,6 +18,7 @@ enum CheckCommand {
       vault = try LoadedVault(
         root: request.directory,
         maxNoteBytes: request.maxNoteBytes,
+        threads: request.threads,
         columns: true
       )
     } catch {

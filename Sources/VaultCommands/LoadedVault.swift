@@ -1,6 +1,10 @@
 public import TagCore
 public import VaultFiles
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One note as read and parsed.
 public struct LoadedNote: Sendable {
   public var file: NoteFile
@@ -23,13 +27,44 @@ public struct LoadedVault: Sendable {
 
   /// Walks `root`, reads and parses every note on `threads` threads, and indexes them by
   /// relative path; `columns` computes each tag's column (for `tagd check`).
+  ///
+  /// With `keepNotes` false, `notes` stays empty: each note's tags go into the index on the
+  /// thread that parsed them (under a lock) and are not kept, which spares the memory of every
+  /// note's tag list (the index's order does not depend on the order of updates).
   public init(
     root: String,
     maxNoteBytes: Int = NoteFiles.defaultMaxBytes,
     threads: Int = NoteFiles.defaultThreads,
-    columns: Bool = false
+    columns: Bool = false,
+    keepNotes: Bool = true
   ) throws(VaultFileError) {
     listing = try VaultListing(root: root)
+    if !keepNotes {
+      let shared = SharedIndex()
+      let read = NoteFiles.map(listing.notes, threads: threads, maxBytes: maxNoteBytes) {
+        file,
+        result -> SkipReason? in
+        switch result {
+        case .failure(let reason): return reason
+        case .success(let note):
+          let text = DocumentText(utf8: note.bytes, lineStarts: nil)
+          let reading = TagCore.NoteReader.read(text, kind: file.kind.noteKind)
+          shared.update(note: file.relativePath, tags: reading.tags)
+          return nil
+        }
+      }
+      notes = []
+      var skipped = listing.skipped
+      for (file, reason) in zip(listing.notes, read) {
+        if let reason {
+          skipped.append(SkippedFile(relativePath: file.relativePath, reason: reason))
+        }
+      }
+      self.skipped = skipped.sorted { pathOrder($0.relativePath, $1.relativePath) }
+      index = shared.index
+      (vocabulary, vocabularyError) = Self.vocabulary(root: root, maxBytes: maxNoteBytes)
+      return
+    }
     let read = NoteFiles.map(listing.notes, threads: threads, maxBytes: maxNoteBytes) {
       file,
       result -> Result<LoadedNote, SkipReason> in
@@ -61,13 +96,19 @@ public struct LoadedVault: Sendable {
     self.notes = notes
     self.skipped = skipped.sorted { pathOrder($0.relativePath, $1.relativePath) }
     self.index = index
-    let vocabularyPath = VaultListing.join(root, ".tagd.toml")
-    if case .success(let file) = NoteFiles.read(vocabularyPath, maxBytes: maxNoteBytes) {
-      do {
-        vocabulary = try Vocabulary.parse(String(decoding: file.bytes, as: UTF8.self))
-      } catch {
-        vocabularyError = error
-      }
+    (vocabulary, vocabularyError) = Self.vocabulary(root: root, maxBytes: maxNoteBytes)
+  }
+
+  /// The vault's `.tagd.toml`, or why it cannot be read (neither when there is none).
+  static func vocabulary(root: String, maxBytes: Int) -> (Vocabulary?, VocabularyError?) {
+    let path = VaultListing.join(root, ".tagd.toml")
+    guard case .success(let file) = NoteFiles.read(path, maxBytes: maxBytes) else {
+      return (nil, nil)
+    }
+    do {
+      return (try Vocabulary.parse(String(decoding: file.bytes, as: UTF8.self)), nil)
+    } catch {
+      return (nil, error)
     }
   }
 
@@ -114,4 +155,23 @@ func column(of offset: Int, in bytes: [UInt8]) -> Int {
     at += 1
   }
   return count
+}
+
+/// A `VaultIndex` the reading threads update under a mutex.
+private final class SharedIndex: @unchecked Sendable {
+  private(set) var index = VaultIndex()
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
+
+  init() { pthread_mutex_init(mutex, nil) }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func update(note: String, tags: [NoteTag]) {
+    pthread_mutex_lock(mutex)
+    index.update(note: note, tags: tags)
+    pthread_mutex_unlock(mutex)
+  }
 }

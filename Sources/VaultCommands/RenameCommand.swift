@@ -27,7 +27,11 @@ enum RenameCommand {
       return 2
     }
     let (from, to) = (request.from, request.to)
-    let outcomes = NoteFiles.map(listing.notes, maxBytes: request.maxNoteBytes) {
+    let outcomes = NoteFiles.map(
+      listing.notes,
+      threads: request.threads,
+      maxBytes: request.maxNoteBytes
+    ) {
       file,
       result -> Outcome in
       switch result {

@@ -7,7 +7,12 @@ enum TagsCommand {
   static func run(_ request: Request) -> Int32 {
     let vault: LoadedVault
     do {
-      vault = try LoadedVault(root: request.directory, maxNoteBytes: request.maxNoteBytes)
+      vault = try LoadedVault(
+        root: request.directory,
+        maxNoteBytes: request.maxNoteBytes,
+        threads: request.threads,
+        keepNotes: false
+      )
     } catch {
       Output.error.write("tagd tags: \(error)\n")
       return 2

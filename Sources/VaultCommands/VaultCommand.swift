@@ -1,3 +1,5 @@
+import VaultFiles
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,9 +21,9 @@ public enum VaultCommand: String, CaseIterable, Sendable {
   /// The synopsis, as `--help` shows it.
   public var synopsis: String {
     switch self {
-    case .tags: "tagd tags [DIR] [--json] [--max-note-bytes=N]"
-    case .check: "tagd check [DIR] [--json] [--max-note-bytes=N]"
-    case .rename: "tagd rename FROM TO [DIR] [--dry-run] [--max-note-bytes=N]"
+    case .tags: "tagd tags [DIR] [--json] [--max-note-bytes=N] [--threads=N]"
+    case .check: "tagd check [DIR] [--json] [--max-note-bytes=N] [--threads=N]"
+    case .rename: "tagd rename FROM TO [DIR] [--dry-run] [--max-note-bytes=N] [--threads=N]"
     }
   }
 
@@ -70,6 +72,9 @@ public enum VaultCommand: String, CaseIterable, Sendable {
         "--max-note-bytes=N",
         "skip notes larger than N bytes (default \(NoteLimits.defaultMaxBytesText))"
       )
+    )
+    result.append(
+      ("--threads=N", "read and parse notes on N threads (default: the processors, at most 8)")
     )
     result.append(("--help", "print this help and exit"))
     return result
@@ -120,6 +125,7 @@ struct Request {
   var dryRun = false
   var help = false
   var maxNoteBytes = 8 << 20
+  var threads = NoteFiles.defaultThreads
   var from = ""
   var to = ""
 
@@ -143,6 +149,12 @@ struct Request {
             throw CommandUsageError("--max-note-bytes must be a positive integer, got \"\(text)\"")
           }
           maxNoteBytes = number
+        } else if argument.hasPrefix("--threads=") {
+          let text = argument.dropFirst("--threads=".count)
+          guard let number = Int(text), number > 0, number <= 64 else {
+            throw CommandUsageError("--threads must be an integer from 1 to 64, got \"\(text)\"")
+          }
+          threads = number
         } else {
           throw CommandUsageError("unknown option \"\(argument)\"")
         }

@@ -214,22 +214,22 @@ public enum AtomicWrite {
 /// Test-only hooks, compiled into debug builds only.
 enum TestSeam {
   /// With `TAGD_TEST_PAUSE_BEFORE_WRITE=FIFO` (debug builds), before writing a note tagd
-  /// writes the note's path and a newline into the FIFO, then waits until the test opens the
-  /// FIFO for writing and closes it: the test changes the note meanwhile, deterministically
-  /// between tagd's read and its write.
+  /// writes the note's path and a newline into the FIFO, then waits until a file named
+  /// `FIFO.go` exists and removes it: the test changes the note meanwhile, deterministically
+  /// between tagd's read and its write. (The FIFO carries one direction only, so the two sides
+  /// can never both wait to open it.)
   static func pauseBeforeWrite(_ path: String) {
     #if DEBUG
-    guard let fifo = getenv("TAGD_TEST_PAUSE_BEFORE_WRITE") else { return }
+    guard let fifo = getenv("TAGD_TEST_PAUSE_BEFORE_WRITE").map({ String(cString: $0) }) else {
+      return
+    }
     let out = open(fifo, O_WRONLY | O_CLOEXEC)
     guard out >= 0 else { return }
     let line = Array((path + "\n").utf8)
     _ = line.withUnsafeBytes { write(out, $0.baseAddress, $0.count) }
     close(out)
-    let input = open(fifo, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { return }
-    var byte: UInt8 = 0
-    while read(input, &byte, 1) > 0 {}
-    close(input)
+    let go = fifo + ".go"
+    while unlink(go) != 0 { usleep(1000) }
     #endif
   }
 }

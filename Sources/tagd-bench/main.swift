@@ -9,6 +9,8 @@ import Glibc
 //   .build/release/tagd-bench --output PATH                  write the report elsewhere
 //   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
 //   .build/release/tagd-bench --documents [--quick]           the document/… figures only, printed
+//   .build/release/tagd-bench --vault [--quick]               tagd tags/rename on generated vaults
+//                         of 1k, 10k, 100k notes beside ripgrep, printed as Markdown
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
@@ -67,6 +69,7 @@ if arguments.first == "--decode-loop", arguments.count == 3, let index = Int(arg
 }
 
 var quick = false
+var vaultOnly = false
 var output: String?
 var instructionsOnly = false
 var documentsOnly = false
@@ -81,6 +84,7 @@ while let argument = arguments.first {
   case "--instructions": instructionsOnly = true
   case "--check": check = true
   case "--documents": documentsOnly = true
+  case "--vault": vaultOnly = true
   case "--tagd", "--callgrind-dir", "--budgets":
     guard let path = arguments.first else { fail("\(argument) needs a path") }
     switch argument {
@@ -120,6 +124,14 @@ let peerScript = (packageRoot ?? ".") + "/bench/peer/field-peer.js"
 let peer = onPath("node").flatMap { node in
   access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
 }
+if vaultOnly {
+  writeText(
+    VaultBench.measure(tagd: tagd, ripgrep: onPath("rg"), quick: quick, progress: progress),
+    to: STDOUT_FILENO
+  )
+  exit(0)
+}
+
 // The C reference is compiled for the runs that measure it (not for --documents): into this
 // executable's directory, the build directory (.build/release), beside tagd.
 let reference: CReference

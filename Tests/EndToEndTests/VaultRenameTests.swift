@@ -61,7 +61,7 @@ import Glibc
         #expect(result.status == 0, "\(from) -> \(to): \(result.stderr)")
       } else {
         #expect(result.status == 1, "\(from) -> \(to)")
-        #expect(result.stderr.contains(" cannot be a"), "\(from) -> \(to)")
+        #expect(result.stderr.contains("cannot be written"), "\(from) -> \(to)")
         #expect(result.stderr.hasSuffix("tagd rename: nothing written\n"))
       }
       cases.append(
@@ -130,7 +130,8 @@ import Glibc
         "TAGD_TEST_PAUSE_BEFORE_WRITE=" + fifo, tagdPath(), "rename", "work", "job", vault.path,
       ]
     )
-    // tagd names each note it is about to write, then waits; b.md is changed meanwhile.
+    // tagd names each note it is about to write, then waits for `FIFO.go`; b.md is changed
+    // meanwhile.
     var named: [String] = []
     for _ in 0..<3 {
       let reader = open(fifo, O_RDONLY)
@@ -141,7 +142,7 @@ import Glibc
       let path = String(decoding: line, as: UTF8.self).trimmingSuffix("\n")
       named.append(path)
       if path == vault.path("b.md") { vault.write("b.md", "---\ntags: [work, mine]\n---\n") }
-      close(open(fifo, O_WRONLY))
+      close(creat(fifo + ".go", 0o600))
     }
     let status = child.finish()
     #expect(named == ["a.md", "b.md", "c.md"].map(vault.path))
@@ -232,7 +233,7 @@ import Glibc
         if step == 299 {
           kill(child.pid, SIGKILL)
         } else {
-          close(open(fifo, O_WRONLY))
+          close(creat(fifo + ".go", 0o600))
         }
       }
       _ = child.waitExit(seconds: 10)

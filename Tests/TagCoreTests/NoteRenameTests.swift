@@ -192,7 +192,9 @@ private func renamed(
       Issue.record("renamed into a space")
     } catch {
       #expect(
-        error.description.hasPrefix("`a b` cannot be an inline tag (line 2): it holds a space")
+        error.description.hasPrefix(
+          "`a b` cannot be written in an inline tag on line 2: it holds a space"
+        )
       )
       #expect(error.description.contains("a space"))
     }

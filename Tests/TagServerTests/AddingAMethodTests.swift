@@ -56,6 +56,7 @@ import Testing
     let schema = Self.text("Protocol/schemas/tagd.schema.json")
     let transcripts = Self.texts(under: "Protocol/transcripts")
     let lifecycle = Self.text("Protocol/transcripts/lifecycle.transcript")
+    let languages = Self.text("Protocol/transcripts/languages.transcript")
     for (method, type) in Self.methods {
       #expect(declarations.contains { $0.contains("\"\(method)\"") }, "1. \(method) declared")
       #expect(methodsFile.contains("\(type).self"), "2. \(type) served in Methods.swift")
@@ -66,6 +67,7 @@ import Testing
         "4. \(method) in a transcript"
       )
       #expect(lifecycle.contains("\"\(method)\""), "4. \(method) in lifecycle's method list")
+      #expect(languages.contains("\"\(method)\""), "4. \(method) in languages' method list")
     }
   }
 }

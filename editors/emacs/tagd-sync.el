@@ -7,12 +7,15 @@
 
 ;; A field is a tagd session synced with a region of a buffer (from a
 ;; marker to the end of the buffer): each buffer change is reported
-;; from `after-change-functions' as a field/didChange notification,
-;; and the edits tagd pushes back in field/didUpdate are applied only
-;; when the buffer is still at the version they name.  So typing at
-;; any speed, and keyboard macros, lose no keystroke.  The commands
-;; every field shares (Return, Backspace, undo, selection, moving and
-;; editing a chip) are requests whose FieldState is taken as is.
+;; from `after-change-functions' as a field/didChange notification
+;; carrying the region's whole text and the caret (tagd finds the
+;; edit itself; positions are computed only for the caret and to
+;; apply tagd's edits), and the edits tagd pushes back in
+;; field/didUpdate are applied only when the buffer is still at the
+;; version they name.  So typing at any speed, and keyboard macros,
+;; lose no keystroke.  The commands every field shares (Return,
+;; Backspace, undo, selection, moving and editing a chip) are requests
+;; whose FieldState is taken as is.
 
 ;;; Code:
 
@@ -113,10 +116,6 @@ Lines end at LF, CR or CRLF, as in LSP."
       (setq units (+ units (tagd--units (string (aref text i))))
             i (1+ i)))
     i))
-
-(defun tagd--range (text beg end)
-  "Return the LSP range of characters BEG to END in TEXT."
-  (list :start (tagd--position text beg) :end (tagd--position text end)))
 
 ;;;; Fields
 
@@ -300,49 +299,37 @@ them as its notices; otherwise they go to the echo area, joined."
 
 ;;;; The sync path (Protocol/sync.md)
 
-(defun tagd--after-change (beg end old-len)
-  "Report the change of BEG..END (OLD-LEN chars replaced) to tagd."
+(defun tagd--after-change (_beg _end _old-len)
+  "Report a change of the buffer to tagd, as the region's whole text."
   (let ((field tagd--field))
     (when (and field (not tagd--applying) (not (tagd--field-closed field)))
       ;; An error here would make Emacs drop the hook: never signal.
       (condition-case-unless-debug err
           (save-match-data
-            (tagd--report-change field beg end old-len)
+            (cl-incf (tagd--field-version field))
+            (tagd--send-text field)
             ;; The placeholder shows only while the region is empty.
             (tagd--render field))
         (error (message "tagd: could not report a change: %s"
                         (error-message-string err)))))))
 
-(defun tagd--report-change (field beg end old-len)
-  "Send FIELD's change of BEG..END (OLD-LEN chars replaced) to tagd."
-  (let* ((start (marker-position (tagd--field-start field)))
-         (shadow (tagd--field-shadow field))
-         (b (- beg start))
-         (e (+ b old-len)))
-    (cl-incf (tagd--field-version field))
-    (if (or (< b 0) (> e (length shadow)))
-        (tagd--send-whole field)
-      (let* ((new (buffer-substring-no-properties beg end))
-             (range (tagd--range shadow b e))
-             (next (concat (substring shadow 0 b) new (substring shadow e))))
-        (if (not (string= next (tagd--region-text field)))
-            ;; The region and our copy of it disagree: send it whole.
-            (tagd--send-whole field)
-          (setf (tagd--field-shadow field) next)
-          (tagd--notify :field/didChange
-                        (list :field (tagd--field-id field)
-                              :version (tagd--field-version field)
-                              :contentChanges
-                              (vector (list :range range :text new)))))))))
-
-(defun tagd--send-whole (field)
-  "Report FIELD's whole region to tagd (a resync), at its current version."
-  (setf (tagd--field-shadow field) (tagd--region-text field))
-  (tagd--notify :field/didChange
-                (list :field (tagd--field-id field)
-                      :version (tagd--field-version field)
-                      :contentChanges
-                      (vector (list :text (tagd--field-shadow field))))))
+(defun tagd--send-text (field)
+  "Report FIELD's region to tagd as its whole text, with the caret.
+The change is range-less: tagd finds the edit against its copy of
+the region, and where that is ambiguous (a Backspace in a run of
+equal characters) places it at the caret, point, when point is in
+the region (Protocol/sync.md, \"Range-less changes\").  It is
+sent at FIELD's current version."
+  (let* ((text (tagd--region-text field))
+         (caret (- (point) (tagd--field-start field))))
+    (setf (tagd--field-shadow field) text)
+    (tagd--notify :field/didChange
+                  (list :field (tagd--field-id field)
+                        :version (tagd--field-version field)
+                        :contentChanges
+                        (vector (if (<= 0 caret (length text))
+                                    (list :text text :caret (tagd--position text caret))
+                                  (list :text text)))))))
 
 (defun tagd--composing-p (field)
   "Return non-nil if an input method is composing in FIELD's buffer.
@@ -371,7 +358,7 @@ tagd never sees it; but edits must wait until it is gone."
       (cond
        ((eq (plist-get params :resync) t)
         (cl-incf (tagd--field-version field))
-        (with-current-buffer buffer (tagd--send-whole field)))
+        (with-current-buffer buffer (tagd--send-text field)))
        ((and (= version (tagd--field-version field))
              (> (length (plist-get params :edits)) 0))
         (if (tagd--composing-p field)

@@ -258,7 +258,7 @@ public enum RenameError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .emptyTag: "a tag cannot be empty"
     case .cannotHold(let tag, let place, let line, let reason):
-      "`\(tag)` cannot be \(place.tagName) (line \(line + 1)): \(reason)"
+      "`\(tag)` cannot be written in \(place.name) on line \(line + 1): \(reason)"
     }
   }
 }

@@ -49,14 +49,14 @@ public enum TagPlace: UInt8, Hashable, Sendable, CaseIterable {
     }
   }
 
-  /// A tag of this place, in messages ("an inline tag", "an Org heading tag").
-  public var tagName: String {
+  /// How the place is named in messages ("the YAML front matter", "an inline tag").
+  public var name: String {
     switch self {
-    case .yamlFrontMatter: "a YAML front-matter tag"
-    case .tomlFrontMatter: "a TOML front-matter tag"
+    case .yamlFrontMatter: "the YAML front matter"
+    case .tomlFrontMatter: "the TOML front matter"
     case .inline: "an inline tag"
-    case .orgHeading: "an Org heading tag"
-    case .orgFiletags: "a #+FILETAGS: tag"
+    case .orgHeading: "an Org heading's tags"
+    case .orgFiletags: "the #+FILETAGS: line"
     }
   }
 }

@@ -246,9 +246,79 @@ The field is bound to `field'."
     (should (equal (tagd-sync) '("😀a" "e\u0301té")))
     (should (equal (buffer-string) ""))))
 
+;; tagd diffs (Protocol/sync.md, "Range-less changes"): Emacs sends the
+;; region's whole text and the caret, and computes no edit of its own.
+
+(defmacro tagd-test--recording (var &rest body)
+  "Run BODY with the params of every field/didChange sent pushed on VAR."
+  (declare (indent 1))
+  (let ((record (make-symbol "record")))
+    `(let ((,record (lambda (method params)
+                      (when (eq method :field/didChange) (push params ,var)))))
+       (advice-add 'tagd--notify :before ,record)
+       (unwind-protect (progn ,@body)
+         (advice-remove 'tagd--notify ,record)))))
+
+(ert-deftest tagd-test-sync-sends-text ()
+  "Every change the user makes goes out as the whole text and the caret.
+No range: tagd finds the edit, with its own tie-break, so Backspace
+behaves as in every other front end."
+  (let ((sent nil))
+    (with-temp-buffer
+      ;; Only "," separates here: the text may hold a line break.
+      (let ((field (tagd--open (current-buffer) (point-min)
+                               :options '(:separators [","]))))
+        (unwind-protect
+            (progn
+              (tagd-test--recording sent
+                (insert "ab\ncd")
+                (goto-char 3)
+                (delete-char -1)
+                (goto-char (point-max))
+                (insert "😀")
+                (tagd-sync))
+              (should (= (length sent) 3))
+              (dolist (params sent)
+                (should-not (plist-get params :applied))
+                (should (= (length (plist-get params :contentChanges)) 1))
+                (should-not (plist-member (aref (plist-get params :contentChanges) 0)
+                                          :range)))
+              (should (equal (mapcar (lambda (p) (aref (plist-get p :contentChanges) 0))
+                                     (reverse sent))
+                             '((:text "ab\ncd" :caret (:line 1 :character 2))
+                               (:text "a\ncd" :caret (:line 0 :character 1))
+                               (:text "a\ncd😀" :caret (:line 1 :character 3)))))
+              (should (equal (mapcar (lambda (p) (plist-get p :version)) (reverse sent))
+                             '(1 2 3)))
+              (should (equal (tagd--field-draft field) "a\ncd😀")))
+          (tagd--close field))))))
+
+(ert-deftest tagd-test-sync-backspace-in-run ()
+  "Backspace in a run of equal characters acts where tagd's tie-break says.
+\"a,,\" typed fast is all consumed (tag \"a\", then an empty one
+dropped); Backspace at its end deletes the last consumed character,
+which is Backspace on the empty draft a slow typist sees: it removes
+\"a\", as in Neovim and Vim.  A diff placing the deletion at the
+start of the run would only tidy the buffer and keep \"a\".  With the
+caret inside the run, the deletion is the character before it, as
+Emacs deleted it: not the last one, so \"a\" stays."
+  (tagd-test--with-buffer '("x")
+    (insert "a,,")
+    (tagd-delete-backward)
+    (should (equal (buffer-string) "a,"))
+    (should (equal (tagd-sync) '("x")))
+    (should (equal (buffer-string) "")))
+  (tagd-test--with-buffer '("x")
+    (insert "a,,")
+    (backward-char)
+    (tagd-delete-backward)
+    (should (equal (buffer-string) "a,"))
+    (should (equal (tagd-sync) '("x" "a")))
+    (should (equal (buffer-string) ""))))
+
 ;; The two resync paths of Protocol/sync.md.
 (ert-deftest tagd-test-sync-client-resync ()
-  "If our copy of the region diverges, the whole text is sent instead."
+  "If our copy of the region diverges, the next change puts it right."
   (tagd-test--with-buffer nil
     (insert "red")
     (tagd-sync)
