@@ -72,6 +72,7 @@ import Glibc
   }
 
   @Test func aMissingRootIsAnError() {
-    #expect(throws: VaultFileError.self) { try VaultListing(root: "/nonexistent/tagd-vault") }
+    let vault = TemporaryFolder()
+    #expect(throws: VaultFileError.self) { try VaultListing(root: vault.path("missing")) }
   }
 }
