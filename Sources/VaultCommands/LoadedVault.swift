@@ -101,7 +101,7 @@ public struct LoadedVault: Sendable {
 
   /// The vault's `.tagd.toml`, or why it cannot be read (neither when there is none).
   static func vocabulary(root: String, maxBytes: Int) -> (Vocabulary?, VocabularyError?) {
-    let path = VaultListing.join(root, ".tagd.toml")
+    let path = VaultListing.join(root, VaultListing.vocabularyName)
     guard case .success(let file) = NoteFiles.read(path, maxBytes: maxBytes) else {
       return (nil, nil)
     }

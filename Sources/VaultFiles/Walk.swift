@@ -31,6 +31,9 @@ public struct VaultListing: Sendable {
     folders = walker.folders
   }
 
+  /// The vocabulary's file at a vault's root (SPEC §6d).
+  public static let vocabularyName = ".tagd.toml"
+
   /// `relative` joined to the root as given (`""` is the root itself).
   public static func join(_ root: String, _ relative: String) -> String {
     if relative.isEmpty { return root }

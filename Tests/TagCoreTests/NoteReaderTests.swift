@@ -133,6 +133,35 @@ func rangesHoldText(_ text: String, _ kind: NoteKind) -> Bool {
   }
 }
 
+/// A note's title (`vault/notes`): front matter `title`, else the first `# ` heading; Org's
+/// `#+TITLE:`.
+@Suite struct NoteTitleTests {
+  static let cases: [(String, NoteKind, String?)] = [
+    ("---\ntitle: Plain\n---\n# Heading\n", .markdown, "Plain"),
+    ("---\ntitle: '#quoted: yes'\ntags: [a]\n---\n", .markdown, "#quoted: yes"),
+    ("+++\ntitle = \"TOML\"\n+++\n", .markdown, "TOML"),
+    ("---\ntitle: [a, b]\n---\n# Heading\n", .markdown, "Heading"),
+    ("---\ntitle: ''\n---\n# Heading\n", .markdown, "Heading"),
+    ("---\ntags: [a]\n---\nText\n  #   Spaced out   \n", .markdown, "Spaced out"),
+    ("# Closed ##\n", .markdown, "Closed"),
+    ("# C# and F#\n", .markdown, "C# and F#"),
+    ("# Title #tag\r\n", .markdown, "Title #tag"),
+    ("```\n# code\n```\n# After\n", .markdown, "After"),
+    ("#\n# \n#tag\n## Two\n    # Indented code\n", .markdown, nil),
+    ("", .markdown, nil),
+    ("#+title:  Org title \n* H :a:\n", .org, "Org title"),
+    ("#+FILETAGS: :a:\n#+TITLE: Later\n", .org, "Later"),
+    ("* H\n#+TITLE:\n", .org, nil),
+    ("# Not Org\n", .org, nil),
+  ]
+
+  @Test func titles() {
+    for (text, kind, title) in Self.cases {
+      #expect(NoteReader.read(text, kind: kind).title == title, "\(text.debugDescription)")
+    }
+  }
+}
+
 @Suite struct NoteReaderTests {
   @Test func yamlFlowFrontMatterThenBody() {
     let text = "---\ntitle: '#not'\ntags: [a, 'b c', \"d\"]\n---\n#e `#f`\n"
