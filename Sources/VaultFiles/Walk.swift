@@ -149,8 +149,7 @@ private struct Walker {
       let nameResult: String?? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         let bytes = UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 })
         if bytes.first == UInt8(ascii: ".") { return String??.none }
-        guard UTF8Check.firstInvalid(bytes) == nil else { return String??.some(nil) }
-        return String(decoding: bytes, as: UTF8.self)
+        return String??.some(String(validating: bytes, as: UTF8.self))
       }
       guard let decoded = nameResult else { continue }
       guard let name = decoded else {
