@@ -274,7 +274,7 @@ extension Server {
     guard let note = vault.open[path], vault.vault(holding: path) != nil,
       NoteKind(fileName: path) != nil
     else { return }
-    let reading = NoteReader.read(note.text, kind: note.kind)
+    let reading = NoteReader.read(note.text, kind: note.kind, title: true)
     vault.update(path, tags: reading.tags, title: reading.title)
   }
 

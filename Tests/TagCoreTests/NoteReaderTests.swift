@@ -157,7 +157,11 @@ func rangesHoldText(_ text: String, _ kind: NoteKind) -> Bool {
 
   @Test func titles() {
     for (text, kind, title) in Self.cases {
-      #expect(NoteReader.read(text, kind: kind).title == title, "\(text.debugDescription)")
+      #expect(
+        NoteReader.read(text, kind: kind, title: true).title == title,
+        "\(text.debugDescription)"
+      )
+      #expect(NoteReader.read(text, kind: kind).title == nil, "only when asked")
     }
   }
 }

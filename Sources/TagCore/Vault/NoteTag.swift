@@ -113,22 +113,27 @@ public enum NoteReader {
   /// the body's inline `#tags` (see ``InlineTags``). Org: every heading's tags and the first
   /// `#+FILETAGS:` line.
   ///
-  /// The title: Markdown's front-matter `title` (one non-blank string), else its first level-1
-  /// heading (`# Text`, outside fenced code, a closing run of `#` dropped); Org's first
-  /// `#+TITLE:` line. Blanks around it are trimmed; a blank title is none.
-  public static func read(_ text: DocumentText, kind: NoteKind) -> NoteReading {
+  /// With `title` (only then: the readers that want tags alone skip the work), the title:
+  /// Markdown's front-matter `title` (one non-blank string), else its first level-1 heading
+  /// (`# Text`, outside fenced code, a closing run of `#` dropped); Org's first `#+TITLE:`
+  /// line. Blanks around it are trimmed; a blank title is none.
+  public static func read(
+    _ text: DocumentText,
+    kind: NoteKind,
+    title: Bool = false
+  ) -> NoteReading {
     switch kind {
-    case .markdown: markdown(text)
-    case .org: org(text)
+    case .markdown: markdown(text, title: title)
+    case .org: org(text, title: title)
     }
   }
 
-  /// ``read(_:kind:)`` of a string.
-  public static func read(_ text: String, kind: NoteKind) -> NoteReading {
-    read(DocumentText(text), kind: kind)
+  /// ``read(_:kind:title:)`` of a string.
+  public static func read(_ text: String, kind: NoteKind, title: Bool = false) -> NoteReading {
+    read(DocumentText(text), kind: kind, title: title)
   }
 
-  private static func markdown(_ doc: DocumentText) -> NoteReading {
+  private static func markdown(_ doc: DocumentText, title wanted: Bool) -> NoteReading {
     var tags: [NoteTag] = []
     tags.reserveCapacity(8)
     var problem: DocumentError?
@@ -136,7 +141,7 @@ public enum NoteReader {
     var bodyLine = 0
     var title: String?
     if let front = FrontMatterBounds(doc) {
-      title = frontMatterTitle(doc, place: front.place)
+      if wanted { title = frontMatterTitle(doc, place: front.place) }
       do {
         let list =
           front.place == .yamlFrontMatter
@@ -160,7 +165,8 @@ public enum NoteReader {
       }
     }
     InlineTags.scan(doc, from: body, line: bodyLine, into: &tags)
-    return NoteReading(tags: tags, problem: problem, title: title ?? headingTitle(doc, from: body))
+    if wanted && title == nil { title = headingTitle(doc, from: body) }
+    return NoteReading(tags: tags, problem: problem, title: title)
   }
 
   /// The front matter's `title`, when it is one non-blank string.
@@ -246,7 +252,7 @@ public enum NoteReader {
     }
   }
 
-  private static func org(_ doc: DocumentText) -> NoteReading {
+  private static func org(_ doc: DocumentText, title wanted: Bool) -> NoteReading {
     var tags: [NoteTag] = []
     var title: String?
     let filetags = OrgTags.filetagsLine(in: doc)?.line
@@ -256,7 +262,7 @@ public enum NoteReader {
     var lists = 0
     while start < bytes.count {
       let end = bytes.firstLineBreak(from: start)
-      if title == nil, bytes[start] != UInt8(ascii: "*") {
+      if wanted, title == nil, bytes[start] != UInt8(ascii: "*") {
         title = orgTitle(doc, start, end)
       }
       if start == filetags {

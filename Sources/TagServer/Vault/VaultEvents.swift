@@ -20,7 +20,11 @@ public struct ReadNote: Hashable, Sendable {
   /// Reads the note at `path` from its UTF-8 `bytes` (on any thread: pure).
   public init(path: String, bytes: [UInt8]) {
     let kind = NoteKind(fileName: path) ?? .markdown
-    let reading = NoteReader.read(DocumentText(utf8: bytes, lineStarts: nil), kind: kind)
+    let reading = NoteReader.read(
+      DocumentText(utf8: bytes, lineStarts: nil),
+      kind: kind,
+      title: true
+    )
     self.init(path: path, tags: reading.tags, title: reading.title)
   }
 }
