@@ -795,8 +795,7 @@ def notes_page_vault_cloud_notes_and_front_matter(ctx):
 
 @test
 def qml_cloud_shows_a_vault_and_its_notes(ctx):
-    """The QML cloud's vault property (no Notes page in the QML demo yet): the demo's cloud is
-    given a copy of the sample vault. (The QML entry's vault is not covered yet, see the README.)"""
+    """The QML cloud's vault property: the demo's cloud is given a copy of the sample vault."""
     vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")
     shutil.copytree(SAMPLE_VAULT, vault)
     d = ctx.start(qml=True)
@@ -810,6 +809,23 @@ def qml_cloud_shows_a_vault_and_its_notes(ctx):
     wait_for(lambda: names() == ["curry.md", "pasta.md", "soup.md"], "the dinner notes (last: %r)" % names())
     d.click(showing(d, d.nodes("check box", "spicy"))[0])
     wait_for(lambda: names() == ["curry.md"], "the spicy dinner")
+
+
+@test
+def qml_entry_vault_set_after_open_suggests_its_tags(ctx):
+    """The QML TagEdit's vault given once the field is open (field/setOptions with
+    suggestFromVault): typing suggests the folder's tags, as when it is set before."""
+    vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")
+    shutil.copytree(SAMPLE_VAULT, vault)
+    d = ctx.start(qml=True)
+    d.settle()  # the field is open on tagd
+    d.set("vault", vault)
+    time.sleep(0.3)
+    d.type("wint")
+    rows = lambda: [n.get_name() for n in d.nodes("list item") if d.has_state(n, Atspi.StateType.SHOWING)]
+    wait_for(lambda: rows() == ["winter"], "the vault's winter suggested for 'wint'")
+    d.key("Tab")
+    wait_for(lambda: d.dump()["tags"] == BASE + ["winter"], "Tab to take the vault's tag")
 
 
 class Orca:
