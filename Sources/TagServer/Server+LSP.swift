@@ -125,10 +125,7 @@ extension Server {
     let typed = String(decoding: bytes[spot.start..<offset], as: UTF8.self)
     let text = DocumentText(utf8: bytes, lineStarts: nil)
     let range = textRange(spot.start..<offset, in: text)
-    let counts = Dictionary(
-      vault.index.tags().map { ($0.spelling, $0.notes) },
-      uniquingKeysWith: { a, _ in a }
-    )
+    let counts = vault.suggestions().notes
     // The tag being typed is in the index already (the editor's text is): not offered when no
     // other note carries it.
     let typedKey = CaselessKey(typed)

@@ -49,7 +49,7 @@ struct VaultState: Sendable {
   private(set) var index = VaultIndex()
   /// The vault's tags as a suggestion vocabulary, with their notes; built when first asked
   /// for after a change of the index.
-  private var suggestionCache: (index: SuggestionIndex, notes: [String: Int])?
+  private var suggestionCache: VaultSuggestions?
   /// Notes open in the editor, by path.
   var open: [String: OpenNote] = [:]
   /// Requests waiting, in arrival order.
@@ -66,9 +66,13 @@ struct VaultState: Sendable {
   var closing = false
 
   /// Sets the tags of the note at `path`.
+  ///
+  /// The suggestions are built again only when the note's spellings changed (a keystroke in a
+  /// note's text mostly changes none, and the notes per tag stay as they were).
   mutating func update(_ path: String, tags: [NoteTag]) {
+    let before = index.tags(ofNote: path).map { Set($0.map { ExactSpelling($0.text) }) }
     index.update(note: path, tags: tags)
-    suggestionCache = nil
+    if before != Set(tags.map { ExactSpelling($0.text) }) { suggestionCache = nil }
   }
 
   /// Forgets the note at `path`.
@@ -84,12 +88,15 @@ struct VaultState: Sendable {
   }
 
   /// The vault's tags as suggestions (built once per change of the index).
-  mutating func suggestions() -> (index: SuggestionIndex, notes: [String: Int]) {
+  mutating func suggestions() -> VaultSuggestions {
     if let suggestionCache { return suggestionCache }
     let tags = index.tags()
-    let built = (
-      SuggestionIndex(tags.map(\.spelling)),
-      Dictionary(tags.map { ($0.spelling, $0.notes) }, uniquingKeysWith: { a, _ in a })
+    let suggestions = SuggestionIndex(tags.map(\.spelling))
+    let notes = Dictionary(tags.map { ($0.spelling, $0.notes) }, uniquingKeysWith: { a, _ in a })
+    let built = VaultSuggestions(
+      index: suggestions,
+      notes: notes,
+      order: suggestions.entries.map { -(notes[$0] ?? 0) }
     )
     suggestionCache = built
     return built
@@ -125,4 +132,23 @@ struct VaultState: Sendable {
   func vault(holding path: String) -> Int? {
     roots.first { $0.value.holds(path) }?.key
   }
+}
+
+/// The vault's tags as a suggestion vocabulary.
+struct VaultSuggestions: Sendable {
+  /// Their vault spellings, indexed.
+  var index: SuggestionIndex
+  /// The notes carrying each, by vault spelling.
+  var notes: [String: Int]
+  /// Each entry's order key in ``index``: most notes first.
+  var order: [Int]
+}
+
+/// A spelling compared by its bytes (`café` precomposed and decomposed are two spellings).
+private struct ExactSpelling: Hashable {
+  var text: String
+  init(_ text: String) { self.text = text }
+  static func == (a: ExactSpelling, b: ExactSpelling) -> Bool { a.text.hasSameUTF8(as: b.text) }
+  // Byte-equal strings are canonically equivalent, so String's hash agrees with ==.
+  func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
