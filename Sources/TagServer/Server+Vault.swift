@@ -303,12 +303,6 @@ extension Server {
     limit: Int,
     excluding excluded: (String) -> Bool
   ) -> [Suggestion] {
-    let vocabulary = vault.suggestions()
-    return vocabulary.index.suggestions(
-      for: query,
-      limit: limit,
-      orderedBy: vocabulary.order,
-      excluding: excluded
-    )
+    vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
   }
 }

@@ -165,6 +165,11 @@ public struct SuggestionIndex: Sendable {
     search(query, limit: limit, excluding: excluded).items
   }
 
+  /// Whether `a` comes before `b` in the alphabetical order of a tier (by their folded text).
+  public static func alphabeticallyPrecedes(_ a: String, _ b: String) -> Bool {
+    compare(SearchFold.fold(a).bytes[...], SearchFold.fold(b).bytes[...]) < 0
+  }
+
   /// Up to `limit` suggestions for `query`, in the same tiers as
   /// ``suggestions(for:limit:excluding:)``, but ordered within each tier by `order` (a key per
   /// entry of ``entries``, smaller first; equal keys alphabetically), as a vault ranks its tags
