@@ -459,12 +459,13 @@ def chip_keys_select_move_edit_remove_undo(ctx):
     d.key("alt+Right")
     wait_for(lambda: d.dump()["tags"] == BASE, "Alt+Right to move it back")
     d.key("Return")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner"] and d.text_of(d.field()) == "weeknight",
-             "Return on the selected chip to edit it")
+    chip_editor(d, "weeknight")
+    d.key("End")
     d.type("s")
     d.key("Return")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the edited tag committed")
-    d.key("Left", "Left", "BackSpace")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the edited tag committed in place")
+    wait_for(lambda: d.dump()["selected"] == 2, "the edited chip still selected")
+    d.key("Left", "BackSpace")
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "BackSpace to remove the selected chip")
     d.key("Left", "Left", "Left", "Delete")
     wait_for(lambda: d.dump()["tags"] == ["weeknights"], "Delete to remove the selected chip")
@@ -1064,17 +1065,18 @@ def qml_chip_keys_select_move_edit_remove_undo(ctx):
     d.key("alt+Right")
     wait_for(lambda: d.dump()["tags"] == BASE, "Alt+Right to move it back")
     d.key("Return")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner"] and d.text_of(d.field()) == "weeknight",
-             "Return on the selected chip to edit it")
+    chip_editor(d, "weeknight")
+    d.key("End")
     d.type("s")
     d.key("Return")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the edited tag committed")
-    d.key("Left", "F2")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner"] and d.text_of(d.field()) == "weeknights",
-             "F2 on the selected chip to edit it")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the edited tag committed in place")
+    wait_for(lambda: d.dump()["selected"] == 2, "the edited chip still selected")
+    d.key("F2")
+    chip_editor(d, "weeknights")
     d.key("Return")
-    wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "the tag committed again")
-    d.key("Left", "Left", "Delete")
+    wait_for(lambda: not d.nodes("text", "Edit weeknights"), "Return with the text unchanged to end the edit")
+    check(d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "an unchanged edit changed the tags")
+    d.key("Left", "Delete")
     wait_for(lambda: d.dump()["tags"] == ["vegan", "weeknights"], "Delete to remove the selected chip")
     d.key("ctrl+z")
     wait_for(lambda: d.dump()["tags"] == ["vegan", "dinner", "weeknights"], "Ctrl+Z to undo the removal")
@@ -1215,30 +1217,64 @@ def a_refusal_is_shown_under_the_field(ctx, qml):
     wait_for(lambda: not refusal_message(d), "the message to go once the user types again")
 
 
+def chip_editor(d, tag):
+    """The text that edits chip `tag` in place, focused and holding the tag's text."""
+    name = "Edit " + tag
+    try:
+        return wait_for(lambda: (e := d.node("text", name)) and d.has_state(e, Atspi.StateType.FOCUSED)
+                        and d.text_of(e) == tag and e, "a focused %r text holding %r over the chip" % (name, tag))
+    except Failure as e:
+        raise Failure("%s; selected %r, focused %r" % (e, d.dump()["selected"], [
+            (n.get_role_name(), n.get_name()) for n in d.nodes() if d.has_state(n, Atspi.StateType.FOCUSED)]))
+
+
 @both
-def editing_a_chip_into_a_refused_text_keeps_it(ctx, qml):
+def editing_a_chip_in_place_keeps_it_when_refused(ctx, qml):
+    """One mechanism in both toolkits (as GTK's): Return or F2 on a chip edits it in place and
+    sends field/replaceTag. A refused text leaves the tag as it was with nothing to compensate
+    (no undo step: canRedo stays false), the refusal is shown, and the draft is never touched."""
     d = ctx.start(qml=qml)
     d.set("maxTagLength", 12)
     time.sleep(0.5)
+    d.type("pas")
     d.settle()
-    for edited, refused in ((2, "dinner"), (0, "a-very-long-tag-indeed")):
-        if d.dump()["selected"] == -1:  # (a refused edit undone leaves its chip selected, as before it)
-            d.key("Left")
-        wait_for(lambda: d.dump()["selected"] >= edited, "a chip selected")
-        while d.dump()["selected"] != edited:
-            d.key("Left")
-            time.sleep(0.2)
+    for refused in ("vegan", "a-very-long-tag-indeed"):
+        if d.dump()["selected"] != 1:
+            if d.dump()["selected"] == -1:
+                d.key("Home", "Left")
+            wait_for(lambda: d.dump()["selected"] in (1, 2), "a chip selected")
+            if d.dump()["selected"] == 2:
+                d.key("Left")
+            wait_for(lambda: d.dump()["selected"] == 1, "dinner selected")
         d.key("Return")
-        wait_for(lambda: len(d.dump()["tags"]) == 2 and d.text_of(d.field()) == BASE[edited], "editing %s" % BASE[edited])
+        editor = chip_editor(d, "dinner")
+        check(d.dump()["tags"] == BASE, "editing took the tag out of the list: %r" % d.dump()["tags"])
         d.key("ctrl+a")
         d.type(refused)
         d.key("Return")
         wait_for(lambda: d.dump()["dropped"] and d.dump()["dropped"][-1]["text"] == refused, "%s refused" % refused)
         dump = d.settle("the refused edit to settle")
-        check(dump["tags"] == BASE, "editing %s into %r (refused) changed the tags to %r"
-              % (BASE[edited], refused, dump["tags"]))
-        wait_for(lambda: d.chips() == BASE, "every chip back in AT-SPI (%r)" % d.chips())
+        check(dump["tags"] == BASE, "editing dinner into %r (refused) changed the tags to %r" % (refused, dump["tags"]))
+        check(not dump["canRedo"], "a step was undone to restore the chip (canRedo): the refusal needed compensating")
+        wait_for(lambda: d.chips() == BASE, "every chip in AT-SPI (%r)" % d.chips())
         wait_for(lambda: refusal_message(d), "the refusal shown under the field")
+        check(d.text_of(d.field()) == "pas", "the draft changed: %r" % d.text_of(d.field()))
+    # Escape leaves the tag as it was; an accepted text replaces it where it stands.
+    d.key("Return")
+    chip_editor(d, "dinner")
+    d.type("zzz")
+    d.key("Escape")
+    wait_for(lambda: not d.nodes("text", "Edit dinner"), "Escape to end the edit")
+    check(d.settle()["tags"] == BASE, "Escape changed the tags")
+    d.key("F2")
+    chip_editor(d, "dinner")
+    d.key("ctrl+a")
+    d.type("supper")
+    d.key("Return")
+    wait_for(lambda: d.dump()["tags"] == ["vegan", "supper", "weeknight"], "dinner replaced by supper in place")
+    wait_for(lambda: d.chips() == ["vegan", "supper", "weeknight"], "the chips in AT-SPI")
+    check(d.text_of(d.field()) == "pas", "the draft changed: %r" % d.text_of(d.field()))
+    check(d.dump()["canUndo"], "the replacement is not a step to undo")
 
 
 @both
