@@ -17,6 +17,10 @@
 #include "recorder.h"
 
 #include <QtCore/QJsonArray>
+#include <QtGui/QFontInfo>
+#include <QtGui/QFontMetricsF>
+
+#include <cmath>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QFile>
@@ -417,7 +421,7 @@ public:
         interests->setPalette(dark);
         auto *il = new QVBoxLayout(interests);
         il->setContentsMargins(24, 20, 24, 20);
-        il->addWidget(heading(QCoreApplication::translate("TagdDemo", "Pick your interests")));
+        il->addWidget(interestsTitle = heading(QCoreApplication::translate("TagdDemo", "Pick your interests")));
         il->addWidget(subtitle(QCoreApplication::translate("TagdDemo", "Select the topics you follow. Close tags melt together.")));
         // The switch sits above the cloud, as in the seed: the cloud's height changes while it
         // animates, and nothing above it moves.
@@ -487,7 +491,7 @@ public:
         return {{u"entry"_s, rectOf(entry, frameHeight)}, {u"text"_s, rectOf(entry->textWidget())},
                 {u"rtl"_s, isRightToLeft()}, {u"subtitle"_s, rectOf(recipeSubtitle)},
                 {u"recipe"_s, rectOf(tabs->widget(0))}, {u"interests"_s, rectOf(interests)},
-                {u"switch"_s, rectOf(tight)}, {u"cloud"_s, rectOf(cloud)}, {u"chips"_s, chips}, {u"tags"_s, tags},
+                {u"switch"_s, rectOf(tight)}, {u"interestsTitle"_s, rectOf(interestsTitle)}, {u"cloud"_s, rectOf(cloud)}, {u"chips"_s, chips}, {u"tags"_s, tags},
                 {u"dpr"_s, devicePixelRatioF()}};
     }
 
@@ -578,6 +582,29 @@ public:
             return {{u"ok"_s, image.convertToFormat(QImage::Format_RGB888).save(a[4], "PPM")},
                     {u"width"_s, image.width()}, {u"height"_s, image.height()}};
         }
+        if (verb == u"ink"_s) { // ink tag|heading WEIGHT TEXT: the ink of TEXT drawn black on white in
+            // that font at WEIGHT, at the screen's scale, in device pixels (the sum of each pixel's
+            // darkness): what a test compares a title on screen with
+            QFont f = rest.section(u' ', 0, 0) == u"heading"_s ? interestsTitle->font() : cloud->font();
+            f.setWeight(QFont::Weight(rest.section(u' ', 1, 1).toInt()));
+            const QString text = rest.section(u' ', 2);
+            const QFontMetricsF fm(f);
+            const double dpr = devicePixelRatioF();
+            QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
+                         QImage::Format_RGB32);
+            image.setDevicePixelRatio(dpr);
+            image.fill(Qt::white);
+            QPainter p(&image);
+            p.setFont(f);
+            p.setPen(Qt::black);
+            p.drawText(QPointF(4, 4 + fm.ascent()), text);
+            p.end();
+            double ink = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+            return {{u"ink"_s, ink}, {u"family"_s, QFontInfo(f).family()}, {u"styleName"_s, QFontInfo(f).styleName()}};
+        }
         if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
             const QImage one = screen()->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1).toImage();
             const QColor c = one.pixelColor(0, 0);
@@ -597,6 +624,7 @@ public:
     QWidget *interests;
     NotesPage *notes;
     QLabel *recipeSubtitle;
+    QLabel *interestsTitle;
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;
     QJsonArray dropped;

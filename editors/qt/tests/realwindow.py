@@ -1527,6 +1527,42 @@ def seed_design(ctx, extra=(), env=None, dark=False, qml=False):
     return d
 
 
+def ink_on_screen(d, rect, name):
+    """The ink of the text inside `rect` (logical) on screen, in device pixels: each pixel's
+    distance from its row's background (the row's median) over the text's full contrast, summed."""
+    at = grab(d, rect, name)
+    rows = [[lum(at(X / at.scale, Y / at.scale)) for X in range(at.width)] for Y in range(at.height)]
+    offsets = [[abs(v - sorted(r)[len(r) // 2]) for v in r] for r in rows]
+    contrast = max(max(o) for o in offsets)
+    return sum(min(1.0, v / contrast) for o in offsets for v in o) if contrast > 40 else 0.0
+
+
+@test
+def titles_are_semibold_against_a_regular_rendering(ctx):
+    """The seed's titles are semibold (bold where the font has no semibold): the page's title
+    and an unselected cloud tag's title carry clearly more ink on screen than the same text in
+    the same font at regular weight (the demo draws both references off screen)."""
+    d = ctx.start()
+    d.command("page 1")
+    wait_for(lambda: len(d.dump()["groups"]) == 10, "the cloud laid out")
+    time.sleep(0.5)
+    d.settle()
+    rects = d.command("rects")
+    frames = dict((t, r) for t, r in rects["tags"])
+    tx, ty, tw, th = frames["Charts"]
+    shown = {"Charts": (ink_on_screen(d, (tx + 2, ty + 2, tw - 4, th - 4), "charts-title"), "tag"),
+             "Pick your interests": (ink_on_screen(d, rects["interestsTitle"], "interests-title"), "heading")}
+    report = []
+    for text, (ink, which) in shown.items():
+        regular = d.command("ink %s 400 %s" % (which, text))
+        semibold = d.command("ink %s 600 %s" % (which, text))
+        report.append((text, round(ink), round(regular["ink"]), round(semibold["ink"]), semibold["styleName"]))
+        check(semibold["ink"] > regular["ink"] * 1.1, "the font has no heavier face than regular: %r" % report)
+        check(ink >= (regular["ink"] + semibold["ink"]) / 2,
+              "%r is drawn at regular weight: its ink %.0f, regular %.0f, semibold %.0f (%r)"
+              % (text, ink, regular["ink"], semibold["ink"], report))
+
+
 @both
 def seed_design_light(ctx, qml):
     seed_design(ctx, qml=qml)
