@@ -14,6 +14,7 @@
 #include <TagdQt/TagEdit>
 
 #include "control.h"
+#include "notefile.h"
 #include "recorder.h"
 
 #include <QtCore/QJsonArray>
@@ -267,29 +268,20 @@ public:
         }
     }
 
-    static QString read(const QString &path)
-    {
-        QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-    }
-
     // The note's tags into the entry. Until the entry shows them, its changes are not the
     // user's edits of this note (a late change of the note before must not be written here).
     void pick(const QString &path)
     {
         note = path;
         armed = false;
-        Tagd::Connection::instance()->call(u"document/tags"_s, {{u"text"_s, read(path)}}, this,
-                                           [this, path](const QJsonValue &r, const QString &error) {
-                                               if (path != note || !error.isEmpty())
-                                                   return;
-                                               loaded.clear();
-                                               for (const QJsonValue &t : r.toObject().value(u"tags"_s).toArray())
-                                                   loaded << t.toString();
-                                               entry->setEnabled(true);
-                                               armed = entry->tags() == loaded;
-                                               entry->setTags(loaded);
-                                           });
+        TagdDemo::noteTags(path, this, [this, path](const QStringList &tags) {
+            if (path != note)
+                return;
+            loaded = tags;
+            entry->setEnabled(true);
+            armed = entry->tags() == loaded;
+            entry->setTags(loaded);
+        });
     }
 
     void tagsEdited()
@@ -300,44 +292,11 @@ public:
             armed = entry->tags() == loaded;
             return;
         }
-        const QString path = note, text = read(path);
-        const QStringList tags = entry->tags();
-        Tagd::Connection::instance()->call(
-            u"document/setTags"_s, {{u"text"_s, text}, {u"tags"_s, QJsonArray::fromStringList(tags)}}, this,
-            [this, path, text](const QJsonValue &r, const QString &error) {
-                if (!error.isEmpty()) {
-                    qWarning("tagd-qt-demo: cannot set the tags of %s: %s", qPrintable(path), qPrintable(error));
-                    return;
-                }
-                const QJsonArray edits = r.toObject().value(u"edits"_s).toArray();
-                if (edits.isEmpty())
-                    return;
-                // Edits come last first, against the text as sent; positions in UTF-16 units.
-                QList<int> lineStarts{0};
-                for (int i = 0; i < text.size(); ++i)
-                    if (text[i] == u'\n')
-                        lineStarts << i + 1;
-                auto offset = [&](const QJsonObject &pos) {
-                    return lineStarts.value(pos.value(u"line"_s).toInt(), int(text.size())) + pos.value(u"character"_s).toInt();
-                };
-                QString out = text;
-                for (const QJsonValue &e : edits) {
-                    const QJsonObject range = e.toObject().value(u"range"_s).toObject();
-                    const int from = offset(range.value(u"start"_s).toObject()), to = offset(range.value(u"end"_s).toObject());
-                    out.replace(from, to - from, e.toObject().value(u"newText"_s).toString());
-                }
-                // Written whole or not at all, and only over the text the edits were made for.
-                if (read(path) != text)
-                    return;
-                QSaveFile f(path);
-                if (!f.open(QIODevice::WriteOnly) || f.write(out.toUtf8()) < 0 || !f.commit()) {
-                    qWarning("tagd-qt-demo: cannot write %s", qPrintable(path));
-                    return;
-                }
-                // tagd sees the change (inotify) on its own, typically within a second.
-                QTimer::singleShot(300, cloud, [this] { cloud->reloadVault(); });
-                QTimer::singleShot(1500, cloud, [this] { cloud->reloadVault(); });
-            });
+        // tagd sees the change (inotify) on its own, typically within a second.
+        TagdDemo::setNoteTags(note, entry->tags(), this, [this] {
+            QTimer::singleShot(300, cloud, [this] { cloud->reloadVault(); });
+            QTimer::singleShot(1500, cloud, [this] { cloud->reloadVault(); });
+        });
     }
 
     QJsonObject dump() const
