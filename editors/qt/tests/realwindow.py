@@ -795,6 +795,45 @@ def notes_page_vault_cloud_notes_and_front_matter(ctx):
 
 
 @test
+def qml_notes_page_vault_cloud_notes_and_front_matter(ctx):
+    """The QML demo's Notes page, as the widget demo's (notes_page_vault_cloud_notes_and_front_matter)."""
+    vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")
+    shutil.copytree(SAMPLE_VAULT, vault)
+    d = ctx.start(qml=True, extra=["--vault", vault])
+    d.click(wait_for(lambda: d.node("page tab", "Notes"), "the Notes tab"))
+    wait_for(lambda: d.dump()["page"] == 2, "the Notes page")
+    page = lambda: d.dump()["notesPage"]
+    tags = wait_for(lambda: (t := page()["tags"]) and len(t) == 7 and t, "the vault's seven tags")
+    check(set(tags[:2]) == {"dinner", "vegan"} and tags[2] == "quick"
+          and set(tags) == {"dinner", "vegan", "quick", "spicy", "lunch", "soup", "winter"},
+          "the vault's tags, most used first: %r" % tags)
+    d.click(wait_for(lambda: showing(d, d.nodes("check box", "dinner")), "dinner on screen")[0])
+    listed = lambda: sorted(n.get_name() for n in showing(d, d.nodes("list item")))
+    wait_for(lambda: listed() == ["curry", "pasta", "soup"], "the three dinner notes listed")
+    d.click(showing(d, d.nodes("check box", "vegan"))[0])
+    wait_for(lambda: listed() == ["curry", "pasta"], "the two vegan dinners listed")
+    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "pasta"][0])
+    wait_for(lambda: page()["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    text = wait_for(lambda: showing(d, d.nodes("text", "Add a tag")), "the Notes page's entry")[0]
+    d.click(text)
+    d.type("spi")
+    wait_for(lambda: "spicy" in [n.get_name() for n in d.nodes("list item")],
+             "the vault's spicy suggested while typing (suggestFromVault)")
+    d.key("Escape", "ctrl+a", "BackSpace")
+    d.type("easy,")
+    wait_for(lambda: page()["noteTags"] == ["dinner", "vegan", "quick", "easy"], "easy added")
+    path = os.path.join(vault, "pasta.md")
+    wait_for(lambda: "easy" in open(path).read().split("---")[1], "easy written into the note's front matter")
+    with open(path) as f:
+        note = f.read()
+    check(note.startswith("---\ntitle: Weeknight pasta\n") and "Boil the pasta" in note,
+          "the rest of the note as it was: %r" % note)
+    check(open(os.path.join(vault, "curry.md")).read() == open(os.path.join(SAMPLE_VAULT, "curry.md")).read(),
+          "the other notes untouched")
+    wait_for(lambda: showing(d, d.nodes("check box", "easy")), "the new tag in the cloud")
+
+
+@test
 def qml_cloud_shows_a_vault_and_its_notes(ctx):
     """The QML cloud's vault property: the demo's cloud is given a copy of the sample vault."""
     vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")

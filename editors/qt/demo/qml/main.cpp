@@ -13,6 +13,7 @@
 #include <TagdQt/Connection>
 
 #include "../control.h"
+#include "notefiles.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -23,6 +24,7 @@
 #include <QtGui/QPalette>
 #include <QtGui/QScreen>
 #include <QtQml/QQmlApplicationEngine>
+#include <QtQml/QQmlContext>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
@@ -81,6 +83,20 @@ QJsonObject rects(QQuickWindow *window)
             {u"chips"_s, chips}, {u"tags"_s, tags}, {u"dpr"_s, window->devicePixelRatio()}};
 }
 
+// The Notes page: the vault's tags, the notes listed (by name), the note picked and its tags.
+QJsonObject notesPage(QQuickWindow *window)
+{
+    QObject *page = window->findChild<QObject *>(u"notesPage"_s);
+    QObject *cloud = window->findChild<QObject *>(u"notesCloud"_s);
+    QObject *entry = window->findChild<QObject *>(u"noteEntry"_s);
+    if (!page || !cloud || !entry)
+        return {};
+    return {{u"tags"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
+            {u"notes"_s, QJsonArray::fromStringList(page->property("names").toStringList())},
+            {u"note"_s, page->property("noteName").toString()},
+            {u"noteTags"_s, QJsonArray::fromStringList(entry->property("tags").toStringList())}};
+}
+
 QJsonObject command(QQuickWindow *window, const QString &line)
 {
     QObject *entry = window->findChild<QObject *>(u"entry"_s);
@@ -116,7 +132,8 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"restarts"_s, c->restartCount()},
                 {u"page"_s, window->property("page").toInt()},
                 {u"cloudTitles"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
-                {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())}};
+                {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())},
+                {u"notesPage"_s, notesPage(window)}};
     }
     if (verb == u"set"_s || verb == u"cloud"_s) {
         QObject *target = verb == u"set"_s ? entry : cloud;
@@ -173,6 +190,8 @@ int main(int argc, char **argv)
     // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
     // module is on Qt's own import path already.
     engine.addImportPath(QCoreApplication::applicationDirPath() + u"/qml"_s);
+    NoteFiles noteFiles;
+    engine.rootContext()->setContextProperty(u"noteFiles"_s, &noteFiles);
     engine.load(QUrl(u"qrc:/qt/qml/TagdDemo/Main.qml"_s));
     if (engine.rootObjects().isEmpty())
         return 1;
