@@ -1576,12 +1576,12 @@ def ink_on_screen(d, rect, name):
     return sum(min(1.0, v / contrast) for o in offsets for v in o) if contrast > 40 else 0.0
 
 
-@test
-def titles_are_semibold_against_a_regular_rendering(ctx):
+@both
+def titles_are_semibold_against_a_regular_rendering(ctx, qml):
     """The seed's titles are semibold (bold where the font has no semibold): the page's title
     and an unselected cloud tag's title carry clearly more ink on screen than the same text in
     the same font at regular weight (the demo draws both references off screen)."""
-    d = ctx.start()
+    d = ctx.start(qml=qml)
     d.command("page 1")
     wait_for(lambda: len(d.dump()["groups"]) == 10, "the cloud laid out")
     time.sleep(0.5)

@@ -210,6 +210,7 @@ Window {
             spacing: 12
 
             Text {
+                objectName: "interestsTitle"
                 text: qsTranslate("TagdDemo", "Pick your interests")
                 font.pointSize: Qt.application.font.pointSize * 1.6
                 font.weight: Font.DemiBold

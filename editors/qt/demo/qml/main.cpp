@@ -20,13 +20,18 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QFontInfo>
+#include <QtGui/QFontMetricsF>
 #include <QtGui/QImage>
+#include <QtGui/QPainter>
 #include <QtGui/QPalette>
 #include <QtGui/QScreen>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlContext>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+
+#include <cmath>
 
 
 using namespace Qt::StringLiterals;
@@ -79,7 +84,7 @@ QJsonObject rects(QQuickWindow *window)
     return {{u"entry"_s, rectOf(entry)}, {u"text"_s, rectOf(input)},
             {u"rtl"_s, QGuiApplication::layoutDirection() == Qt::RightToLeft},
             {u"subtitle"_s, rectOf(named(root, u"subtitle"_s))}, {u"interests"_s, rectOf(named(root, u"interests"_s))},
-            {u"switch"_s, rectOf(named(root, u"tight"_s))}, {u"cloud"_s, rectOf(cloud)},
+            {u"switch"_s, rectOf(named(root, u"tight"_s))}, {u"interestsTitle"_s, rectOf(named(root, u"interestsTitle"_s))}, {u"cloud"_s, rectOf(cloud)},
             {u"chips"_s, chips}, {u"tags"_s, tags}, {u"dpr"_s, window->devicePixelRatio()}};
 }
 
@@ -164,6 +169,28 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                                .toImage();
         const QColor c = one.pixelColor(0, 0);
         return {{u"rgb"_s, QJsonArray{c.red(), c.green(), c.blue()}}};
+    }
+    if (verb == u"ink"_s) { // ink tag|heading WEIGHT TEXT: as the widget demo's (demo/main.cpp)
+        QQuickItem *heading = named(window->contentItem(), u"interestsTitle"_s);
+        QFont f = (rest.section(u' ', 0, 0) == u"heading"_s && heading ? heading : cloud)->property("font").value<QFont>();
+        f.setWeight(QFont::Weight(rest.section(u' ', 1, 1).toInt()));
+        const QString text = rest.section(u' ', 2);
+        const QFontMetricsF fm(f);
+        const double dpr = window->devicePixelRatio();
+        QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
+                     QImage::Format_RGB32);
+        image.setDevicePixelRatio(dpr);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        p.setFont(f);
+        p.setPen(Qt::black);
+        p.drawText(QPointF(4, 4 + fm.ascent()), text);
+        p.end();
+        double ink = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+        return {{u"ink"_s, ink}, {u"styleName"_s, QFontInfo(f).styleName()}};
     }
     if (verb == u"quit"_s) {
         QGuiApplication::quit();
