@@ -459,9 +459,9 @@ def main():
                     raise Failure("ideas.md on disk was not renamed")
         check("rename (F2, typing the new name) changes the tag in another note on disk, and nothing else in it",
               rename)
-    except Failure as e:
+    except Exception as e:  # noqa: BLE001 — whatever stops the run is a failure the report names
         results.append(False)
-        print("FAIL - kate: %s" % e, flush=True)
+        print("FAIL - kate: %s: %s" % (type(e).__name__, e), flush=True)
     finally:
         if kate:
             kate.kill()
