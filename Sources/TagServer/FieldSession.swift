@@ -22,7 +22,7 @@ struct FieldSession: Sendable {
   /// The indexed vocabulary for `field/suggest`.
   var suggestions: SuggestionIndex?
   /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
-  let suggestsFromVault: Bool
+  private(set) var suggestsFromVault: Bool
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
   /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
@@ -51,6 +51,7 @@ struct FieldSession: Sendable {
     let outcome = field.setRules(Self.rules(options, config))
     prompt = options.prompt ?? language.words(for: .defaultPrompt)
     suggestions = options.suggestions.map(SuggestionIndex.init)
+    suggestsFromVault = options.suggestFromVault
     version += 1
     return outcome
   }

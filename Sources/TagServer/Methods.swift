@@ -162,6 +162,9 @@ extension FieldOpenRequest: ServedRequest {
 extension FieldSetOptionsRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
     let config = s.config
+    var options = options
+    // As at field/open: a field that suggests from the vaults is in them.
+    if options.suggestFromVault { s.vault.applyVocabularies(to: &options.rules) }
     return try s.withField(field) { session throws(RequestError) in
       session.state(session.setOptions(options, config: config))
     }

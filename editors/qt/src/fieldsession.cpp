@@ -481,6 +481,12 @@ void FieldSession::announceToScreenReader(QObject *focused, const QString &sente
 void FieldSession::announce(const QString &sentence)
 {
     announcement = sentence;
+    speak(sentence);
+    Q_EMIT announced(sentence);
+}
+
+void FieldSession::speak(const QString &sentence)
+{
     QObject *focused = m_text->accessibleObject();
     announceToScreenReader(focused, sentence);
 #if QT_VERSION < QT_VERSION_CHECK(6, 8, 0)
@@ -489,7 +495,6 @@ void FieldSession::announce(const QString &sentence)
             announceToScreenReader(t, QString());
     });
 #endif
-    Q_EMIT announced(sentence);
 }
 
 void FieldSession::tagdNotification(const QString &method, const QJsonObject &params)
@@ -739,6 +744,15 @@ void FieldSession::suggest(int limit, QObject *context, std::function<void(const
                             s.matches.append({m.toObject().value(u"start"_s).toInt(), m.toObject().value(u"end"_s).toInt()});
                         out << s;
                     }
+                    // The list never takes the focus: a screen reader hears of it through tagd's
+                    // sentence (how many, the first), said when the list appears, changes or goes.
+                    QStringList texts;
+                    for (const Suggestion &s : out)
+                        texts << s.text;
+                    const QString said = result.toObject().value(u"announcement"_s).toString();
+                    if (texts != m_suggested && !said.isEmpty())
+                        speak(said);
+                    m_suggested = texts;
                     done(out);
                 });
 }

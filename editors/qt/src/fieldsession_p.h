@@ -118,7 +118,12 @@ public:
     };
     //! field/suggest for the draft; \a done gets the items unless a newer ask was made.
     void suggest(int limit, QObject *context, std::function<void(const QList<Suggestion> &)> done);
-    void cancelSuggest() { ++m_suggestSerial; }
+    //! No list shown any more: the next one that appears is announced again.
+    void cancelSuggest()
+    {
+        ++m_suggestSerial;
+        m_suggested.clear();
+    }
 
     // How a chip is measured, so both front ends send tagd the same sizes: padding, the label,
     // half a padding, the remove button (a square of the font's height), half a padding.
@@ -159,6 +164,8 @@ private:
     void applyState(const QJsonObject &state, int version, bool fromUpdate, bool announceIt = true);
     void applyOutcome(const QJsonObject &state);
     void announce(const QString &sentence);
+    //! Says \a sentence to the screen reader only (not an announcement of the field's state).
+    void speak(const QString &sentence);
     void handleUpdate(const QJsonObject &params);
     void sendChanges(const QJsonArray &changes, qint64 applied);
     bool handleKey(QKeyEvent *event);
@@ -187,6 +194,8 @@ private:
     // A chip being edited (field/editTag): if its new text is refused, the edit is undone so
     // the chip is not lost. m_restoring: the undo steps doing so, neither announced nor shown.
     QString m_editing;
+    // The suggestions last shown: their sentence is said when the list changes.
+    QStringList m_suggested;
     bool m_restoring = false;
     bool m_openPending = false; // updates before the open's answer are the open's own
     int m_layoutSerial = 0;
