@@ -22,7 +22,7 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi, Gio, GLib  # noqa: E402
 
-WAIT = 30.0  # the longest anything may take; an upper bound, never a time that must be met
+WAIT = 20.0  # the longest anything may take; an upper bound, never a time that must be met
 SHOWING = Atspi.StateType.SHOWING
 
 
