@@ -94,7 +94,9 @@ public:
     void select(int index);
     void removeTag(const QString &tag);
     void removeTagAt(int index);
-    void editTag(int index);
+    //! Replaces the tag at \a index with \a text (a chip edited in place: field/replaceTag). A
+    //! text tagd refuses leaves the tag as it was; the refusal is shown and said.
+    void replaceTag(int index, const QString &text);
     void addTags(const QStringList &tags);
     void blur();
     //! The chosen suggestion replaces the draft as if typed and is submitted.
@@ -145,6 +147,8 @@ Q_SIGNALS:
     void dropped(const QString &text, int reason, int index);
     void announced(const QString &sentence);
     void refusalChanged();
+    //! Return or F2 on the selected chip: the front end edits chip \a index in place.
+    void editRequested(int index);
     void flaggedChanged();
     //! The tags or the draft changed: the suggestion list is stale.
     void contentChanged();
@@ -171,7 +175,6 @@ private:
     bool handleKey(QKeyEvent *event);
     void replayHeldKeys();
     void setRefusal(const QString &sentence);
-    void undoEdit(int tries);
 
     Text *const m_text;
     Rpc *const m_rpc;
@@ -191,12 +194,8 @@ private:
     // re-opened session in order, before the keys held behind them.
     QList<std::pair<QString, QJsonObject>> m_resend;
     bool m_bypass = false;
-    // A chip being edited (field/editTag): if its new text is refused, the edit is undone so
-    // the chip is not lost. m_restoring: the undo steps doing so, neither announced nor shown.
-    QString m_editing;
     // The suggestions last shown: their sentence is said when the list changes.
     QStringList m_suggested;
-    bool m_restoring = false;
     bool m_openPending = false; // updates before the open's answer are the open's own
     int m_layoutSerial = 0;
     int m_suggestSerial = 0;
