@@ -1,3 +1,4 @@
+import JSONRPC
 import TagCore
 import TagProtocol
 
@@ -160,6 +161,25 @@ struct FieldSession: Sendable {
     let fresh = EncodedTags(field.tags)
     encodedTags = fresh
     return fresh
+  }
+
+  /// Writes ``state(_:)``'s result without making it.
+  mutating func writeState(_ outcome: FieldOutcome, to w: inout JSONWriter) {
+    let encodedTags = tagsText()
+    w.fieldState(
+      field: id,
+      version: version,
+      prompt: prompt,
+      tags: field.tags,
+      encodedTags: encodedTags,
+      text: field.draft,
+      outcome: outcome,
+      selected: field.selected,
+      canUndo: field.canUndo,
+      canRedo: field.canRedo,
+      language: language,
+      flagged: field.flagged
+    )
   }
 
   mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {

@@ -125,25 +125,22 @@ extension Server {
     let typed = String(decoding: bytes[spot.start..<offset], as: UTF8.self)
     let text = DocumentText(utf8: bytes, lineStarts: nil)
     let range = textRange(spot.start..<offset, in: text)
-    let counts = Dictionary(
-      vault.index.tags().map { ($0.spelling, $0.notes) },
-      uniquingKeysWith: { a, _ in a }
-    )
     // The tag being typed is in the index already (the editor's text is): not offered when no
     // other note carries it.
     let typedKey = CaselessKey(typed)
-    let index = vault.index
-    let found = vaultSuggestions(for: typed, limit: 200) { tag in
-      !spot.canHold(tag)
-        || (CaselessKey(tag) == typedKey && index.notes(carrying: [tag]) == [path])
+    let carriedHere =
+      vault.index.tags(ofNote: path)?.contains { CaselessKey($0.text) == typedKey } ?? false
+    let onlyHere = carriedHere && vault.index.tag(typed)?.notes == 1
+    let found = vault.suggest(typed, limit: 200) { tag in
+      !spot.canHold(tag) || (onlyHere && CaselessKey(tag) == typedKey)
     }
     var items: [CompletionResult.Item] = []
-    for (rank, suggestion) in found.enumerated() {
+    for (rank, (suggestion, notes)) in found.enumerated() {
       let label = suggestion.text
       items.append(
         CompletionResult.Item(
           label: label,
-          detail: Self.notes(counts[label] ?? 0),
+          detail: Self.notes(notes),
           sortText: Self.sortKey(rank),
           edit: TextEdit(range: range, newText: spot.render(label))
         )

@@ -310,19 +310,6 @@ extension Server {
     limit: Int,
     excluding excluded: (String) -> Bool
   ) -> [Suggestion] {
-    let (index, notes) = vault.suggestions()
-    let found = index.suggestions(for: query, limit: index.entries.count, excluding: excluded)
-    let tiers = SuggestionKind.allCases
-    return Array(
-      found.enumerated().sorted { a, b in
-        let (x, y) = (a.element, b.element)
-        if x.kind != y.kind {
-          return (tiers.firstIndex(of: x.kind) ?? 0) < (tiers.firstIndex(of: y.kind) ?? 0)
-        }
-        let (m, n) = (notes[x.text] ?? 0, notes[y.text] ?? 0)
-        return m != n ? m > n : a.offset < b.offset
-      }
-      .prefix(limit).map(\.element)
-    )
+    vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
   }
 }

@@ -165,6 +165,7 @@ enum VaultBench {
   static func measure(
     tagd: String,
     ripgrep: String?,
+    valgrind: String?,
     quick: Bool,
     progress: (String) -> Void
   )
@@ -183,11 +184,13 @@ enum VaultBench {
     lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var best: [Int: Double] = [:]
     var largest = ""
+    var smallest = ""
     for size in sizes {
       let root = base + "/v\(size)"
       progress("vault: writing \(size) notes…")
       let bytes = generate(root, count: size)
       largest = root
+      if smallest.isEmpty { smallest = root }
       progress("vault: tagd tags and rg on \(size) notes…")
       let first = run(tagd, ["tags", root])
       let second = run(tagd, ["tags", root])
@@ -216,6 +219,14 @@ enum VaultBench {
       text +=
         "Ratio \(sizes.last ?? 0) ÷ 10,000 notes (best of two runs): \(format2(big / ten))×.\n\n"
     }
+    text += serving(
+      tagd: tagd,
+      valgrind: valgrind,
+      small: (sizes.first ?? 0, smallest),
+      large: (sizes.last ?? 0, largest),
+      quick: quick,
+      progress: progress
+    )
     // Rename a tag carried by about 1 % of the largest vault's notes.
     let count = sizes.last ?? 0
     let carriers = tagCarrying(about: count / 100, tagd: tagd, root: largest)
@@ -229,6 +240,72 @@ enum VaultBench {
         + "the best cold index time (\(ms(index))), peak RSS \(rename.peakKiB / 1024) MiB.\n"
     }
     return text
+  }
+
+  /// The serving figures (``VaultServing``): peak RSS and completion and hover latency in the
+  /// `large` vault, and the instructions of a keystroke in the `large` and the `small` one.
+  static func serving(
+    tagd: String,
+    valgrind: String?,
+    small: (notes: Int, root: String),
+    large: (notes: Int, root: String),
+    quick: Bool,
+    progress: (String) -> Void
+  ) -> String {
+    var text = ""
+    do throws(BenchError) {
+      progress("vault: tagd serving \(large.notes) notes, peak RSS…")
+      let memory = try VaultServing.memory(tagd: tagd, root: large.root)
+      text +=
+        "tagd serving the \(Format.count(large.notes))-note vault, first index done: peak RSS "
+        + "(`VmHWM`) \(Format.fixed(Double(memory.peak) / 1_048_576, 1)) MiB, RSS then "
+        + "\(Format.fixed(Double(memory.now) / 1_048_576, 1)) MiB (goal: peak ≤ 64 MiB).\n\n"
+      let count = quick ? 200 : 1_000
+      progress("vault: completion and hover ×\(count) on \(large.notes) notes…")
+      let rows = try VaultServing.latency(tagd: tagd, root: large.root, count: count)
+      text +=
+        "Requests on an open note of the \(Format.count(large.notes))-note vault, \(count) each, "
+        + "one at a time: tagd's CPU time per request (`/proc/PID/schedstat`, the server time) "
+        + "and the round trip over pipes (an upper bound of it), ms (goal: p99 ≤ 1 ms of server "
+        + "time).\n\n| request | server p50 | server p99 | round trip p50 | round trip p99 |\n"
+        + "|---|---:|---:|---:|---:|\n"
+      for row in rows {
+        let cells = [
+          Sample.percentile(row.server, 0.5), Sample.percentile(row.server, 0.99),
+          Sample.percentile(row.roundTrip, 0.5), Sample.percentile(row.roundTrip, 0.99),
+        ].map { Format.fixed($0, 3) }
+        text += "| \(row.name) | " + cells.joined(separator: " | ") + " |\n"
+      }
+      text += "\n"
+      guard let valgrind else {
+        return text + "No valgrind on PATH: no instructions per keystroke.\n\n"
+      }
+      let keystrokes = quick ? 200 : 1_000
+      text +=
+        "Instructions per keystroke (callgrind, counting only `Connection.receive`: the message "
+        + "path, not the indexing threads; (2N − N keystrokes) ÷ N, N = \(keystrokes)) "
+        + "(goal: the large vault ≤ 1.2× the small one):\n\n"
+        + "| keystroke | \(Format.count(small.notes)) notes | \(Format.count(large.notes)) notes "
+        + "| ratio |\n|---|---:|---:|---:|\n"
+      for kind in VaultServing.Keystroke.allCases {
+        let figures = try [small.root, large.root].map { root throws(BenchError) in
+          try VaultServing.instructions(
+            kind,
+            tagd: tagd,
+            valgrind: valgrind,
+            root: root,
+            keystrokes: keystrokes,
+            progress: progress
+          )
+        }
+        text +=
+          "| \(kind.name) | \(Format.count(Int(figures[0].rounded()))) | "
+          + "\(Format.count(Int(figures[1].rounded()))) | \(format2(figures[1] / figures[0]))× |\n"
+      }
+      return text + "\n"
+    } catch {
+      return text + "Serving the vault failed: \(error.description)\n\n"
+    }
   }
 
   /// The tag whose note count is nearest `target`, from `tagd tags`' output.

@@ -126,7 +126,13 @@ let peer = onPath("node").flatMap { node in
 }
 if vaultOnly {
   writeText(
-    VaultBench.measure(tagd: tagd, ripgrep: onPath("rg"), quick: quick, progress: progress),
+    VaultBench.measure(
+      tagd: tagd,
+      ripgrep: onPath("rg"),
+      valgrind: Instructions.valgrind(),
+      quick: quick,
+      progress: progress
+    ),
     to: STDOUT_FILENO
   )
   exit(0)

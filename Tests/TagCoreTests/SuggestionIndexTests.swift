@@ -140,6 +140,53 @@ private func highlighted(_ suggestion: Suggestion) -> [String] {
     }
   }
 
+  /// Ordered within tiers (a vault's tags by their notes): the same list as taking every match
+  /// and sorting each tier by the order key (equal keys keep the tier's alphabetical order),
+  /// for any limit and exclusion; and a later tier is not searched once the list is full.
+  @Test(arguments: 1...10)
+  func orderedWithinTiersAgreesWithSortingEverything(seed: Int) {
+    var random = SplitMix64(seed: UInt64(seed) &* 104_729)
+    let alphabet = ["a", "b", "c", "é", "E", " ", "-", "o"]
+    let index = SuggestionIndex((0..<200).map { _ in random.string(from: alphabet, maxLength: 8) })
+    let order = index.entries.map { _ in Int(random.next() % 5) }
+    let position = Dictionary(
+      index.entries.enumerated().map { ($1, $0) },
+      uniquingKeysWith: { a, _ in a }
+    )
+    let tiers: [SuggestionKind] = [.prefix, .wordPrefix, .fuzzy]
+    for _ in 0..<30 {
+      let query = random.string(from: ["a", "b", "c", "E", "-", "o"], maxLength: 3)
+      let limit = 1 + Int(random.next() % 30)
+      let excludedLetter = ["a", "b", "c"][Int(random.next() % 3)]
+      let excluded = { (entry: String) in entry.hasSuffix(excludedLetter) }
+      let all = index.suggestions(for: query, limit: 1_000, excluding: excluded)
+      // An empty query lists the vocabulary in its own order.
+      let blank = SearchFold.fold(query).bytes.isEmpty
+      let expected = all.enumerated().sorted { a, b in
+        if blank { return a.offset < b.offset }
+        let (x, y) = (a.element, b.element)
+        if x.kind != y.kind {
+          return (tiers.firstIndex(of: x.kind) ?? 0) < (tiers.firstIndex(of: y.kind) ?? 0)
+        }
+        let (m, n) = (order[position[x.text] ?? 0], order[position[y.text] ?? 0])
+        return m != n ? m < n : a.offset < b.offset
+      }
+      .prefix(limit).map(\.element)
+      let ordered = index.suggestions(
+        for: query,
+        limit: limit,
+        orderedBy: order,
+        excluding: excluded
+      )
+      #expect(ordered == Array(expected), "query \(query), limit \(limit)")
+    }
+    // "a" has more than three prefix matches here: the fuzzy tier is never reached.
+    let full = index.search("a", limit: 3, order: order, excluding: { _ in false })
+    let prefixes = index.entries.filter { SearchFold.fold($0).bytes.first == UInt8(ascii: "a") }
+    #expect(prefixes.count > 3 && full.items.count == 3)
+    #expect(full.examined == prefixes.count, "only the prefix tier was searched")
+  }
+
   /// A 100,000-entry vocabulary: a query looks at a few entries, not all of them.
   @Test func largeVocabularyIsNotScanned() {
     let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]

@@ -253,6 +253,55 @@ private let (v, w, elsewhere) = (
   }
 }
 
+extension VaultServerTests {
+  /// The vault's suggestions are kept between changes of the index (only the tags that changed
+  /// are matched afresh): after every change they are the ones a server indexing the same
+  /// notes from scratch gives, before and after enough changes to build them again.
+  @Test func suggestionsAfterChangesAgreeWithAFreshIndex() {
+    var random = SplitMix64(seed: 32)
+    let words = ["kalo", "kami", "Kalo", "mine", "minesa", "sako", "zepo", "kazoo", "mika", "ka"]
+    func text() -> String {
+      let tags = (0..<(1 + Int(random.next() % 3))).map { _ in
+        words[Int(random.next() % UInt64(words.count))]
+      }
+      return "---\ntags: [" + tags.joined(separator: ", ") + "]\n---\n"
+    }
+    // The Harness's vault: the folder of its sample notes.
+    let root = String(Self.notes[0].path.dropLast("/a.md".count))
+    var notes: [String: String] = [:]
+    for i in 0..<40 { notes["\(root)/n\(i).md"] = text() }
+    func reads() -> [ReadNote] {
+      notes.sorted { $0.key < $1.key }.map { Self.note($0.key, $0.value) }
+    }
+    let open = Self.request(2, "field/open", #"{"field":"f","options":{"suggestFromVault":true}}"#)
+    let queries = ["k", "ka", "mi", "o", "kz", "zepo", ""]
+    func suggested(_ h: inout Harness) -> [String] {
+      queries.map { query in
+        h.send(Self.request(3, "field/suggest", #"{"field":"f","query":"\#(query)","limit":6}"#))
+          .joined()
+      }
+    }
+    var kept = Harness()
+    kept.indexed(reads())
+    _ = kept.send(open)
+    #expect(suggested(&kept).allSatisfy { $0.contains(#""text":"#) }, "every query finds tags")
+    for step in 0..<120 {
+      let path = "\(root)/n\(Int(random.next() % 45)).md"
+      if step % 9 == 8, notes[path] != nil {
+        notes[path] = nil
+        _ = kept.feed(.notesGone([path]))
+      } else {
+        notes[path] = text()
+        _ = kept.feed(.notesRead([Self.note(path, notes[path] ?? "")]))
+      }
+      var fresh = Harness()
+      fresh.indexed(reads())
+      _ = fresh.send(open)
+      #expect(suggested(&kept) == suggested(&fresh), "step \(step)")
+    }
+  }
+}
+
 extension JSONValue {
   /// Member `key` of an object; nil for anything else.
   fileprivate func member(_ key: String) -> JSONValue? {

@@ -165,10 +165,37 @@ public struct SuggestionIndex: Sendable {
     search(query, limit: limit, excluding: excluded).items
   }
 
+  /// Whether `a` comes before `b` in the alphabetical order of a tier (by their folded text).
+  public static func alphabeticallyPrecedes(_ a: String, _ b: String) -> Bool {
+    compare(SearchFold.fold(a).bytes[...], SearchFold.fold(b).bytes[...]) < 0
+  }
+
+  /// Up to `limit` suggestions for `query`, in the same tiers as
+  /// ``suggestions(for:limit:excluding:)``, but ordered within each tier by `order` (a key per
+  /// entry of ``entries``, smaller first; equal keys alphabetically), as a vault ranks its tags
+  /// by the notes carrying them.
+  ///
+  /// Each tier is searched whole before it is ordered, and the tiers after the one that fills
+  /// the list are not searched; `excluded` is asked only of the entries taken or passed over on
+  /// the way. An empty query gives the entries in their own order.
+  public func suggestions(
+    for query: String,
+    limit: Int,
+    orderedBy order: [Int],
+    excluding excluded: (String) -> Bool = { _ in false }
+  ) -> [Suggestion] {
+    precondition(order.count == entries.count, "one order key per entry")
+    return search(query, limit: limit, order: order, excluding: excluded).items
+  }
+
   /// The suggestions and how many entries the search looked at (for tests of its cost).
+  ///
+  /// With `order`, each tier's matches are gathered, then taken in that order (see
+  /// ``suggestions(for:limit:orderedBy:excluding:)``).
   func search(
     _ query: String,
     limit: Int,
+    order: [Int]? = nil,
     excluding excluded: (String) -> Bool
   ) -> (items: [Suggestion], examined: Int) {
     guard limit > 0 else { return ([], 0) }
@@ -184,15 +211,42 @@ public struct SuggestionIndex: Sendable {
       return (items, examined)
     }
     var taken = Set<Int32>()
+    /// With `order`, the current tier's matches (each in its best tier only).
+    var pending: [(entry: Int32, kind: SuggestionKind, ranges: [Range<Int32>])] = []
     /// Offers one entry; returns false once the list is full.
     func offer(_ entry: Int32, _ kind: SuggestionKind, _ ranges: () -> [Range<Int32>]) -> Bool {
       examined += 1
       guard !taken.contains(entry) else { return true }
+      if order != nil {
+        taken.insert(entry)
+        pending.append((entry, kind, ranges()))
+        return true
+      }
       let text = entries[Int(entry)]
       guard !excluded(text) else { return true }
       taken.insert(entry)
       items.append(Suggestion(text: text, kind: kind, matches: characterRanges(ranges(), in: text)))
       return items.count < limit
+    }
+
+    /// Ends a tier: with `order`, takes its matches in that order; returns false once the list
+    /// is full.
+    func endTier() -> Bool {
+      guard let order, !pending.isEmpty else { return items.count < limit }
+      let ranked = pending.enumerated().sorted { a, b in
+        let (x, y) = (order[Int(a.element.entry)], order[Int(b.element.entry)])
+        return x != y ? x < y : a.offset < b.offset
+      }
+      pending = []
+      for (_, match) in ranked {
+        let text = entries[Int(match.entry)]
+        guard !excluded(text) else { continue }
+        items.append(
+          Suggestion(text: text, kind: match.kind, matches: characterRanges(match.ranges, in: text))
+        )
+        if items.count == limit { return false }
+      }
+      return true
     }
 
     let all = bytes
@@ -210,6 +264,7 @@ public struct SuggestionIndex: Sendable {
       guard offer(entry, .prefix, { [Int32(start)..<end] }) else { return (items, examined) }
       low += 1
     }
+    guard endTier() else { return (items, examined) }
     // 2a. A later word starts with the query.
     low = lowerBound(count: wordPositions.count) { position in
       let end = Int(starts[Int(wordEntries[position]) + 1])
@@ -249,6 +304,7 @@ public struct SuggestionIndex: Sendable {
         low += 1
       }
     }
+    guard endTier() else { return (items, examined) }
     // 3. Fuzzy: the query's characters in order.
     var queryMask: UInt64 = 0
     Self.forEachScalar(query) { queryMask |= 1 << Self.bucket(of: $0) }
@@ -276,6 +332,7 @@ public struct SuggestionIndex: Sendable {
       }
       guard offer(entry, .fuzzy, { matched }) else { return (items, examined) }
     }
+    _ = endTier()
     return (items, examined)
 
     func initialsKey(_ position: Int) -> [UInt8] {

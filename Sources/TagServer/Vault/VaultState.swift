@@ -54,7 +54,10 @@ struct VaultState: Sendable {
   private(set) var index = VaultIndex()
   /// The vault's tags as a suggestion vocabulary, with their notes; built when first asked
   /// for after a change of the index.
-  private var suggestionCache: (index: SuggestionIndex, notes: [String: Int])?
+  private var suggestionCache: VaultSuggestions?
+  /// The tags whose notes or spelling changed since ``suggestionCache`` was built: a spelling
+  /// of each, by caseless key.
+  private var changedTags: [CaselessKey: String] = [:]
   /// Notes open in the editor, by path.
   var open: [String: OpenNote] = [:]
   /// Requests waiting, in arrival order.
@@ -72,15 +75,16 @@ struct VaultState: Sendable {
 
   /// Sets the tags and title of the note at `path`.
   mutating func update(_ path: String, tags: [NoteTag], title: String?) {
+    let before = index.tags(ofNote: path)?.map(\.text) ?? []
     index.update(note: path, tags: tags, title: title)
-    suggestionCache = nil
+    spellingsChanged(from: before, to: tags.map(\.text))
   }
 
   /// Forgets the note at `path`.
   mutating func remove(_ path: String) {
-    guard index.contains(note: path) else { return }
+    guard let before = index.tags(ofNote: path)?.map(\.text) else { return }
     index.remove(note: path)
-    suggestionCache = nil
+    spellingsChanged(from: before, to: [])
   }
 
   /// Forgets the indexed notes for which `gone` is true, unless the editor has them open.
@@ -88,15 +92,104 @@ struct VaultState: Sendable {
     for path in index.noteNames where gone(path) && open[path] == nil { remove(path) }
   }
 
-  /// The vault's tags as suggestions (built once per change of the index).
-  mutating func suggestions() -> (index: SuggestionIndex, notes: [String: Int]) {
+  /// The most tags changed since the suggestions were built before they are built again.
+  static let changedLimit = 64
+
+  /// A note's spellings went from `before` to `after`.
+  ///
+  /// The tags of the spellings it gained or lost changed their notes (and maybe their vault spelling); the others did not. A keystroke
+  /// in a note's text mostly changes none; typing a tag changes one or two.
+  private mutating func spellingsChanged(from before: [String], to after: [String]) {
+    guard suggestionCache != nil else { return }
+    let old = Set(before.map(ExactSpelling.init))
+    let new = Set(after.map(ExactSpelling.init))
+    guard old != new else { return }
+    for spelling in old.symmetricDifference(new) {
+      changedTags[CaselessKey(spelling.text)] = spelling.text
+    }
+    if changedTags.count > Self.changedLimit {
+      suggestionCache = nil
+      changedTags = [:]
+    }
+  }
+
+  /// Up to `limit` of the vault's tags as suggestions for `query` with their notes: prefix,
+  /// then word-prefix, then fuzzy matches, each tier ranked by the notes carrying the tag
+  /// (equal counts alphabetically), leaving out what `excluded` is true for.
+  ///
+  /// The suggestion index of the vault's tags is built when first asked for and kept; the tags
+  /// changed since (at most ``changedLimit``, or it is built again) are left out of it and
+  /// matched afresh in a small index of their own, and the two lists merged. So a keystroke
+  /// that types a tag costs time proportional to the changed tags, not to the vault's.
+  mutating func suggest(
+    _ query: String,
+    limit: Int,
+    excluding excluded: (String) -> Bool
+  ) -> [(suggestion: Suggestion, notes: Int)] {
+    let built = suggestions()
+    let changed = changedTags
+    let kept = built.index.suggestions(
+      for: query,
+      limit: limit,
+      orderedBy: built.order,
+      excluding: { excluded($0) || (!changed.isEmpty && changed[CaselessKey($0)] != nil) }
+    ).map { ($0, built.notes[$0.text] ?? 0) }
+    guard !changed.isEmpty else { return kept }
+    // In the order `index.tags()` lists them (most notes first, then by caseless key), which is
+    // the order of the whole vocabulary for a blank query.
+    let fresh = changed.values.compactMap { index.tag($0) }.sorted {
+      $0.notes != $1.notes
+        ? $0.notes > $1.notes : $0.key.folded.utf8.lexicographicallyPrecedes($1.key.folded.utf8)
+    }
+    let small = SuggestionIndex(fresh.map(\.spelling))
+    let notes = Dictionary(fresh.map { ($0.spelling, $0.notes) }, uniquingKeysWith: { a, _ in a })
+    let found = small.suggestions(
+      for: query,
+      limit: limit,
+      orderedBy: small.entries.map { -(notes[$0] ?? 0) },
+      excluding: excluded
+    ).map { ($0, notes[$0.text] ?? 0) }
+    // Merge the two ranked lists: tier, then notes, then the folded text (a blank query: the
+    // caseless key, as `index.tags()` orders).
+    let tiers = SuggestionKind.allCases
+    let blank = query.allSatisfy(\.isWhitespace)
+    func precedes(_ a: (Suggestion, Int), _ b: (Suggestion, Int)) -> Bool {
+      let (x, y) = (tiers.firstIndex(of: a.0.kind) ?? 0, tiers.firstIndex(of: b.0.kind) ?? 0)
+      if x != y { return x < y }
+      if a.1 != b.1 { return a.1 > b.1 }
+      guard blank else { return SuggestionIndex.alphabeticallyPrecedes(a.0.text, b.0.text) }
+      return CaselessKey(a.0.text).folded.utf8.lexicographicallyPrecedes(
+        CaselessKey(b.0.text).folded.utf8
+      )
+    }
+    var merged: [(suggestion: Suggestion, notes: Int)] = []
+    var (i, j) = (0, 0)
+    while merged.count < limit, i < kept.count || j < found.count {
+      if j == found.count || (i < kept.count && !precedes(found[j], kept[i])) {
+        merged.append(kept[i])
+        i += 1
+      } else {
+        merged.append(found[j])
+        j += 1
+      }
+    }
+    return merged
+  }
+
+  /// The vault's tags as suggestions, built when first asked for after the index changed
+  /// too much (see ``suggest(_:limit:excluding:)``).
+  private mutating func suggestions() -> VaultSuggestions {
     if let suggestionCache { return suggestionCache }
     let tags = index.tags()
-    let built = (
-      SuggestionIndex(tags.map(\.spelling)),
-      Dictionary(tags.map { ($0.spelling, $0.notes) }, uniquingKeysWith: { a, _ in a })
+    let suggestions = SuggestionIndex(tags.map(\.spelling))
+    let notes = Dictionary(tags.map { ($0.spelling, $0.notes) }, uniquingKeysWith: { a, _ in a })
+    let built = VaultSuggestions(
+      index: suggestions,
+      notes: notes,
+      order: suggestions.entries.map { -(notes[$0] ?? 0) }
     )
     suggestionCache = built
+    changedTags = [:]
     return built
   }
 
@@ -139,4 +232,23 @@ struct VaultState: Sendable {
   func vocabulary(of path: String) -> Vocabulary? {
     vault(holding: path).flatMap { vocabularies[$0] }
   }
+}
+
+/// The vault's tags as a suggestion vocabulary.
+struct VaultSuggestions: Sendable {
+  /// Their vault spellings, indexed.
+  var index: SuggestionIndex
+  /// The notes carrying each, by vault spelling.
+  var notes: [String: Int]
+  /// Each entry's order key in ``index``: most notes first.
+  var order: [Int]
+}
+
+/// A spelling compared by its bytes (`café` precomposed and decomposed are two spellings).
+private struct ExactSpelling: Hashable {
+  var text: String
+  init(_ text: String) { self.text = text }
+  static func == (a: ExactSpelling, b: ExactSpelling) -> Bool { a.text.hasSameUTF8(as: b.text) }
+  // Byte-equal strings are canonically equivalent, so String's hash agrees with ==.
+  func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
