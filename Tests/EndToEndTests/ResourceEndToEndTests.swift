@@ -27,10 +27,14 @@ import Glibc
     return child.waitFor(seconds: 600) { endsWithReply($0, id: last) }
   }
 
-  /// Opening and closing 100,000 fields (a million with `TAGD_SLOW_TESTS=1`) leaves the RSS near
-  /// its baseline.
+  /// Opening and closing many fields leaves the RSS near its baseline.
+  ///
+  /// 30,000 fields (a million with `TAGD_SLOW_TESTS=1`): after 10,000 to warm up, 20,000 more may
+  /// grow it by 4 MB at most (16 MB over a million), so a field that leaked 200 bytes or more
+  /// breaks the bound either way. On the development machine the RSS did not grow at all (14,336
+  /// KiB before and after); with closed fields kept it grew by 27,816 KiB.
   @Test func openAndCloseManyFieldsDoesNotLeak() throws {
-    let total = slowTests ? 1_000_000 : 100_000
+    let total = slowTests ? 1_000_000 : 30_000
     let child = try spawnTagd(["--framing=ndjson"])
     child.write(frame(initialize, .newlineDelimited))
     #expect(cycle(child, from: 0, count: 10_000))
@@ -45,7 +49,7 @@ import Glibc
     let after = ProcessMemory.currentKiB(child.pid) ?? Int.max
     #expect(child.finish() == 1)
     #expect(
-      after - baseline < ProcessMemory.bound(megabytes: 16),
+      after - baseline < ProcessMemory.bound(megabytes: slowTests ? 16 : 4),
       "RSS grew from \(baseline) KiB to \(after) KiB over \(total) fields"
     )
   }
