@@ -29,7 +29,11 @@ extension FieldSession {
         items.append(item)
       }
     }
-    return SuggestResult(items: items.map { SuggestResult.Item($0, encoding: encoding) })
+    let said = Sentence.suggestions(count: items.count, first: items.first?.text ?? "")
+    return SuggestResult(
+      items: items.map { SuggestResult.Item($0, encoding: encoding) },
+      announcement: language.words(for: said)
+    )
   }
 }
 

@@ -1,3 +1,4 @@
+import JSONRPC
 import TagCore
 import TagProtocol
 
@@ -22,7 +23,7 @@ struct FieldSession: Sendable {
   /// The indexed vocabulary for `field/suggest`.
   var suggestions: SuggestionIndex?
   /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
-  let suggestsFromVault: Bool
+  private(set) var suggestsFromVault: Bool
   /// The tags' JSON text as last written, reused while they do not change.
   private var encodedTags: EncodedTags?
   /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
@@ -51,6 +52,7 @@ struct FieldSession: Sendable {
     let outcome = field.setRules(Self.rules(options, config))
     prompt = options.prompt ?? language.words(for: .defaultPrompt)
     suggestions = options.suggestions.map(SuggestionIndex.init)
+    suggestsFromVault = options.suggestFromVault
     version += 1
     return outcome
   }
@@ -159,6 +161,25 @@ struct FieldSession: Sendable {
     let fresh = EncodedTags(field.tags)
     encodedTags = fresh
     return fresh
+  }
+
+  /// Writes ``state(_:)``'s result without making it.
+  mutating func writeState(_ outcome: FieldOutcome, to w: inout JSONWriter) {
+    let encodedTags = tagsText()
+    w.fieldState(
+      field: id,
+      version: version,
+      prompt: prompt,
+      tags: field.tags,
+      encodedTags: encodedTags,
+      text: field.draft,
+      outcome: outcome,
+      selected: field.selected,
+      canUndo: field.canUndo,
+      canRedo: field.canRedo,
+      language: language,
+      flagged: field.flagged
+    )
   }
 
   mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {

@@ -13,11 +13,42 @@ protocol ServedRequest: TagRequest {
   /// The notes whose texts it needs read from the disk before it can be performed (nil or
   /// empty: none); the server parks it while they are read (`Server.answer`).
   func notesToRead(on server: Server) -> [String]?
+  /// Decodes, performs and answers one request of this type (`Server.reply`); returns false
+  /// when it was parked. A requirement, not a generic function, so that each type's copy is
+  /// compiled for that type: the keystroke path passes its result by no value witness.
+  static func serve(
+    id: RequestID,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  ) throws(RequestError) -> Bool
 }
 
 extension ServedRequest {
   static var needsIndex: Bool { false }
   func notesToRead(on server: Server) -> [String]? { nil }
+
+  /// Decodes a request of this type from its params.
+  static func decoded(_ params: ParamsSource) throws(RequestError) -> Self {
+    do throws(ParamsError) {
+      return try decode(params)
+    } catch {
+      throw .params(error)
+    }
+  }
+
+  static func serve(
+    id: RequestID,
+    params: ParamsSource,
+    on server: inout Server,
+    outbox: inout Outbox
+  ) throws(RequestError) -> Bool {
+    let request = try decoded(params)
+    if needsIndex { return server.answerOrPark(request, id: id, outbox: &outbox) }
+    let result = try request.perform(on: &server, outbox: &outbox)
+    outbox.write { w in w.response(id: id) { result.write(to: &$0) } }
+    return true
+  }
 }
 
 /// A notification tagd acts on, with its handler.
@@ -35,10 +66,24 @@ protocol ServedNotification: TagNotification {
     on server: inout Server,
     outbox: inout Outbox
   )
+  /// Decodes the notification and acts on it (`Server.notify`): a requirement, so that each
+  /// type's copy is compiled for that type.
+  static func act(params: ParamsSource, on server: inout Server, outbox: inout Outbox)
 }
 
 extension ServedNotification {
   static var actsInEveryState: Bool { false }
+
+  static func act(params: ParamsSource, on server: inout Server, outbox: inout Outbox) {
+    let notification: Self
+    do throws(ParamsError) {
+      notification = try decode(params)
+    } catch {
+      undecodable(error, params: params, on: &server, outbox: &outbox)
+      return
+    }
+    notification.perform(on: &server, outbox: &outbox)
+  }
 
   static func undecodable(
     _ error: ParamsError,
@@ -162,6 +207,9 @@ extension FieldOpenRequest: ServedRequest {
 extension FieldSetOptionsRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
     let config = s.config
+    var options = options
+    // As at field/open: a field that suggests from the vaults is in them.
+    if options.suggestFromVault { s.vault.applyVocabularies(to: &options.rules) }
     return try s.withField(field) { session throws(RequestError) in
       session.state(session.setOptions(options, config: config))
     }
@@ -170,7 +218,24 @@ extension FieldSetOptionsRequest: ServedRequest {
 
 extension FieldChangeRequest: ServedRequest {
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> FieldStateResult {
-    try s.changeField(self, outbox: &outbox)
+    try s.changeField(self, outbox: &outbox) { session, outcome, _ in session.state(outcome) }
+  }
+
+  /// The keystroke, answered from the session in place.
+  ///
+  /// A ``FieldStateResult`` would be built, copied out of a temporary and destroyed (about
+  /// 1,300 of a keystroke's instructions); `FieldSession.writeState` writes the same bytes.
+  static func serve(
+    id: RequestID,
+    params: ParamsSource,
+    on s: inout Server,
+    outbox: inout Outbox
+  ) throws(RequestError) -> Bool {
+    try s.changeField(decoded(params), outbox: &outbox) { session, outcome, outbox in
+      FastPath.stateInPlace.taken()
+      outbox.write { w in w.response(id: id) { session.writeState(outcome, to: &$0) } }
+    }
+    return true
   }
 }
 

@@ -18,7 +18,7 @@ extension Server {
     let found = TagDiagnostics.check(
       tags,
       index: vault.index,
-      vocabulary: vault.vocabularies.values.first
+      vocabulary: vault.vocabulary(of: path)
     )
     .filter { $0.range.lowerBound <= end && start <= $0.range.upperBound }
     return (path, text, note.kind, found)

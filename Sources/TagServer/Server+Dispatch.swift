@@ -41,7 +41,7 @@ extension Server {
         if let notification { throw .notificationWithID(notification.method) }
         throw .methodNotFound(method.text())
       }
-      return try serve(type, id: id, params: params, outbox: &outbox)
+      return try type.serve(id: id, params: params, on: &self, outbox: &outbox)
     } catch {
       outbox.write { $0.errorResponse(id: id, error: ResponseError(error)) }
     }
@@ -82,40 +82,13 @@ extension Server {
     }
   }
 
-  /// Decodes one request of type `R` from its params.
-  private func decode<R: ServedRequest>(
-    _ type: R.Type,
-    params: ParamsSource
-  ) throws(RequestError) -> R {
-    do throws(ParamsError) {
-      return try R.decode(params)
-    } catch {
-      throw .params(error)
-    }
-  }
-
-  /// Decodes, performs and writes one request of type `R`; returns false when it was parked
-  /// (a request that needs the vaults' index, which is not ready: answered later).
-  private mutating func serve<R: ServedRequest>(
-    _ type: R.Type,
-    id: RequestID,
-    params: ParamsSource,
-    outbox: inout Outbox
-  ) throws(RequestError) -> Bool {
-    let request = try decode(type, params: params)
-    if R.needsIndex { return answerOrPark(request, id: id, outbox: &outbox) }
-    let result = try request.perform(on: &self, outbox: &outbox)
-    outbox.write { $0.response(id: id) { $0.write(result) } }
-    return true
-  }
-
   /// Decodes and performs one request of type `R` that gets no reply (sent without an id).
   private mutating func perform<R: ServedRequest>(
     _ type: R.Type,
     params: ParamsSource,
     outbox: inout Outbox
   ) throws(RequestError) -> R.Result {
-    try decode(type, params: params).perform(on: &self, outbox: &outbox)
+    try R.decoded(params).perform(on: &self, outbox: &outbox)
   }
 
   /// Acts on a notification; never replies.
@@ -144,22 +117,7 @@ extension Server {
       outbox.log(.debug, "dropped notification \(type.method) outside the running state")
       return
     }
-    act(on: type, params: params, outbox: &outbox)
-  }
-
-  private mutating func act<N: ServedNotification>(
-    on type: N.Type,
-    params: ParamsSource,
-    outbox: inout Outbox
-  ) {
-    let notification: N
-    do throws(ParamsError) {
-      notification = try N.decode(params)
-    } catch {
-      N.undecodable(error, params: params, on: &self, outbox: &outbox)
-      return
-    }
-    notification.perform(on: &self, outbox: &outbox)
+    type.act(params: params, on: &self, outbox: &outbox)
   }
 
   mutating func initialize(_ params: InitializeRequest, outbox: inout Outbox) -> InitializeResult {

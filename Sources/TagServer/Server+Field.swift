@@ -65,10 +65,14 @@ extension Server {
 
   /// `field/change`: the whole draft, or edits of the draft of the current version, as the
   /// event ``FieldEvent/draftChanged(_:)`` (not on a synced field: its buffer is the editor's).
-  mutating func changeField(
+  ///
+  /// `reply` makes the answer from the session once the change is made (nothing is thrown
+  /// after it).
+  mutating func changeField<T>(
     _ params: FieldChangeRequest,
-    outbox: inout Outbox
-  ) throws(RequestError) -> FieldStateResult {
+    outbox: inout Outbox,
+    reply: (inout FieldSession, consuming FieldOutcome, inout Outbox) -> T
+  ) throws(RequestError) -> T {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
     return try withField(params.field) { session throws(RequestError) in
@@ -94,7 +98,8 @@ extension Server {
         .draftChanged(text),
         limit: limit,
         encoding: encoding,
-        outbox: &outbox
+        outbox: &outbox,
+        reply: reply
       )
     }
   }
@@ -121,6 +126,22 @@ extension Server {
     encoding: PositionEncoding,
     outbox: inout Outbox
   ) throws(RequestError) -> FieldStateResult {
+    try change(&session, event, limit: limit, encoding: encoding, outbox: &outbox) {
+      session,
+      outcome,
+      _ in session.state(outcome)
+    }
+  }
+
+  /// ``change(_:_:limit:encoding:outbox:)`` answered by `reply`, from the session.
+  static func change<T>(
+    _ session: inout FieldSession,
+    _ event: FieldEvent,
+    limit: Int,
+    encoding: PositionEncoding,
+    outbox: inout Outbox,
+    reply: (inout FieldSession, consuming FieldOutcome, inout Outbox) -> T
+  ) throws(RequestError) -> T {
     let outcome: FieldOutcome
     do throws(FieldChangeError) {
       outcome = try session.change(.event(event), limit: limit, encoding: encoding)
@@ -128,7 +149,7 @@ extension Server {
       throw session.requestError(error, limit: limit)
     }
     if session.updateDue { sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox) }
-    return session.state(outcome)
+    return reply(&session, outcome, &outbox)
   }
 
   mutating func removeTag(

@@ -161,12 +161,15 @@ extension Server {
   /// they were last published (none before the first full index).
   mutating func publishDiagnostics(outbox: inout Outbox) {
     guard vault.isReady else { return }
-    let vocabulary = vault.vocabularies.values.first
     for (path, note) in vault.open.sorted(by: { $0.key < $1.key })
     where vault.vault(holding: path) != nil {
       let text = DocumentText(note.text)
       let tags = NoteReader.read(text, kind: note.kind).tags
-      let found = TagDiagnostics.check(tags, index: vault.index, vocabulary: vocabulary)
+      let found = TagDiagnostics.check(
+        tags,
+        index: vault.index,
+        vocabulary: vault.vocabulary(of: path)
+      )
       let diagnostics = found.map {
         PublishDiagnosticsNotification.Diagnostic(
           range: textRange($0.range, in: text),

@@ -60,7 +60,7 @@ extension Server {
     case .notesRead(let notes):
       for note in notes
       where vault.open[note.path] == nil && vault.vault(holding: note.path) != nil {
-        vault.update(note.path, tags: note.tags)
+        vault.update(note.path, tags: note.tags, title: note.title)
       }
     case .notesGone(let paths):
       for gone in paths {
@@ -242,6 +242,12 @@ extension Server {
         outbox.log(.warning, "ignored watched-file change of \(change.uri): not a file:// URI")
         continue
       }
+      if let (number, root) = vault.roots.first(where: {
+        VaultState.Root.vocabularyPath(of: $0.value.path) == path
+      }) {
+        outbox.vaultTasks.append(.readVocabulary(vault: number, root: root.path))
+        continue
+      }
       if vault.open[path] == nil, vault.vault(holding: path) != nil { paths.append(path) }
     }
     if !paths.isEmpty { reread(paths, outbox: &outbox) }
@@ -268,7 +274,8 @@ extension Server {
     guard let note = vault.open[path], vault.vault(holding: path) != nil,
       NoteKind(fileName: path) != nil
     else { return }
-    vault.update(path, tags: NoteReader.read(note.text, kind: note.kind).tags)
+    let reading = NoteReader.read(note.text, kind: note.kind, title: true)
+    vault.update(path, tags: reading.tags, title: reading.title)
   }
 
   // MARK: Queries
@@ -291,7 +298,7 @@ extension Server {
     let match: VaultIndex.Match = request.match == .any ? .any : .all
     return VaultNotesResult(
       notes: vault.index.notes(carrying: request.tags, match: match).map {
-        VaultNotesResult.Note(uri: FileURI.uri(ofPath: $0))
+        VaultNotesResult.Note(uri: FileURI.uri(ofPath: $0), title: vault.index.title(of: $0))
       }
     )
   }

@@ -25,6 +25,7 @@ public enum AnnouncementCatalog {
     case .nothingTo(.undo): "nothingToUndo"
     case .nothingTo(.redo): "nothingToRedo"
     case .history(let direction, let step): "\(direction.rawValue) \(stepName(step))"
+    case .suggestions: "suggestions"
     }
   }
 
@@ -63,6 +64,7 @@ public enum AnnouncementCatalog {
       .cloudDeselected([]), .duplicate(""),
       .duplicateOf("", existing: ""), .tooLong("", limit: 0), .tooMany("", limit: 0),
       .pattern(""), .notAllowed(""), .denied(""), .nothingTo(.undo), .nothingTo(.redo),
+      .suggestions(count: 0, first: ""),
     ]
     let history = HistoryDirection.allCases.flatMap { d in steps.map { Sentence.history(d, $0) } }
     return Set((plain + history).map(kind(of:)))
@@ -81,6 +83,8 @@ public enum AnnouncementCatalog {
       .tooLong("{text}", limit: 20), .tooMany("{text}", limit: 1),
       .tooMany("{text}", limit: 10), .pattern("{text}"), .notAllowed("{text}"),
       .denied("{text}"), .nothingTo(.undo), .nothingTo(.redo),
+      .suggestions(count: 3, first: "{tag}"), .suggestions(count: 1, first: "{tag}"),
+      .suggestions(count: 0, first: ""),
     ]
     let steps: [Sentence.Step] = [
       .typing, .clearingDraft, .adding(["{a}", "{b}"]), .removing(["{tag}"]),

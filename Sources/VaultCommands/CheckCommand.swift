@@ -13,19 +13,7 @@ enum CheckCommand {
   }
 
   static func run(_ request: Request) -> Int32 {
-    let vault: LoadedVault
-    do {
-      vault = try LoadedVault(
-        root: request.directory,
-        maxNoteBytes: request.maxNoteBytes,
-        threads: request.threads,
-        columns: true
-      )
-    } catch {
-      Output.error.write("tagd check: \(error)\n")
-      return 2
-    }
-    vault.logProblems()
+    guard let vault = LoadedVault.load(request, for: "check", columns: true) else { return 2 }
     let found = lines(vault)
     if request.json {
       Output.standard.write(json(found) + [0x0A])

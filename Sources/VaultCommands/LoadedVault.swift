@@ -25,6 +25,30 @@ public struct LoadedVault: Sendable {
   public var vocabulary: Vocabulary?
   public var vocabularyError: VocabularyError?
 
+  /// The vault `request` names, for `tagd NAME`, with its problems logged on stderr; nil when
+  /// DIR cannot be listed (said on stderr; the command exits 2).
+  static func load(
+    _ request: Request,
+    for name: String,
+    columns: Bool = false,
+    keepNotes: Bool = true
+  ) -> LoadedVault? {
+    do {
+      let vault = try LoadedVault(
+        root: request.directory,
+        maxNoteBytes: request.maxNoteBytes,
+        threads: request.threads,
+        columns: columns,
+        keepNotes: keepNotes
+      )
+      vault.logProblems()
+      return vault
+    } catch {
+      Output.error.write("tagd \(name): \(error)\n")
+      return nil
+    }
+  }
+
   /// Walks `root`, reads and parses every note on `threads` threads, and indexes them by
   /// relative path; `columns` computes each tag's column (for `tagd check`).
   ///
@@ -101,7 +125,7 @@ public struct LoadedVault: Sendable {
 
   /// The vault's `.tagd.toml`, or why it cannot be read (neither when there is none).
   static func vocabulary(root: String, maxBytes: Int) -> (Vocabulary?, VocabularyError?) {
-    let path = VaultListing.join(root, ".tagd.toml")
+    let path = VaultListing.join(root, VaultListing.vocabularyName)
     guard case .success(let file) = NoteFiles.read(path, maxBytes: maxBytes) else {
       return (nil, nil)
     }

@@ -5,19 +5,7 @@ import VaultFiles
 /// `tagd tags [DIR] [--json]`.
 enum TagsCommand {
   static func run(_ request: Request) -> Int32 {
-    let vault: LoadedVault
-    do {
-      vault = try LoadedVault(
-        root: request.directory,
-        maxNoteBytes: request.maxNoteBytes,
-        threads: request.threads,
-        keepNotes: false
-      )
-    } catch {
-      Output.error.write("tagd tags: \(error)\n")
-      return 2
-    }
-    vault.logProblems()
+    guard let vault = LoadedVault.load(request, for: "tags", keepNotes: false) else { return 2 }
     let tags = vault.index.tags()
     if request.json {
       Output.standard.write(json(tags) + [0x0A])

@@ -124,7 +124,7 @@ struct Request {
   var json = false
   var dryRun = false
   var help = false
-  var maxNoteBytes = 8 << 20
+  var maxNoteBytes = NoteFiles.defaultMaxBytes
   var threads = NoteFiles.defaultThreads
   var from = ""
   var to = ""

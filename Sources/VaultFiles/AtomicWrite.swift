@@ -38,7 +38,9 @@ public struct Replacement: Sendable {
 /// disk, the file at the note's path is checked to still be the one read (size, modification
 /// time, inode and device, then the bytes themselves) and the new file is `rename`d over it;
 /// then the folder is synced. At every instant the path holds either the old bytes or the new
-/// ones; a note that changed since it was read is left as it is.
+/// ones; a note that changed since it was read is left as it is. A write killed before its
+/// `rename` leaves its new file behind: the next write into that folder removes such files
+/// once they are over a minute old (``removeLeftovers(in:)``).
 public enum AtomicWrite {
   /// Replaces one note (`fsync` on its new file).
   public static func replace(
@@ -58,7 +60,10 @@ public enum AtomicWrite {
   public static func replaceAll(_ replacements: [Replacement]) -> [Result<Void, WriteError>] {
     var results: [Result<Void, WriteError>] = []
     var temporaries: [String?] = []
+    var swept = Set<String>()
     for replacement in replacements {
+      let folder = split(replacement.path).0
+      if swept.insert(folder).inserted { removeLeftovers(in: folder) }
       do {
         temporaries.append(try prepare(replacement, sync: replacements.count == 1))
         results.append(.success(()))
@@ -150,6 +155,46 @@ public enum AtomicWrite {
     guard closed == 0 else { throw failure(temporary, "close", errno) }
     done = true
     return temporary
+  }
+
+  /// How old a leftover new file must be before a later write removes it: older than any write
+  /// still running could leave it.
+  static let leftoverAge = 60
+
+  /// Removes the new files that writes killed before their `rename` left in `folder`.
+  ///
+  /// Those are regular files named as ``prepare`` names them (`.NAME.tagd-` and six of
+  /// `a-z0-9`) and last modified more than ``leftoverAge`` seconds ago. Nothing else is
+  /// touched; a failure is ignored (the file stays, a dot file that walks skip).
+  static func removeLeftovers(in folder: String) {
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    let now = time(nil)
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      guard isLeftoverName(name) else { continue }
+      let path = folder + "/" + String(decoding: name, as: UTF8.self)
+      var status = stat()
+      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        Int(now - status.st_mtim.tv_sec) > leftoverAge
+      else { continue }
+      unlink(path)
+    }
+  }
+
+  /// Whether `name` is one ``prepare`` gives: `.`, a name, `.tagd-`, six of `a-z0-9`.
+  static func isLeftoverName(_ name: [UInt8]) -> Bool {
+    let marker = Array(".tagd-".utf8)
+    let suffix = 6
+    guard name.count >= 2 + marker.count + suffix, name[0] == UInt8(ascii: "."),
+      name[(name.count - suffix - marker.count)..<(name.count - suffix)].elementsEqual(marker)
+    else { return false }
+    return name[(name.count - suffix)...].allSatisfy {
+      ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+    }
   }
 
   /// Whether the file at `path` is still what was read.

@@ -65,7 +65,12 @@ public enum NoteFiles {
         }
       }
     }
-    if let bad = UTF8Check.firstInvalid(all) { return .failure(.invalidUTF8(offset: bad)) }
+    do {
+      // RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
+      _ = try UTF8Span(validating: all.span)
+    } catch {
+      return .failure(.invalidUTF8(offset: error.byteOffsets.lowerBound))
+    }
     return .success(NoteBytes(bytes: all, stamp: FileStamp(status)))
   }
 

@@ -31,6 +31,9 @@ public struct VaultListing: Sendable {
     folders = walker.folders
   }
 
+  /// The vocabulary's file at a vault's root (SPEC §6d).
+  public static let vocabularyName = ".tagd.toml"
+
   /// `relative` joined to the root as given (`""` is the root itself).
   public static func join(_ root: String, _ relative: String) -> String {
     if relative.isEmpty { return root }
@@ -146,8 +149,7 @@ private struct Walker {
       let nameResult: String?? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         let bytes = UnsafeRawBufferPointer(rebasing: raw.prefix { $0 != 0 })
         if bytes.first == UInt8(ascii: ".") { return String??.none }
-        guard UTF8Check.firstInvalid(bytes) == nil else { return String??.some(nil) }
-        return String(decoding: bytes, as: UTF8.self)
+        return String??.some(String(validating: bytes, as: UTF8.self))
       }
       guard let decoded = nameResult else { continue }
       guard let name = decoded else {

@@ -13,18 +13,22 @@ public struct VaultChanges: Sendable, Equatable {
   public var removedFolders: [String] = []
   /// The kernel's queue overflowed: events were lost, so the vault must be walked again.
   public var overflowed = false
+  /// The vault's `.tagd.toml` was written, created, moved or removed: read it again.
+  public var vocabularyChanged = false
 
   public init() {}
 
   public var isEmpty: Bool {
     changed.isEmpty && removed.isEmpty && removedFolders.isEmpty && !overflowed
+      && !vocabularyChanged
   }
 }
 
 /// Watches every folder of a vault with inotify, new folders included.
 ///
 /// The descriptor is non-blocking: poll it for `POLLIN` beside the protocol's stdin, then call
-/// `drain()`. Events of dot entries and of files that are not notes are dropped here. A folder
+/// `drain()`. Events of dot entries and of files that are not notes are dropped here, but for
+/// the root's `.tagd.toml` (``VaultChanges/vocabularyChanged``). A folder
 /// created (or moved in) is watched at once and listed, and the notes already in it are
 /// reported as changed, so none written before its watch existed is missed.
 public final class VaultWatcher {
@@ -78,6 +82,7 @@ public final class VaultWatcher {
     var order: [String] = []
     var state: [String: Change] = [:]
     var overflowed = false
+    var vocabularyChanged = false
     func note(_ path: String, _ change: Change) {
       if state.updateValue(change, forKey: path) == nil { order.append(path) }
     }
@@ -108,6 +113,10 @@ public final class VaultWatcher {
           if !folder.isEmpty { note(VaultListing.join(root, folder), .folderRemoved) }
           continue
         }
+        if folder.isEmpty && name == VaultListing.vocabularyName {
+          vocabularyChanged = true
+          continue
+        }
         guard !name.isEmpty, !name.hasPrefix(".") else { continue }
         let relative = folder.isEmpty ? name : folder + "/" + name
         let path = VaultListing.join(root, relative)
@@ -129,6 +138,7 @@ public final class VaultWatcher {
     }
     var changes = VaultChanges()
     changes.overflowed = overflowed
+    changes.vocabularyChanged = vocabularyChanged
     for path in order {
       switch state[path] {
       case .changed?: changes.changed.append(path)

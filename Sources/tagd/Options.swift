@@ -2,6 +2,7 @@ import JSONRPC
 import TagServer
 import TagTerminal
 import VaultCommands
+import VaultFiles
 
 /// The command line, parsed: what the user asked the executable to do.
 ///
@@ -28,6 +29,8 @@ struct Options {
   var logLevel = Options.defaultLogLevel
   var logFile: String?
   var clientProcessID: Int32?
+  /// The largest note a vault's notes are read up to; larger ones are skipped.
+  var maxNoteBytes = NoteFiles.defaultMaxBytes
   var tryOptions = TryOptions()
   /// The arguments after a vault command's name.
   var vaultArguments: [String] = []
@@ -215,6 +218,11 @@ extension Options {
         "most UTF-8 bytes of tags plus draft in one field",
         default: byteText(config.maxFieldBytes)
       ) { $0.config.maxFieldBytes = $1 },
+      .number(
+        "--max-note-bytes",
+        "largest note read in a vault; larger ones are skipped with a logged reason",
+        default: byteText(NoteFiles.defaultMaxBytes)
+      ) { $0.maxNoteBytes = $1 },
       .choice(
         "--log",
         "diagnostics level, written to stderr or the log file",

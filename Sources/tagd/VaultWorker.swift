@@ -75,7 +75,7 @@ final class VaultWorker: @unchecked Sendable {
     case .forget(let vault):
       vaults[vault] = nil
       return
-    case .reread, .readTexts:
+    case .reread, .readTexts, .readVocabulary:
       break
     }
     let (maxNoteBytes, holdPath, watch) = (self.maxNoteBytes, self.holdPath, self.watches)
@@ -119,6 +119,8 @@ final class VaultWorker: @unchecked Sendable {
       return reread(paths, maxNoteBytes: maxNoteBytes) + [.event(.rereadDone(ticket: ticket))]
     case .readTexts(let ticket, let paths):
       return readTexts(ticket: ticket, paths: paths, maxNoteBytes: maxNoteBytes)
+    case .readVocabulary(let vault, let root):
+      return vocabulary(vault: vault, root: root)
     }
   }
 
@@ -148,6 +150,9 @@ final class VaultWorker: @unchecked Sendable {
       let watcher = entry.watcher
     else { return [] }
     let changes = watcher.drain()
+    if changes.overflowed || changes.vocabularyChanged {
+      perform(.readVocabulary(vault: vault, root: entry.root))
+    }
     if changes.overflowed {
       let (root, maxNoteBytes) = (entry.root, self.maxNoteBytes)
       start {
@@ -268,7 +273,7 @@ final class VaultWorker: @unchecked Sendable {
 
   /// The vault's `.tagd.toml`, when it has one.
   private static func vocabulary(vault: Int, root: String) -> [Delivery] {
-    let path = VaultListing.join(root, ".tagd.toml")
+    let path = VaultListing.join(root, VaultListing.vocabularyName)
     switch readNote(path, maxBytes: NoteFiles.defaultMaxBytes) {
     case .success(let file):
       return [

@@ -60,6 +60,7 @@ var loop = StdioLoop(
   connection: Connection(config: options.config, framing: options.framing),
   watchedProcess: options.clientProcessID,
   worker: VaultWorker(
+    maxNoteBytes: options.maxNoteBytes,
     holdPath: getenv("TAGD_HOLD_INDEXING").map { String(cString: $0) },
     watches: getenv("TAGD_NO_WATCH") == nil
   )

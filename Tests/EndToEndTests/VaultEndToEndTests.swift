@@ -22,7 +22,8 @@ import Glibc
       folder: TemporaryFolder,
       framing: Framing,
       environment: [String] = [],
-      arguments: [String] = []
+      arguments: [String] = [],
+      also others: [TemporaryFolder] = []
     ) throws {
       self.framing = framing
       child = try ChildProcess(
@@ -30,9 +31,23 @@ import Glibc
         arguments: environment + [tagdPath()] + arguments
       )
       let uri = "file://" + folder.path
+      // Several folders are given as `workspaceFolders`, one as `rootUri`.
+      let folders = ([folder] + others).map { #"{"uri":"file://\#($0.path)","name":"v"}"# }
+      let vaults =
+        others.isEmpty
+        ? #""rootUri":"\#(uri)""# : #""workspaceFolders":[\#(folders.joined(separator: ","))]"#
       send(
-        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"rootUri":"\#(uri)"}}"#
+        #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},\#(vaults)}}"#
       )
+    }
+
+    /// Waits (10 seconds at most) for a frame that holds every one of `pieces`; returns it.
+    func published(holding pieces: [String]) -> String? {
+      let found = { (frames: [String]) in
+        frames.last { frame in pieces.allSatisfy { frame.contains($0) } }
+      }
+      _ = child.waitFor { found(splitFrames($0, framing: self.framing)) != nil }
+      return found(replies)
     }
 
     func send(_ body: String) {
@@ -165,7 +180,7 @@ import Glibc
     vault.write(".hidden/secret.md", "#secret\n")
     vault.write(
       "huge.md",
-      [UInt8](repeating: UInt8(ascii: "a"), count: 9 << 20) + Array(" #huge\n".utf8)
+      [UInt8](repeating: UInt8(ascii: "a"), count: 20_000_000) + Array(" #huge\n".utf8)
     )
     #expect(mkfifo(vault.path("pipe.md"), 0o600) == 0)
     vault.write("loop/note.md", "#looped\n")

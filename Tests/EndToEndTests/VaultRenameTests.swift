@@ -177,6 +177,55 @@ import Glibc
     #expect(result.stdout == "real/n.md\nrenamed work to job in 1 note\n")
   }
 
+  /// `kill -9` while `tagd rename` waits before its first replace leaves its new files
+  /// (`.NAME.tagd-XXXXXX`) beside the notes; the next rename writing into that folder removes
+  /// those over a minute old, and nothing else: not a fresh one (a rename still running), not
+  /// a name that only looks alike, not a folder.
+  @Test func leftoversOfAKilledRenameAreRemovedByTheNextWrite() throws {
+    let vault = TemporaryFolder("tagd-litter")
+    for name in ["a", "b", "c"] { vault.write("\(name).md", "---\ntags: [work]\n---\n") }
+    let fifo = vault.path(".pause")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let child = try ChildProcess(
+      path: "/usr/bin/env",
+      arguments: [
+        "TAGD_TEST_PAUSE_BEFORE_WRITE=" + fifo, tagdPath(), "rename", "work", "job", vault.path,
+      ]
+    )
+    let reader = open(fifo, O_RDONLY)
+    var byte: UInt8 = 0
+    while read(reader, &byte, 1) == 1 {}
+    close(reader)
+    kill(child.pid, SIGKILL)
+    _ = child.waitExit(seconds: 10)
+    let isLeftover = { (name: String) in name.hasPrefix(".") && name.contains(".md.tagd-") }
+    let leftovers = Files.list(vault.path).filter(isLeftover)
+    #expect(leftovers.count == 3, "\(Files.list(vault.path))")
+    // Aged past the minute, as after a crash long ago.
+    for name in leftovers {
+      var times = [timeval(tv_sec: time(nil) - 120, tv_usec: 0), timeval()]
+      times[1] = times[0]
+      #expect(utimes(vault.path(name), &times) == 0)
+    }
+    // Kept: a fresh one, look-alikes (old too), a folder of that name.
+    let kept = [
+      ".a.md.tagd-fresh1", ".a.md.tagd-abc", ".a.md.tagd-ABCDEF", "a.md.tagd-abcdef",
+      ".a.md.tagd-abcdefg", ".a.md.tmp-abcdef", ".folder.tagd-abcdef",
+    ]
+    for name in kept.dropLast() { vault.write(name, "keep\n") }
+    #expect(mkdir(vault.path(kept.last ?? ""), 0o700) == 0)
+    for name in kept.dropFirst() {
+      var times = [timeval(tv_sec: time(nil) - 120, tv_usec: 0), timeval()]
+      times[1] = times[0]
+      #expect(utimes(vault.path(name), &times) == 0)
+    }
+    unlink(fifo)
+    #expect(try runTagd(["rename", "work", "job", vault.path]).status == 0)
+    let after = Set(Files.list(vault.path))
+    #expect(after == Set(["a.md", "b.md", "c.md"] + kept), "\(after.sorted())")
+    #expect(Files.read(vault.path("a.md")) == Array("---\ntags: [job]\n---\n".utf8))
+  }
+
   /// A note of the kill test: its bytes before and after renaming `work` to `job`.
   static func killNote(_ index: Int) -> (old: [UInt8], new: [UInt8]) {
     let filler = String(repeating: "Some words of note \(index). ", count: 8)

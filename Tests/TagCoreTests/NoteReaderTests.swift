@@ -93,6 +93,79 @@ func rangesHoldText(_ text: String, _ kind: NoteKind) -> Bool {
   }
 }
 
+/// Org heading tags: `:a:b:` at a heading's end holds Org's tag characters
+/// (`[[:alnum:]_@#%]`, a letter's combining marks included), as Emacs reads them.
+@Suite struct OrgHeadingTagRuleTests {
+  static let cases: [InlineTagRuleTests.Case] = [
+    // Included.
+    .init("one tag", "* H :work:\n", ["work@0"]),
+    .init("two tags", "* H :a:b:\n", ["a@0", "b@0"]),
+    .init("precomposed", "* H :caf\u{E9}:\n", ["caf\u{E9}@0"]),
+    .init("decomposed (a combining mark)", "* H :cafe\u{301}:\n", ["cafe\u{301}@0"]),
+    .init("marks beside other tags", "* H :a:n\u{303}o:b:\n", ["a@0", "n\u{303}o@0", "b@0"]),
+    .init("a spacing mark (Devanagari)", "* H :\u{915}\u{93E}:\n", ["\u{915}\u{93E}@0"]),
+    .init("a letter number", "* H :\u{216B}:\n", ["\u{216B}@0"]),
+    .init("_ @ # %", "* H :a_b:@home:#x:50%:\n", ["a_b@0", "@home@0", "#x@0", "50%@0"]),
+    .init("digits", "* H :2024:\n", ["2024@0"]),
+    .init("sub-heading, CRLF", "** TODO H :x:\r\n", ["x@0"]),
+    // Excluded: the group is text when any character is not an Org tag's.
+    .init("a dash", "* H :a-b:\n", []),
+    .init("a slash", "* H :a/b:\n", []),
+    .init("a dot", "* H :a.b:\n", []),
+    .init("an emoji", "* H :party\u{1F389}:\n", []),
+    .init("no blank before", "* H:a:\n", []),
+    .init("not a heading", "*bold* :a:\n", []),
+    .init("colons only", "* H :::\n", []),
+  ]
+
+  @Test(arguments: cases) func rule(_ c: InlineTagRuleTests.Case) {
+    #expect(noteTags(c.text, .org) == c.tags)
+    #expect(rangesHoldText(c.text, .org))
+  }
+
+  @Test func renamesIntoADecomposedOrgTag() throws {
+    let text = DocumentText("* H :a:\n")
+    let plan = try NoteRename.plan(text, kind: .org, from: "a", to: "cafe\u{301}")
+    #expect(plan.renamed == 1)
+    #expect(throws: RenameError.self) {
+      try NoteRename.plan(text, kind: .org, from: "a", to: "party\u{1F389}")
+    }
+  }
+}
+
+/// A note's title (`vault/notes`): front matter `title`, else the first `# ` heading; Org's
+/// `#+TITLE:`.
+@Suite struct NoteTitleTests {
+  static let cases: [(String, NoteKind, String?)] = [
+    ("---\ntitle: Plain\n---\n# Heading\n", .markdown, "Plain"),
+    ("---\ntitle: '#quoted: yes'\ntags: [a]\n---\n", .markdown, "#quoted: yes"),
+    ("+++\ntitle = \"TOML\"\n+++\n", .markdown, "TOML"),
+    ("---\ntitle: [a, b]\n---\n# Heading\n", .markdown, "Heading"),
+    ("---\ntitle: ''\n---\n# Heading\n", .markdown, "Heading"),
+    ("---\ntags: [a]\n---\nText\n  #   Spaced out   \n", .markdown, "Spaced out"),
+    ("# Closed ##\n", .markdown, "Closed"),
+    ("# C# and F#\n", .markdown, "C# and F#"),
+    ("# Title #tag\r\n", .markdown, "Title #tag"),
+    ("```\n# code\n```\n# After\n", .markdown, "After"),
+    ("#\n# \n#tag\n## Two\n    # Indented code\n", .markdown, nil),
+    ("", .markdown, nil),
+    ("#+title:  Org title \n* H :a:\n", .org, "Org title"),
+    ("#+FILETAGS: :a:\n#+TITLE: Later\n", .org, "Later"),
+    ("* H\n#+TITLE:\n", .org, nil),
+    ("# Not Org\n", .org, nil),
+  ]
+
+  @Test func titles() {
+    for (text, kind, title) in Self.cases {
+      #expect(
+        NoteReader.read(text, kind: kind, title: true).title == title,
+        "\(text.debugDescription)"
+      )
+      #expect(NoteReader.read(text, kind: kind).title == nil, "only when asked")
+    }
+  }
+}
+
 @Suite struct NoteReaderTests {
   @Test func yamlFlowFrontMatterThenBody() {
     let text = "---\ntitle: '#not'\ntags: [a, 'b c', \"d\"]\n---\n#e `#f`\n"

@@ -3,6 +3,12 @@ import TagServer
 import TagTestSupport
 import Testing
 
+/// The vault `v` and the folders `w` and `elsewhere`: paths under the checkout that the pure
+/// server never opens (no path of this machine is written into the test).
+private let (v, w, elsewhere) = (
+  packageRoot() + "/v", packageRoot() + "/w", packageRoot() + "/elsewhere"
+)
+
 /// The vault as the pure server sees it.
 ///
 /// Tasks are asked of the executable, events fed back between messages, requests parked until
@@ -35,9 +41,9 @@ import Testing
       return outbox.vaultTasks
     }
 
-    /// Initializes with vault `/v` and indexes `notes`.
+    /// Initializes with vault `v` and indexes `notes`.
     mutating func indexed(_ notes: [ReadNote]) {
-      _ = tasks(Self.initialize(#""rootUri":"file:///v""#))
+      _ = tasks(Self.initialize(#""rootUri":"file://\#(v)""#))
       _ = feed(.notesRead(notes))
       _ = feed(.vaultIndexed(vault: 0, paths: notes.map(\.path)))
     }
@@ -48,10 +54,10 @@ import Testing
   }
 
   static let notes = [
-    note("/v/a.md", "---\ntags: [Work, ideas]\n---\n"),
-    note("/v/b.md", "#work\n"),
-    note("/v/c.md", "---\ntags:\n  - work\n---\nSee #Café.\n"),
-    note("/v/d/e.org", "#+FILETAGS: :ideas:\n"),
+    note("\(v)/a.md", "---\ntags: [Work, ideas]\n---\n"),
+    note("\(v)/b.md", "#work\n"),
+    note("\(v)/c.md", "---\ntags:\n  - work\n---\nSee #Café.\n"),
+    note("\(v)/d/e.org", "#+FILETAGS: :ideas:\n"),
   ]
 
   /// A note read from `text`, as the executable reads one.
@@ -68,18 +74,19 @@ import Testing
     #expect(
       h.tasks(
         Harness.initialize(
-          #""workspaceFolders":[{"uri":"file:///a%20b","name":"x"},{"uri":"file:///c/","name":"y"}],"rootUri":"file:///ignored""#
+          #""workspaceFolders":[{"uri":"file://\#(v)/a%20b","name":"x"},{"uri":"file://\#(v)/c/","name":"y"}],"rootUri":"file://\#(v)/ignored""#
         )
-      ) == [.index(vault: 0, root: "/a b"), .index(vault: 1, root: "/c")]
+      ) == [.index(vault: 0, root: "\(v)/a b"), .index(vault: 1, root: "\(v)/c")]
     )
     var r = Harness()
     #expect(
-      r.tasks(Harness.initialize(#""rootUri":"file:///r""#)) == [.index(vault: 0, root: "/r")]
+      r.tasks(Harness.initialize(#""rootUri":"file://\#(v)/r""#))
+        == [.index(vault: 0, root: "\(v)/r")]
     )
     var p = Harness()
     #expect(
-      p.tasks(Harness.initialize(#""rootUri":null,"rootPath":"/p""#))
-        == [.index(vault: 0, root: "/p")]
+      p.tasks(Harness.initialize(#""rootUri":null,"rootPath":"\#(v)/p""#))
+        == [.index(vault: 0, root: "\(v)/p")]
     )
     var none = Harness()
     #expect(none.tasks(Harness.initialize(#""rootUri":null"#)).isEmpty)
@@ -89,7 +96,7 @@ import Testing
   /// is answered first; the vault request is answered when the index is ready.
   @Test func fieldRequestsOvertakeParkedVaultRequests() throws {
     var h = Harness()
-    _ = h.tasks(Harness.initialize(#""rootUri":"file:///v""#))
+    _ = h.tasks(Harness.initialize(#""rootUri":"file://\#(v)""#))
     #expect(h.send(Self.request(2, "vault/tags", "{}")).isEmpty)
     let field = h.send(Self.request(3, "field/open", #"{"field":"f","tags":["x"]}"#))
     #expect(field.count == 1 && field[0].contains(#""id":3"#))
@@ -124,13 +131,13 @@ import Testing
     #expect(
       JSONCompare.same(
         h.send(Self.request(2, "vault/notes", #"{"tags":["WORK","ideas"]}"#))[0],
-        #"{"jsonrpc":"2.0","id":2,"result":{"notes":[{"uri":"file:///v/a.md"}]}}"#
+        #"{"jsonrpc":"2.0","id":2,"result":{"notes":[{"uri":"file://\#(v)/a.md"}]}}"#
       )
     )
     #expect(
       JSONCompare.same(
         h.send(Self.request(3, "vault/notes", #"{"tags":["cafe","ideas"],"match":"any"}"#))[0],
-        #"{"jsonrpc":"2.0","id":3,"result":{"notes":[{"uri":"file:///v/a.md"},{"uri":"file:///v/d/e.org"}]}}"#
+        #"{"jsonrpc":"2.0","id":3,"result":{"notes":[{"uri":"file://\#(v)/a.md"},{"uri":"file://\#(v)/d/e.org"}]}}"#
       )
     )
     let bad = h.send(Self.request(4, "vault/notes", #"{"tags":["a"],"match":"some"}"#))
@@ -142,32 +149,32 @@ import Testing
     var h = Harness()
     h.indexed(Self.notes)
     let open =
-      #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///v/b.md","languageId":"markdown","version":1,"text":"---\ntags: [draft]\n---\n"}}}"#
+      #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://\#(v)/b.md","languageId":"markdown","version":1,"text":"---\ntags: [draft]\n---\n"}}}"#
     #expect(h.send(open).isEmpty)
-    _ = h.feed(.notesRead([Self.note("/v/b.md", "#disk")]))
+    _ = h.feed(.notesRead([Self.note("\(v)/b.md", "#disk")]))
     var tags = h.send(Self.request(2, "vault/tags", "{}"))[0]
     #expect(tags.contains(#""tag":"draft""#) && !tags.contains("disk"), "\(tags)")
     // An incremental change in UTF-16: `draft` → `dra😀ft` then the emoji removed again.
     let change =
-      #"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///v/b.md","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":10},"end":{"line":1,"character":10}},"text":"😀"},{"range":{"start":{"line":1,"character":12},"end":{"line":1,"character":13}},"text":"F"}]}}"#
+      #"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file://\#(v)/b.md","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":10},"end":{"line":1,"character":10}},"text":"😀"},{"range":{"start":{"line":1,"character":12},"end":{"line":1,"character":13}},"text":"F"}]}}"#
     #expect(h.send(change).isEmpty)
     tags = h.send(Self.request(3, "vault/tags", "{}"))[0]
     #expect(tags.contains(#""tag":"dra😀Ft""#), "\(tags)")
     let close =
-      #"{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file:///v/b.md"}}}"#
-    #expect(h.tasks(close) == [.reread(ticket: 0, paths: ["/v/b.md"])])
+      #"{"jsonrpc":"2.0","method":"textDocument/didClose","params":{"textDocument":{"uri":"file://\#(v)/b.md"}}}"#
+    #expect(h.tasks(close) == [.reread(ticket: 0, paths: ["\(v)/b.md"])])
   }
 
   @Test func watchedFilesAreReadAgain() {
     var h = Harness()
     h.indexed(Self.notes)
     let changed =
-      #"{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"file:///v/a.md","type":2},{"uri":"file:///elsewhere/x.md","type":1}]}}"#
-    #expect(h.tasks(changed) == [.reread(ticket: 0, paths: ["/v/a.md"])])
+      #"{"jsonrpc":"2.0","method":"workspace/didChangeWatchedFiles","params":{"changes":[{"uri":"file://\#(v)/a.md","type":2},{"uri":"file://\#(elsewhere)/x.md","type":1}]}}"#
+    #expect(h.tasks(changed) == [.reread(ticket: 0, paths: ["\(v)/a.md"])])
     #expect(h.send(Self.request(3, "vault/tags", "{}")).isEmpty, "parked until read again")
-    _ = h.feed(.notesRead([Self.note("/v/a.md", "#fresh")]))
+    _ = h.feed(.notesRead([Self.note("\(v)/a.md", "#fresh")]))
     #expect(h.feed(.rereadDone(ticket: 0)).first?.contains(#""tag":"fresh""#) == true)
-    _ = h.feed(.notesGone(["/v/d"]))
+    _ = h.feed(.notesGone(["\(v)/d"]))
     let tags = h.send(Self.request(2, "vault/tags", "{}"))[0]
     #expect(
       !tags.contains("ideas") && tags.contains("fresh"),
@@ -179,8 +186,8 @@ import Testing
     var h = Harness()
     h.indexed(Self.notes)
     let added =
-      #"{"jsonrpc":"2.0","method":"workspace/didChangeWorkspaceFolders","params":{"event":{"added":[{"uri":"file:///w","name":"w"}],"removed":[{"uri":"file:///v","name":"v"}]}}}"#
-    #expect(h.tasks(added) == [.forget(vault: 0), .index(vault: 1, root: "/w")])
+      #"{"jsonrpc":"2.0","method":"workspace/didChangeWorkspaceFolders","params":{"event":{"added":[{"uri":"file://\#(w)","name":"w"}],"removed":[{"uri":"file://\#(v)","name":"v"}]}}}"#
+    #expect(h.tasks(added) == [.forget(vault: 0), .index(vault: 1, root: w)])
     #expect(h.send(Self.request(2, "vault/tags", "{}")).isEmpty, "parked while /w indexes")
     let answered = h.feed(.vaultIndexed(vault: 1, paths: []))
     #expect(JSONCompare.same(answered[0], #"{"jsonrpc":"2.0","id":2,"result":{"tags":[]}}"#))
@@ -189,7 +196,7 @@ import Testing
   /// stdin closing does not lose a parked request: tagd exits once it is answered.
   @Test func parkedRequestsAreAnsweredBeforeExit() {
     var h = Harness()
-    _ = h.tasks(Harness.initialize(#""rootUri":"file:///v""#))
+    _ = h.tasks(Harness.initialize(#""rootUri":"file://\#(v)""#))
     #expect(h.send(Self.request(2, "vault/notes", #"{"tags":["x"]}"#)).isEmpty)
     h.server.handle(.inputClosed, into: &h.outbox)
     #expect(h.outbox.exitCode == nil)
@@ -202,31 +209,31 @@ import Testing
   @Test func renameReadsTheNotesThenEditsThem() throws {
     var h = Harness()
     let texts = [
-      NoteText(path: "/v/a.md", bytes: Array("---\ntags: [Work, x]\n---\n".utf8)),
-      NoteText(path: "/v/b.org", bytes: Array("* H  :work:\n".utf8)),
-      NoteText(path: "/v/c.md", bytes: Array("---\ntags:\n  - work\n  - job\n---\n".utf8)),
+      NoteText(path: "\(v)/a.md", bytes: Array("---\ntags: [Work, x]\n---\n".utf8)),
+      NoteText(path: "\(v)/b.org", bytes: Array("* H  :work:\n".utf8)),
+      NoteText(path: "\(v)/c.md", bytes: Array("---\ntags:\n  - work\n  - job\n---\n".utf8)),
     ]
     h.indexed(texts.map { ReadNote(path: $0.path, bytes: $0.bytes ?? []) })
     #expect(
       h.tasks(Self.request(2, "vault/rename", #"{"from":"work","to":"job"}"#))
-        == [.readTexts(ticket: 0, paths: ["/v/a.md", "/v/b.org", "/v/c.md"])]
+        == [.readTexts(ticket: 0, paths: ["\(v)/a.md", "\(v)/b.org", "\(v)/c.md"])]
     )
     let reply = h.feed(.textsRead(ticket: 0, texts: texts))
     #expect(
       JSONCompare.same(
         reply[0],
-        #"{"jsonrpc":"2.0","id":2,"result":{"edit":{"changes":{"file:///v/a.md":[{"range":{"start":{"line":1,"character":7},"end":{"line":1,"character":11}},"newText":"job"}],"file:///v/b.org":[{"range":{"start":{"line":0,"character":5},"end":{"line":0,"character":10}},"newText":" :job"}],"file:///v/c.md":[{"range":{"start":{"line":2,"character":0},"end":{"line":3,"character":0}},"newText":""}]}},"notes":3,"merged":true}}"#
+        #"{"jsonrpc":"2.0","id":2,"result":{"edit":{"changes":{"file://\#(v)/a.md":[{"range":{"start":{"line":1,"character":7},"end":{"line":1,"character":11}},"newText":"job"}],"file://\#(v)/b.org":[{"range":{"start":{"line":0,"character":5},"end":{"line":0,"character":10}},"newText":" :job"}],"file://\#(v)/c.md":[{"range":{"start":{"line":2,"character":0},"end":{"line":3,"character":0}},"newText":""}]}},"notes":3,"merged":true}}"#
       ),
       "\(reply)"
     )
     #expect(h.send(Self.request(3, "vault/rename", #"{"from":"work","to":"new job"}"#)).isEmpty)
     let refused = h.feed(.textsRead(ticket: 1, texts: texts))
-    #expect(refused[0].contains("-32602") && refused[0].contains("file:///v/b.org"), "\(refused)")
+    #expect(refused[0].contains("-32602") && refused[0].contains("file://\(v)/b.org"), "\(refused)")
   }
 
   @Test func fieldSuggestionsFromTheVault() {
     var h = Harness()
-    h.indexed(Self.notes + [Self.note("/v/z.md", "#ideas #wonder")])
+    h.indexed(Self.notes + [Self.note("\(v)/z.md", "#ideas #wonder")])
     _ = h.send(
       Self.request(
         2,

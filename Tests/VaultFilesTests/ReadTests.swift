@@ -28,29 +28,6 @@ import Glibc
     #expect(NoteFiles.read(vault.path("missing.md")) == .failure(.unreadable(errno: ENOENT)))
   }
 
-  @Test func utf8CheckAgreesWithTheStandardLibrary() {
-    var random = SplitMix64(seed: 7)
-    let pieces: [[UInt8]] = [
-      [0x61], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xC0, 0x80],
-      [0xED, 0xA0, 0x80],
-      [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x80, 0x80], [0x80], [0xFF], [0xC3], [0xF0, 0x9F],
-      [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49],
-    ]
-    for _ in 0..<20_000 {
-      var bytes: [UInt8] = []
-      for _ in 0..<Int.random(in: 0..<12, using: &random) {
-        bytes += pieces.randomElement(using: &random)!
-      }
-      let valid = String(validating: bytes, as: UTF8.self) != nil
-      let firstBad = UTF8Check.firstInvalid(bytes)
-      #expect((firstBad == nil) == valid, "\(bytes)")
-      if let firstBad {
-        // Everything before the reported byte is valid.
-        #expect(String(validating: bytes[..<firstBad], as: UTF8.self) != nil, "\(bytes)")
-      }
-    }
-  }
-
   @Test func threadsReadWhatOneThreadReads() throws {
     let vault = TemporaryFolder()
     for i in 0..<700 {

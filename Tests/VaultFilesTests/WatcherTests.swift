@@ -20,10 +20,32 @@ import Glibc
         all.removed += batch.removed
         all.removedFolders += batch.removedFolders
         all.overflowed = all.overflowed || batch.overflowed
+        all.vocabularyChanged = all.vocabularyChanged || batch.vocabularyChanged
       }
       if done(all) { break }
     }
     return all
+  }
+
+  /// The root's `.tagd.toml` is the one dot entry reported (written, replaced by a rename,
+  /// removed); one in a subfolder is not the vault's and is not.
+  @Test func theVocabularyIsReported() throws {
+    let vault = TemporaryFolder()
+    vault.write("sub/x.md", "#x\n")
+    let watcher = try VaultWatcher(root: vault.path)
+    vault.write("sub/.tagd.toml", "deny = []\n")
+    vault.write(".other", "x\n")
+    vault.write("a.md", "#a\n")
+    let unrelated = collect(watcher) { !$0.changed.isEmpty }
+    #expect(!unrelated.vocabularyChanged && unrelated.changed == [vault.path("a.md")])
+    vault.write(".tagd.toml", "deny = [\"a\"]\n")
+    #expect(collect(watcher) { $0.vocabularyChanged }.vocabularyChanged)
+    vault.write(".tagd.new", "deny = [\"b\"]\n")
+    #expect(rename(vault.path(".tagd.new"), vault.path(".tagd.toml")) == 0)
+    #expect(collect(watcher) { $0.vocabularyChanged }.vocabularyChanged)
+    unlink(vault.path(".tagd.toml"))
+    let removed = collect(watcher) { $0.vocabularyChanged }
+    #expect(removed.vocabularyChanged && removed.changed.isEmpty && removed.removed.isEmpty)
   }
 
   @Test func writesRemovalsAndNewFoldersAreReported() throws {

@@ -54,6 +54,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case keptTagsTail
   /// An outcome that did nothing, written as one fragment.
   case emptyOutcome
+  /// A `field/change` reply written from the field's session, with no result value made.
+  case stateInPlace
   /// A Content-Length header whose reserved digits were right (the body did not move).
   case headerDigitsGuessed
 

@@ -160,6 +160,9 @@ public enum Sentence: Hashable, Sendable {
   case nothingTo(HistoryDirection)
   /// A step was undone or redone.
   case history(HistoryDirection, Step)
+  /// `field/suggest` found `count` suggestions, `first` the best (what Tab takes); said when
+  /// suggestions appear or change, since the list never takes the focus.
+  case suggestions(count: Int, first: String)
 
   /// What an undone or redone step had done.
   public enum Step: Hashable, Sendable {

@@ -70,6 +70,9 @@ extension Language {
     case .nothingTo(.redo): "Nothing to redo."
     case .history(let direction, let step):
       "\(direction == .undo ? "Undid" : "Redid") \(englishStep(step))."
+    case .suggestions(0, _): "No suggestions."
+    case .suggestions(1, let first): "One suggestion: \(first)."
+    case .suggestions(let count, let first): "\(count) suggestions; the first is \(first)."
     }
   }
 
@@ -119,6 +122,9 @@ extension Language {
     case .nothingTo(.redo): "No hay nada que rehacer."
     case .history(let direction, let step):
       "\(direction == .undo ? "Se ha deshecho" : "Se ha rehecho") \(spanishStep(step))."
+    case .suggestions(0, _): "No hay sugerencias."
+    case .suggestions(1, let first): "Una sugerencia: \(first)."
+    case .suggestions(let count, let first): "\(count) sugerencias; la primera es \(first)."
     }
   }
 
@@ -162,6 +168,9 @@ extension Language {
     case .nothingTo(.redo): "Nichts wiederherzustellen."
     case .history(let direction, let step):
       "\(direction == .undo ? "Rückgängig gemacht" : "Wiederhergestellt"): \(germanStep(step))."
+    case .suggestions(0, _): "Keine Vorschläge."
+    case .suggestions(1, let first): "Ein Vorschlag: \(first)."
+    case .suggestions(let count, let first): "\(count) Vorschläge; der erste ist \(first)."
     }
   }
 
@@ -228,6 +237,10 @@ extension Language {
     case .nothingTo(.redo): return "Rien à rétablir."
     case .history(let direction, let step):
       return "\(direction == .undo ? "Annulé" : "Rétabli")\(colon) \(frenchStep(step))."
+    case .suggestions(0, _): return "Aucune suggestion."
+    case .suggestions(1, let first): return "Une suggestion\(colon) \(first)."
+    case .suggestions(let count, let first):
+      return "\(count) suggestions\u{A0}; la première est \(first)."
     }
   }
 

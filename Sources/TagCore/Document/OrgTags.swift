@@ -8,6 +8,9 @@ enum OrgTags {
     !tag.isEmpty && tag.unicodeScalars.allSatisfy(isTagScalar)
   }
 
+  /// Whether `scalar` may be in an Org tag: Org's `[[:alnum:]_@#%]`, where Emacs's `alnum`
+  /// is a letter (with the marks that belong to letters, so `cafe` + U+0301 is a tag as its
+  /// precomposed spelling is, and letter numbers such as `Ⅻ`) or a decimal digit.
   static func isTagScalar(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "_", "@", "#", "%": return true
@@ -15,7 +18,7 @@ enum OrgTags {
     }
     switch scalar.properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-      .decimalNumber:
+      .nonspacingMark, .spacingMark, .enclosingMark, .letterNumber, .decimalNumber:
       return true
     default: return false
     }

@@ -94,11 +94,14 @@ public struct NoteReading: Hashable, Sendable {
   /// Why the front matter's tags could not be read (they are then missing; the body's inline
   /// tags are still read); nil when it was read or there is none.
   public var problem: DocumentError?
+  /// The note's title, when it has one (see ``NoteReader/read(_:kind:)``).
+  public var title: String?
 
   /// Creates a reading.
-  public init(tags: [NoteTag], problem: DocumentError?) {
+  public init(tags: [NoteTag], problem: DocumentError?, title: String? = nil) {
     self.tags = tags
     self.problem = problem
+    self.title = title
   }
 }
 
@@ -109,25 +112,36 @@ public enum NoteReader {
   /// Markdown: the front matter's `tags` (YAML `---` or TOML `+++`, read by §6b's readers) and
   /// the body's inline `#tags` (see ``InlineTags``). Org: every heading's tags and the first
   /// `#+FILETAGS:` line.
-  public static func read(_ text: DocumentText, kind: NoteKind) -> NoteReading {
+  ///
+  /// With `title` (only then: the readers that want tags alone skip the work), the title:
+  /// Markdown's front-matter `title` (one non-blank string), else its first level-1 heading
+  /// (`# Text`, outside fenced code, a closing run of `#` dropped); Org's first `#+TITLE:`
+  /// line. Blanks around it are trimmed; a blank title is none.
+  public static func read(
+    _ text: DocumentText,
+    kind: NoteKind,
+    title: Bool = false
+  ) -> NoteReading {
     switch kind {
-    case .markdown: markdown(text)
-    case .org: org(text)
+    case .markdown: markdown(text, title: title)
+    case .org: org(text, title: title)
     }
   }
 
-  /// ``read(_:kind:)`` of a string.
-  public static func read(_ text: String, kind: NoteKind) -> NoteReading {
-    read(DocumentText(text), kind: kind)
+  /// ``read(_:kind:title:)`` of a string.
+  public static func read(_ text: String, kind: NoteKind, title: Bool = false) -> NoteReading {
+    read(DocumentText(text), kind: kind, title: title)
   }
 
-  private static func markdown(_ doc: DocumentText) -> NoteReading {
+  private static func markdown(_ doc: DocumentText, title wanted: Bool) -> NoteReading {
     var tags: [NoteTag] = []
     tags.reserveCapacity(8)
     var problem: DocumentError?
     var body = doc.bodyStart
     var bodyLine = 0
+    var title: String?
     if let front = FrontMatterBounds(doc) {
+      if wanted { title = frontMatterTitle(doc, place: front.place) }
       do {
         let list =
           front.place == .yamlFrontMatter
@@ -151,7 +165,65 @@ public enum NoteReader {
       }
     }
     InlineTags.scan(doc, from: body, line: bodyLine, into: &tags)
-    return NoteReading(tags: tags, problem: problem)
+    if wanted && title == nil { title = headingTitle(doc, from: body) }
+    return NoteReading(tags: tags, problem: problem, title: title)
+  }
+
+  /// The front matter's `title`, when it is one non-blank string.
+  private static func frontMatterTitle(_ doc: DocumentText, place: TagPlace) -> String? {
+    let list =
+      place == .yamlFrontMatter
+      ? try? YAMLFrontMatter.list(in: doc, key: "title")
+      : try? TOMLFrontMatter.list(in: doc, key: "title")
+    guard let list, list.tags.count == 1 else { return nil }
+    let title = list.tags[0].trimmingBlanks
+    return title.isEmpty ? nil : title
+  }
+
+  /// The text of the first level-1 ATX heading from `start` (a line's start), outside fenced
+  /// code: up to three blanks, `#`, a blank, the text; a closing run of `#` after a blank is
+  /// not part of it.
+  private static func headingTitle(_ doc: DocumentText, from start: Int) -> String? {
+    let bytes = doc.bytes.span
+    var at = start
+    var line = 0
+    while at < bytes.count {
+      let first = InlineTags.skipBlanks(bytes, at)
+      if let fence = Fence(bytes, at: first) {
+        at = fence.skipBlock(bytes, from: first, line: &line)
+        continue
+      }
+      let end = bytes.firstLineBreak(from: first)
+      if first - at <= 3, first + 1 < end, bytes[first] == UInt8(ascii: "#"),
+        isBlank(bytes[first + 1])
+      {
+        let textStart = doc.skipBlanks(first + 1, to: end)
+        var textEnd = doc.trimBlanks(end, from: textStart)
+        var closing = textEnd
+        while closing > textStart, bytes[closing - 1] == UInt8(ascii: "#") { closing -= 1 }
+        if closing == textStart || isBlank(bytes[closing - 1]) {
+          textEnd = doc.trimBlanks(closing, from: textStart)
+        }
+        if textEnd > textStart { return doc.string(textStart..<textEnd) }
+      }
+      guard end < bytes.count else { break }
+      at = InlineTags.afterBreak(bytes, end)
+    }
+    return nil
+  }
+
+  /// The value of the Org keyword line at `start` (to `end`) when it is `#+TITLE:` (any case).
+  private static func orgTitle(_ doc: DocumentText, _ start: Int, _ end: Int) -> String? {
+    let keyword = Array("#+title:".utf8)
+    let first = doc.skipBlanks(start, to: end)
+    guard end - first >= keyword.count,
+      zip(doc.bytes[first..<(first + keyword.count)], keyword).allSatisfy({
+        $0 | ($0 >= 0x41 && $0 <= 0x5A ? 0x20 : 0) == $1
+      })
+    else { return nil }
+    let valueStart = doc.skipBlanks(first + keyword.count, to: end)
+    let valueEnd = doc.trimBlanks(end, from: valueStart)
+    return valueEnd > valueStart ? doc.string(valueStart..<valueEnd) : nil
   }
 
   /// Appends the tags of `list` with their lines (counted from the list's start).
@@ -180,8 +252,9 @@ public enum NoteReader {
     }
   }
 
-  private static func org(_ doc: DocumentText) -> NoteReading {
+  private static func org(_ doc: DocumentText, title wanted: Bool) -> NoteReading {
     var tags: [NoteTag] = []
+    var title: String?
     let filetags = OrgTags.filetagsLine(in: doc)?.line
     let bytes = doc.bytes.span
     var start = doc.bodyStart
@@ -189,6 +262,9 @@ public enum NoteReader {
     var lists = 0
     while start < bytes.count {
       let end = bytes.firstLineBreak(from: start)
+      if wanted, title == nil, bytes[start] != UInt8(ascii: "*") {
+        title = orgTitle(doc, start, end)
+      }
       if start == filetags {
         let list = OrgTags.filetags(in: doc)
         appendList(
@@ -216,7 +292,7 @@ public enum NoteReader {
       start = doc.afterBreak(end)
       line += 1
     }
-    return NoteReading(tags: tags, problem: nil)
+    return NoteReading(tags: tags, problem: nil, title: title)
   }
 }
 
@@ -249,5 +325,15 @@ struct FrontMatterBounds {
       line = next
     }
     return nil
+  }
+}
+
+extension String {
+  /// The string without the spaces and tabs around it.
+  fileprivate var trimmingBlanks: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) })
+    else { return "" }
+    return String(self[first...last])
   }
 }

@@ -33,6 +33,7 @@ public struct VaultIndex: Sendable {
     var name: String
     var first: UInt32
     var count: UInt32
+    var title: String?
   }
 
   struct SpellingEntry: Sendable {
@@ -78,12 +79,12 @@ public struct VaultIndex: Sendable {
     slots.keys.map(\.text).sorted(by: pathOrder)
   }
 
-  /// Records that the note named `name` now carries `tags` (as ``NoteReader`` read them),
-  /// replacing what it carried before.
+  /// Records that the note named `name` now carries `tags` (as ``NoteReader`` read them) and
+  /// has `title`, replacing what it carried before.
   ///
   /// Tags whose byte offsets pass 2³² or whose line passes 2²⁹ are not recorded (notes are
   /// far smaller).
-  public mutating func update(note name: String, tags: [NoteTag]) {
+  public mutating func update(note name: String, tags: [NoteTag], title: String? = nil) {
     let exact = ExactString(name)
     let slot: UInt32
     if let old = slots[exact] {
@@ -123,7 +124,12 @@ public struct VaultIndex: Sendable {
       garbage += notes[Int(slot)].map { Int($0.count) } ?? 0
       pool.append(contentsOf: occurrences)
     }
-    notes[Int(slot)] = Note(name: name, first: first, count: UInt32(occurrences.count))
+    notes[Int(slot)] = Note(
+      name: name,
+      first: first,
+      count: UInt32(occurrences.count),
+      title: title
+    )
     link(slot: slot)
     compactIfWasteful()
   }
@@ -145,6 +151,11 @@ public struct VaultIndex: Sendable {
     }
     pool = compacted
     garbage = 0
+  }
+
+  /// The title of the note named `name`, when it is indexed and has one.
+  public func title(of name: String) -> String? {
+    slots[ExactString(name)].flatMap { notes[Int($0)]?.title }
   }
 
   /// Forgets the note named `name` (nothing when it is not indexed).

@@ -11,6 +11,9 @@
 /// Every comparison is caseless (``CaselessKey``). `a/b` is its own tag: allowing `a` does not
 /// allow `a/b`.
 public struct Vocabulary: Hashable, Sendable {
+  /// The file's name, at the vault's root.
+  public static let fileName = ".tagd.toml"
+
   /// The only tags allowed, when the file has `allow`; nil when it has none.
   public var allow: [String]?
   /// The tags denied.

@@ -155,7 +155,7 @@ public struct FieldBlurRequest: TagRequest, Hashable {
   public init(params: Params) throws(ParamsError) { field = try params.string("field") }
 }
 
-/// The answer to `field/suggest`: `{items: [{text, matches: [{start, end}]}]}`.
+/// The answer to `field/suggest`: `{items: [{text, matches: [{start, end}]}], announcement}`.
 ///
 /// `start` and `end` are offsets in `text`, counted in the negotiated position encoding
 /// (UTF-16 code units unless `initialize` agreed on utf-8 or utf-32), `end` exclusive.
@@ -192,9 +192,15 @@ public struct SuggestResult: JSONWritable, Hashable, Sendable {
 
   /// Best first.
   public var items: [Item]
+  /// What a screen reader says when these suggestions appear: how many, and the first
+  /// (Protocol/announcements.md, `suggestions`).
+  public var announcement: String
 
   /// Creates a result.
-  public init(items: [Item]) { self.items = items }
+  public init(items: [Item], announcement: String) {
+    self.items = items
+    self.announcement = announcement
+  }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
@@ -218,6 +224,8 @@ public struct SuggestResult: JSONWritable, Hashable, Sendable {
       w.endObject()
     }
     w.endArray()
+    w.key("announcement")
+    w.string(announcement)
     w.endObject()
   }
 }

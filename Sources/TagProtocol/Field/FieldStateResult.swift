@@ -61,13 +61,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   }
 
   public func write(to w: inout JSONWriter) {
-    w.fragment(#"{"field":"#)
-    w.string(field)
-    w.fragment(#","version":"#)
-    w.integer(version)
-    w.fragment(#","prompt":"#)
-    w.string(prompt)
-    w.fieldChange(
+    w.fieldState(
+      field: field,
+      version: version,
+      prompt: prompt,
       tags: tags,
       encodedTags: encodedTags,
       text: text,
@@ -78,11 +75,46 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
       language: language,
       flagged: flagged
     )
-    w.endObject()
   }
 }
 
 extension JSONWriter {
+  /// Writes a ``FieldStateResult`` from its members, for a caller that holds them and need not
+  /// make the result (the keystroke's reply, written from the session).
+  public mutating func fieldState(
+    field: String,
+    version: Int,
+    prompt: String,
+    tags: [String],
+    encodedTags: EncodedTags?,
+    text: String,
+    outcome: FieldOutcome,
+    selected: Int?,
+    canUndo: Bool,
+    canRedo: Bool,
+    language: Language,
+    flagged: [FlaggedTag]
+  ) {
+    fragment(#"{"field":"#)
+    string(field)
+    fragment(#","version":"#)
+    integer(version)
+    fragment(#","prompt":"#)
+    string(prompt)
+    fieldChange(
+      tags: tags,
+      encodedTags: encodedTags,
+      text: text,
+      outcome: outcome,
+      selected: selected,
+      canUndo: canUndo,
+      canRedo: canRedo,
+      language: language,
+      flagged: flagged
+    )
+    endObject()
+  }
+
   /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
   /// a chip is selected), `flagged` (when a tag breaks the rules), `outcome`, `canUndo` and
   /// `canRedo` (when true) and, when the outcome has something to say, `announcement` in

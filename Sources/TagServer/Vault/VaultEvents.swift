@@ -7,20 +7,25 @@ public struct ReadNote: Hashable, Sendable {
   public var path: String
   /// The tags, with their places.
   public var tags: [NoteTag]
+  /// Its title, when it has one.
+  public var title: String?
 
   /// Creates a note.
-  public init(path: String, tags: [NoteTag]) {
+  public init(path: String, tags: [NoteTag], title: String? = nil) {
     self.path = path
     self.tags = tags
+    self.title = title
   }
 
   /// Reads the note at `path` from its UTF-8 `bytes` (on any thread: pure).
   public init(path: String, bytes: [UInt8]) {
     let kind = NoteKind(fileName: path) ?? .markdown
-    self.init(
-      path: path,
-      tags: NoteReader.read(DocumentText(utf8: bytes, lineStarts: nil), kind: kind).tags
+    let reading = NoteReader.read(
+      DocumentText(utf8: bytes, lineStarts: nil),
+      kind: kind,
+      title: true
     )
+    self.init(path: path, tags: reading.tags, title: reading.title)
   }
 }
 
@@ -40,6 +45,9 @@ public enum VaultTask: Hashable, Sendable {
   /// ``ServerEvent/notesRead(_:)`` for those read, ``ServerEvent/notesGone(_:)`` for the
   /// others, then ``ServerEvent/rereadDone(ticket:)``.
   case reread(ticket: Int, paths: [String])
+  /// Read vault `vault`'s `.tagd.toml` at `root` again
+  /// (``ServerEvent/vocabularyRead(vault:text:)``): it changed on disk.
+  case readVocabulary(vault: Int, root: String)
   /// Read these notes' bytes for the request parked on `ticket`
   /// (``ServerEvent/textsRead(ticket:texts:)``).
   case readTexts(ticket: Int, paths: [String])

@@ -12,6 +12,11 @@ struct VaultState: Sendable {
     /// Whether its first full index is done.
     var indexed = false
 
+    /// The path of the vocabulary of the vault at `root`.
+    static func vocabularyPath(of root: String) -> String {
+      (root.hasSuffix("/") ? root : root + "/") + Vocabulary.fileName
+    }
+
     /// Whether `note` lies under this folder.
     func holds(_ note: String) -> Bool {
       note.hasPrefix(path == "/" ? "/" : path + "/")
@@ -68,10 +73,10 @@ struct VaultState: Sendable {
   /// stdin ended while requests were parked: exit once they are answered.
   var closing = false
 
-  /// Sets the tags of the note at `path`.
-  mutating func update(_ path: String, tags: [NoteTag]) {
+  /// Sets the tags and title of the note at `path`.
+  mutating func update(_ path: String, tags: [NoteTag], title: String?) {
     let before = index.tags(ofNote: path)?.map(\.text) ?? []
-    index.update(note: path, tags: tags)
+    index.update(note: path, tags: tags, title: title)
     spellingsChanged(from: before, to: tags.map(\.text))
   }
 
@@ -214,9 +219,18 @@ struct VaultState: Sendable {
     return nextTicket
   }
 
-  /// The vault holding `path`, if any.
+  /// The vault holding `path`, if any: the innermost when one vault's folder is inside
+  /// another's.
   func vault(holding path: String) -> Int? {
-    roots.first { $0.value.holds(path) }?.key
+    roots.filter { $0.value.holds(path) }.max {
+      $0.value.path.utf8.count < $1.value.path.utf8.count
+    }?
+    .key
+  }
+
+  /// The vocabulary that applies to the note at `path`: its own vault's (the innermost).
+  func vocabulary(of path: String) -> Vocabulary? {
+    vault(holding: path).flatMap { vocabularies[$0] }
   }
 }
 

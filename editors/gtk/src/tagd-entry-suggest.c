@@ -61,6 +61,17 @@ _tagd_entry_hide_suggestions (TagdEntry *self)
   gtk_popover_popdown (GTK_POPOVER (self->popover));
 }
 
+/* Says tagd's sentence for a field/suggest result (its `announcement`): the library keeps no
+ * wording of its own. */
+static void
+speak_suggestions (TagdEntry *self, GVariant *result)
+{
+  const char *sentence = NULL;
+
+  if (g_variant_lookup (result, "announcement", "&s", &sentence) && sentence[0] != '\0')
+    _tagd_entry_speak (self, sentence);
+}
+
 static void
 on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolean current, gpointer data)
 {
@@ -120,20 +131,18 @@ on_suggest_reply (gpointer owner, GVariant *result, const GError *error, gboolea
         same = g_str_equal (before[i], self->items->pdata[i]);
       gtk_widget_queue_allocate (GTK_WIDGET (self));
       gtk_popover_popup (GTK_POPOVER (self->popover));
-      /* The popover never takes the focus, so a screen reader hears of it here: how many
-       * suggestions, and the first (what Tab takes), whenever they change. */
+      /* The popover never takes the focus, so a screen reader hears of it from the text:
+       * tagd's sentence (how many, and the first: what Tab takes) whenever the list changes. */
       if (!same)
-        {
-          /* TRANSLATORS: spoken when suggestions appear or change; %d is their number, %s the first */
-          g_autofree char *sentence = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d suggestion: %s.",
-                                                                    "%d suggestions, the first: %s.",
-                                                                    self->items->len),
-                                                       (int) self->items->len, (char *) self->items->pdata[0]);
-          _tagd_entry_speak (self, sentence);
-        }
+        speak_suggestions (self, result);
     }
   else
-    gtk_popover_popdown (GTK_POPOVER (self->popover));
+    {
+      gtk_popover_popdown (GTK_POPOVER (self->popover));
+      /* The list went away while the user typed: tagd's "No suggestions." says why. */
+      if (was_shown && gtk_entry_buffer_get_length (self->buffer) > 0 && gtk_widget_has_focus (self->text))
+        speak_suggestions (self, result);
+    }
 }
 
 static gboolean

@@ -1726,15 +1726,22 @@ def orca_hears_suggestions_and_nothing_to_undo(ctx):
     demo.key("ctrl+z")  # nothing typed yet
     orca.hears(m, "Nothing to undo.", what="Orca to say there is nothing to undo")
     check(demo.dump()["entry"]["announcement"] == "Nothing to undo.", "the announcement property")
+    # Suggestions appearing, changing and going away are said in tagd's words (the field/suggest
+    # result's announcement), not the library's own.
     m = orca.mark()
     demo.type("sp")
     wait_for(lambda: popover_rows(demo) == ["spicy"], "the popover with spicy")
-    orca.hears(m, "1 suggestion", "spicy", what="Orca to say that a suggestion appeared")
+    orca.hears(m, "One suggestion: spicy.", what="Orca to say tagd's sentence: a suggestion appeared")
     m = orca.mark()
     demo.key("BackSpace")
     wait_for(lambda: len(popover_rows(demo)) >= 2, "more suggestions for s")
-    n = len(popover_rows(demo))
-    orca.hears(m, "%d suggestions" % n, what="Orca to say how many suggestions there are now")
+    rows = popover_rows(demo)
+    orca.hears(m, "%d suggestions; the first is %s." % (len(rows), rows[0]),
+               what="Orca to say tagd's sentence: how many suggestions there are now, and the first")
+    m = orca.mark()
+    demo.type("zq")
+    wait_for(lambda: popover_rows(demo) == [], "the popover gone for szq")
+    orca.hears(m, "No suggestions.", what="Orca to say tagd's sentence: the suggestions went away")
 
 
 @test

@@ -14,9 +14,14 @@
 #include <TagdQt/TagEdit>
 
 #include "control.h"
+#include "notefile.h"
 #include "recorder.h"
 
 #include <QtCore/QJsonArray>
+#include <QtGui/QFontInfo>
+#include <QtGui/QFontMetricsF>
+
+#include <cmath>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QFile>
@@ -263,29 +268,20 @@ public:
         }
     }
 
-    static QString read(const QString &path)
-    {
-        QFile f(path);
-        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
-    }
-
     // The note's tags into the entry. Until the entry shows them, its changes are not the
     // user's edits of this note (a late change of the note before must not be written here).
     void pick(const QString &path)
     {
         note = path;
         armed = false;
-        Tagd::Connection::instance()->call(u"document/tags"_s, {{u"text"_s, read(path)}}, this,
-                                           [this, path](const QJsonValue &r, const QString &error) {
-                                               if (path != note || !error.isEmpty())
-                                                   return;
-                                               loaded.clear();
-                                               for (const QJsonValue &t : r.toObject().value(u"tags"_s).toArray())
-                                                   loaded << t.toString();
-                                               entry->setEnabled(true);
-                                               armed = entry->tags() == loaded;
-                                               entry->setTags(loaded);
-                                           });
+        TagdDemo::noteTags(path, this, [this, path](const QStringList &tags) {
+            if (path != note)
+                return;
+            loaded = tags;
+            entry->setEnabled(true);
+            armed = entry->tags() == loaded;
+            entry->setTags(loaded);
+        });
     }
 
     void tagsEdited()
@@ -296,44 +292,11 @@ public:
             armed = entry->tags() == loaded;
             return;
         }
-        const QString path = note, text = read(path);
-        const QStringList tags = entry->tags();
-        Tagd::Connection::instance()->call(
-            u"document/setTags"_s, {{u"text"_s, text}, {u"tags"_s, QJsonArray::fromStringList(tags)}}, this,
-            [this, path, text](const QJsonValue &r, const QString &error) {
-                if (!error.isEmpty()) {
-                    qWarning("tagd-qt-demo: cannot set the tags of %s: %s", qPrintable(path), qPrintable(error));
-                    return;
-                }
-                const QJsonArray edits = r.toObject().value(u"edits"_s).toArray();
-                if (edits.isEmpty())
-                    return;
-                // Edits come last first, against the text as sent; positions in UTF-16 units.
-                QList<int> lineStarts{0};
-                for (int i = 0; i < text.size(); ++i)
-                    if (text[i] == u'\n')
-                        lineStarts << i + 1;
-                auto offset = [&](const QJsonObject &pos) {
-                    return lineStarts.value(pos.value(u"line"_s).toInt(), int(text.size())) + pos.value(u"character"_s).toInt();
-                };
-                QString out = text;
-                for (const QJsonValue &e : edits) {
-                    const QJsonObject range = e.toObject().value(u"range"_s).toObject();
-                    const int from = offset(range.value(u"start"_s).toObject()), to = offset(range.value(u"end"_s).toObject());
-                    out.replace(from, to - from, e.toObject().value(u"newText"_s).toString());
-                }
-                // Written whole or not at all, and only over the text the edits were made for.
-                if (read(path) != text)
-                    return;
-                QSaveFile f(path);
-                if (!f.open(QIODevice::WriteOnly) || f.write(out.toUtf8()) < 0 || !f.commit()) {
-                    qWarning("tagd-qt-demo: cannot write %s", qPrintable(path));
-                    return;
-                }
-                // tagd sees the change (inotify) on its own, typically within a second.
-                QTimer::singleShot(300, cloud, [this] { cloud->reloadVault(); });
-                QTimer::singleShot(1500, cloud, [this] { cloud->reloadVault(); });
-            });
+        // tagd sees the change (inotify) on its own, typically within a second.
+        TagdDemo::setNoteTags(note, entry->tags(), this, [this] {
+            QTimer::singleShot(300, cloud, [this] { cloud->reloadVault(); });
+            QTimer::singleShot(1500, cloud, [this] { cloud->reloadVault(); });
+        });
     }
 
     QJsonObject dump() const
@@ -417,7 +380,7 @@ public:
         interests->setPalette(dark);
         auto *il = new QVBoxLayout(interests);
         il->setContentsMargins(24, 20, 24, 20);
-        il->addWidget(heading(QCoreApplication::translate("TagdDemo", "Pick your interests")));
+        il->addWidget(interestsTitle = heading(QCoreApplication::translate("TagdDemo", "Pick your interests")));
         il->addWidget(subtitle(QCoreApplication::translate("TagdDemo", "Select the topics you follow. Close tags melt together.")));
         // The switch sits above the cloud, as in the seed: the cloud's height changes while it
         // animates, and nothing above it moves.
@@ -487,7 +450,7 @@ public:
         return {{u"entry"_s, rectOf(entry, frameHeight)}, {u"text"_s, rectOf(entry->textWidget())},
                 {u"rtl"_s, isRightToLeft()}, {u"subtitle"_s, rectOf(recipeSubtitle)},
                 {u"recipe"_s, rectOf(tabs->widget(0))}, {u"interests"_s, rectOf(interests)},
-                {u"switch"_s, rectOf(tight)}, {u"cloud"_s, rectOf(cloud)}, {u"chips"_s, chips}, {u"tags"_s, tags},
+                {u"switch"_s, rectOf(tight)}, {u"interestsTitle"_s, rectOf(interestsTitle)}, {u"cloud"_s, rectOf(cloud)}, {u"chips"_s, chips}, {u"tags"_s, tags},
                 {u"dpr"_s, devicePixelRatioF()}};
     }
 
@@ -578,6 +541,29 @@ public:
             return {{u"ok"_s, image.convertToFormat(QImage::Format_RGB888).save(a[4], "PPM")},
                     {u"width"_s, image.width()}, {u"height"_s, image.height()}};
         }
+        if (verb == u"ink"_s) { // ink tag|heading WEIGHT TEXT: the ink of TEXT drawn black on white in
+            // that font at WEIGHT, at the screen's scale, in device pixels (the sum of each pixel's
+            // darkness): what a test compares a title on screen with
+            QFont f = rest.section(u' ', 0, 0) == u"heading"_s ? interestsTitle->font() : cloud->font();
+            f.setWeight(QFont::Weight(rest.section(u' ', 1, 1).toInt()));
+            const QString text = rest.section(u' ', 2);
+            const QFontMetricsF fm(f);
+            const double dpr = devicePixelRatioF();
+            QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
+                         QImage::Format_RGB32);
+            image.setDevicePixelRatio(dpr);
+            image.fill(Qt::white);
+            QPainter p(&image);
+            p.setFont(f);
+            p.setPen(Qt::black);
+            p.drawText(QPointF(4, 4 + fm.ascent()), text);
+            p.end();
+            double ink = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+            return {{u"ink"_s, ink}, {u"family"_s, QFontInfo(f).family()}, {u"styleName"_s, QFontInfo(f).styleName()}};
+        }
         if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
             const QImage one = screen()->grabWindow(0, rest.section(u' ', 0, 0).toInt(), rest.section(u' ', 1, 1).toInt(), 1, 1).toImage();
             const QColor c = one.pixelColor(0, 0);
@@ -597,6 +583,7 @@ public:
     QWidget *interests;
     NotesPage *notes;
     QLabel *recipeSubtitle;
+    QLabel *interestsTitle;
     QList<std::pair<QString, QPushButton *>> suggestions;
     QStringList announcements;
     QJsonArray dropped;

@@ -9,6 +9,11 @@
         <translation>%1 entfernen</translation>
     </message>
     <message>
+        <source>Edit %1</source>
+        <extracomment>The accessible name of the text that edits a chip in place; %1 is the tag.</extracomment>
+        <translation>%1 bearbeiten</translation>
+    </message>
+    <message>
         <source>Suggestions</source>
         <translation>Vorschläge</translation>
     </message>

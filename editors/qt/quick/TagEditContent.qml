@@ -112,6 +112,56 @@ Item {
                     onDoubleClicked: root.field.editChip(chip.index)
                 }
 
+                // The chip edited in place: its text over the label, all selected. Return
+                // commits (field/replaceTag), Escape cancels, focus leaving commits.
+                Loader {
+                    active: root.field.editingIndex === chip.index
+                    x: root.mirrored ? remove.x + remove.width : root.pad / 2
+                    y: 1
+                    width: Math.max(24, chip.width - root.pad * 1.5 - root.button)
+                    height: chip.height - 2
+
+                    sourceComponent: Rectangle {
+                        color: palette.base
+                        radius: 3
+
+                        TextInput {
+                            id: editor
+
+                            property bool done: false
+
+                            function finish(commit) {
+                                if (done)
+                                    return
+                                done = true
+                                root.field.finishEdit(commit, text)
+                            }
+
+                            anchors.fill: parent
+                            anchors.leftMargin: 2
+                            anchors.rightMargin: 2
+                            verticalAlignment: TextInput.AlignVCenter
+                            clip: true
+                            font: root.field.font
+                            color: palette.text
+                            selectionColor: palette.highlight
+                            selectedTextColor: palette.highlightedText
+                            text: chip.modelData.tag
+                            Accessible.role: Accessible.EditableText
+                            Accessible.name: qsTranslate("Tagd::TagEdit", "Edit %1").arg(chip.modelData.tag)
+                            Accessible.editable: true
+                            Keys.onReturnPressed: finish(true)
+                            Keys.onEnterPressed: finish(true)
+                            Keys.onEscapePressed: finish(false)
+                            onActiveFocusChanged: if (!activeFocus) finish(true)
+                            Component.onCompleted: {
+                                selectAll()
+                                forceActiveFocus()
+                            }
+                        }
+                    }
+                }
+
                 Item {
                     id: remove
 

@@ -46,6 +46,13 @@ QuickTagEdit::QuickTagEdit(QQuickItem *parent)
     connect(m_session, &FieldSession::refusalChanged, this, &QuickTagEdit::refusalChanged);
     connect(m_session, &FieldSession::flaggedChanged, this, &QuickTagEdit::flaggedTagsChanged);
     connect(m_session, &FieldSession::contentChanged, this, [this] { updateSuggestions(); });
+    connect(m_session, &FieldSession::editRequested, this, &QuickTagEdit::editChip);
+    connect(m_session, &FieldSession::tagsReplaced, this, [this] {
+        if (m_editingIndex >= 0) { // the chip edited is gone or moved: the edit ends
+            m_editingIndex = -1;
+            Q_EMIT editingIndexChanged();
+        }
+    });
     connect(m_session, &FieldSession::layoutNeeded, this, [this] {
         m_lastWidth = -1;
         requestLayout();
@@ -81,7 +88,8 @@ void QuickTagEdit::componentComplete()
             updateSuggestions();
         } else {
             hideSuggestions();
-            m_session->blur();
+            if (m_editingIndex < 0) // (a chip edited in place holds the focus: not a blur)
+                m_session->blur();
         }
     });
     requestLayout();
@@ -169,6 +177,30 @@ void QuickTagEdit::selectChip(int index)
     m_session->select(index);
     if (m_input)
         m_input->forceActiveFocus(Qt::MouseFocusReason);
+}
+
+// A chip edited in place (TagEditContent.qml shows a TextInput over it): as the widget does,
+// Return sends field/replaceTag, a refused text leaves the tag as it was, Escape cancels, and
+// the draft is never touched.
+void QuickTagEdit::editChip(int index)
+{
+    if (index < 0 || index >= m_session->tags.size() || index == m_editingIndex)
+        return;
+    m_editingIndex = index;
+    Q_EMIT editingIndexChanged();
+}
+
+void QuickTagEdit::finishEdit(bool commit, const QString &text)
+{
+    const int index = m_editingIndex;
+    if (index < 0)
+        return;
+    m_editingIndex = -1;
+    Q_EMIT editingIndexChanged();
+    if (m_input && hasActiveFocus()) // (focus gone elsewhere stays there)
+        m_input->forceActiveFocus(Qt::OtherFocusReason);
+    if (commit && index < m_session->tags.size() && text != m_session->tags.at(index))
+        m_session->replaceTag(index, text);
 }
 
 void QuickTagEdit::geometryChange(const QRectF &newGeometry, const QRectF &oldGeometry)

@@ -48,6 +48,7 @@ class QuickTagEdit : public QQuickItem, private FieldSession::Text
     Q_PROPERTY(qreal chipButtonSize READ chipButtonSize NOTIFY fontChanged)
     Q_PROPERTY(QVariantList suggestionItems READ suggestionItems NOTIFY suggestionItemsChanged)
     Q_PROPERTY(int currentSuggestion READ currentSuggestion NOTIFY suggestionItemsChanged)
+    Q_PROPERTY(int editingIndex READ editingIndex NOTIFY editingIndexChanged)
 
 public:
     enum Transform { None, Lowercase, Uppercase };
@@ -112,6 +113,8 @@ public:
     qreal chipButtonSize() const { return FieldSession::chipButtonSize(m_font); }
     QVariantList suggestionItems() const { return m_suggestionItems; }
     int currentSuggestion() const { return m_current; }
+    //! The chip being edited in place (Return, F2 or a double-click on it), or -1.
+    int editingIndex() const { return m_editingIndex; }
 
 public Q_SLOTS:
     void addTags(const QStringList &tags) { m_session->addTags(tags); }
@@ -120,7 +123,9 @@ public Q_SLOTS:
     void redo() { m_session->request(QStringLiteral("field/redo"), m_session->fieldParams()); }
     // For TagEditContent.qml
     void selectChip(int index);
-    void editChip(int index) { m_session->editTag(index); }
+    void editChip(int index);
+    //! Ends the edit in place: with \a commit, field/replaceTag with \a text (unless unchanged).
+    void finishEdit(bool commit, const QString &text);
     void takeSuggestion(int index);
 
 Q_SIGNALS:
@@ -139,6 +144,7 @@ Q_SIGNALS:
     void flaggedTagsChanged();
     void laidOut();
     void suggestionItemsChanged();
+    void editingIndexChanged();
 
 private Q_SLOTS:
     void inputTextChanged() { m_session->textChanged(); }
@@ -176,6 +182,7 @@ private:
     qreal m_lastWidth = -1;
     QVariantList m_suggestionItems;
     int m_current = -1; // Down/Up moved the highlight: Return takes it
+    int m_editingIndex = -1;
 };
 
 } // namespace Tagd

@@ -204,8 +204,6 @@ void FieldSession::sendOpen(bool keepTags)
     m_openQueued = false;
     m_opened = true;
     m_openPending = true;
-    m_restoring = false;
-    m_editing.clear();
     m_stateVersion = 0;
     m_lastUpdateVersion = -1;
     const QString id = m_field;
@@ -302,7 +300,10 @@ void FieldSession::select(int index)
 }
 void FieldSession::removeTag(const QString &tag) { request(u"field/removeTag"_s, {{u"field"_s, m_field}, {u"tag"_s, tag}}); }
 void FieldSession::removeTagAt(int index) { request(u"field/removeTag"_s, {{u"field"_s, m_field}, {u"index"_s, index}}); }
-void FieldSession::editTag(int index) { request(u"field/editTag"_s, {{u"field"_s, m_field}, {u"index"_s, index}}); }
+void FieldSession::replaceTag(int index, const QString &text)
+{
+    request(u"field/replaceTag"_s, {{u"field"_s, m_field}, {u"index"_s, index}, {u"text"_s, text}});
+}
 void FieldSession::addTags(const QStringList &tags)
 {
     request(u"field/addTags"_s, {{u"field"_s, m_field}, {u"tags"_s, QJsonArray::fromStringList(tags)}});
@@ -327,8 +328,6 @@ void FieldSession::takeSuggestion(const QString &chosen)
 // outcome is taken from the answer.
 void FieldSession::applyState(const QJsonObject &state, int v, bool fromUpdate, bool announceIt)
 {
-    if (m_restoring)
-        announceIt = false; // undoing a refused edit: the refusal was said, the undo steps are not news
     const QString sentence = announceIt ? state.value(u"announcement"_s).toString() : QString();
     if (v <= m_stateVersion) {
         if (!fromUpdate && v == m_stateVersion && !sentence.isEmpty()
@@ -337,6 +336,9 @@ void FieldSession::applyState(const QJsonObject &state, int v, bool fromUpdate, 
             announce(sentence);
             m_lastUpdateVersion = v;
             m_lastUpdateAnnouncement = sentence;
+            // A refusal that changed nothing (a chip's replacement refused): shown all the same.
+            if (!state.value(u"outcome"_s).toObject().value(u"dropped"_s).toArray().isEmpty())
+                setRefusal(sentence);
         }
         return;
     }
@@ -393,37 +395,10 @@ void FieldSession::applyState(const QJsonObject &state, int v, bool fromUpdate, 
     const bool refused = dropped || (announceIt && !outcome.value(u"flagged"_s).toArray().isEmpty());
     if (refused)
         setRefusal(sentence);
-    else if (tagsDiffer && !m_restoring)
+    else if (tagsDiffer)
         setRefusal(QString());
-    if (!m_restoring) {
-        const QString edited = outcome.value(u"edited"_s).toObject().value(u"tag"_s).toString();
-        if (!edited.isEmpty())
-            m_editing = edited;
-        else if (!outcome.value(u"added"_s).toArray().isEmpty())
-            m_editing.clear(); // the edited text became a tag
-        else if (dropped && !m_editing.isEmpty() && !tags.contains(m_editing))
-            undoEdit(8); // the edited text was refused: the chip comes back as it was
-    }
     if (draftDiffers || tagsDiffer)
         Q_EMIT contentChanged();
-}
-
-// Undoes the steps since the chip's edit began (the refused commit, the typing, the edit
-// itself: field/undo until the undone action is the edit), so a chip edited into a duplicate
-// or an over-long text is not deleted. Nothing typed is lost that tagd had not already refused.
-void FieldSession::undoEdit(int tries)
-{
-    m_restoring = true;
-    request(u"field/undo"_s, fieldParams(), [this, tries](const QJsonObject &state) {
-        const QString action =
-            state.value(u"outcome"_s).toObject().value(u"history"_s).toObject().value(u"action"_s).toString();
-        if (action != u"edit"_s && state.value(u"canUndo"_s).toBool() && tries > 1) {
-            undoEdit(tries - 1);
-            return;
-        }
-        m_restoring = false;
-        m_editing.clear();
-    });
 }
 
 void FieldSession::setRefusal(const QString &sentence)
@@ -481,6 +456,12 @@ void FieldSession::announceToScreenReader(QObject *focused, const QString &sente
 void FieldSession::announce(const QString &sentence)
 {
     announcement = sentence;
+    speak(sentence);
+    Q_EMIT announced(sentence);
+}
+
+void FieldSession::speak(const QString &sentence)
+{
     QObject *focused = m_text->accessibleObject();
     announceToScreenReader(focused, sentence);
 #if QT_VERSION < QT_VERSION_CHECK(6, 8, 0)
@@ -489,7 +470,6 @@ void FieldSession::announce(const QString &sentence)
             announceToScreenReader(t, QString());
     });
 #endif
-    Q_EMIT announced(sentence);
 }
 
 void FieldSession::tagdNotification(const QString &method, const QJsonObject &params)
@@ -637,7 +617,7 @@ bool FieldSession::handleKey(QKeyEvent *e)
             return true;
         }
         if ((isReturn || key == Qt::Key_F2) && plain) {
-            editTag(selected);
+            Q_EMIT editRequested(selected);
             return true;
         }
         if (key == Qt::Key_Backspace && plain) {
@@ -739,6 +719,15 @@ void FieldSession::suggest(int limit, QObject *context, std::function<void(const
                             s.matches.append({m.toObject().value(u"start"_s).toInt(), m.toObject().value(u"end"_s).toInt()});
                         out << s;
                     }
+                    // The list never takes the focus: a screen reader hears of it through tagd's
+                    // sentence (how many, the first), said when the list appears, changes or goes.
+                    QStringList texts;
+                    for (const Suggestion &s : out)
+                        texts << s.text;
+                    const QString said = result.toObject().value(u"announcement"_s).toString();
+                    if (texts != m_suggested && !said.isEmpty())
+                        speak(said);
+                    m_suggested = texts;
                     done(out);
                 });
 }

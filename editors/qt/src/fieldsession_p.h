@@ -94,7 +94,9 @@ public:
     void select(int index);
     void removeTag(const QString &tag);
     void removeTagAt(int index);
-    void editTag(int index);
+    //! Replaces the tag at \a index with \a text (a chip edited in place: field/replaceTag). A
+    //! text tagd refuses leaves the tag as it was; the refusal is shown and said.
+    void replaceTag(int index, const QString &text);
     void addTags(const QStringList &tags);
     void blur();
     //! The chosen suggestion replaces the draft as if typed and is submitted.
@@ -118,7 +120,12 @@ public:
     };
     //! field/suggest for the draft; \a done gets the items unless a newer ask was made.
     void suggest(int limit, QObject *context, std::function<void(const QList<Suggestion> &)> done);
-    void cancelSuggest() { ++m_suggestSerial; }
+    //! No list shown any more: the next one that appears is announced again.
+    void cancelSuggest()
+    {
+        ++m_suggestSerial;
+        m_suggested.clear();
+    }
 
     // How a chip is measured, so both front ends send tagd the same sizes: padding, the label,
     // half a padding, the remove button (a square of the font's height), half a padding.
@@ -140,6 +147,8 @@ Q_SIGNALS:
     void dropped(const QString &text, int reason, int index);
     void announced(const QString &sentence);
     void refusalChanged();
+    //! Return or F2 on the selected chip: the front end edits chip \a index in place.
+    void editRequested(int index);
     void flaggedChanged();
     //! The tags or the draft changed: the suggestion list is stale.
     void contentChanged();
@@ -159,12 +168,13 @@ private:
     void applyState(const QJsonObject &state, int version, bool fromUpdate, bool announceIt = true);
     void applyOutcome(const QJsonObject &state);
     void announce(const QString &sentence);
+    //! Says \a sentence to the screen reader only (not an announcement of the field's state).
+    void speak(const QString &sentence);
     void handleUpdate(const QJsonObject &params);
     void sendChanges(const QJsonArray &changes, qint64 applied);
     bool handleKey(QKeyEvent *event);
     void replayHeldKeys();
     void setRefusal(const QString &sentence);
-    void undoEdit(int tries);
 
     Text *const m_text;
     Rpc *const m_rpc;
@@ -184,10 +194,8 @@ private:
     // re-opened session in order, before the keys held behind them.
     QList<std::pair<QString, QJsonObject>> m_resend;
     bool m_bypass = false;
-    // A chip being edited (field/editTag): if its new text is refused, the edit is undone so
-    // the chip is not lost. m_restoring: the undo steps doing so, neither announced nor shown.
-    QString m_editing;
-    bool m_restoring = false;
+    // The suggestions last shown: their sentence is said when the list changes.
+    QStringList m_suggested;
     bool m_openPending = false; // updates before the open's answer are the open's own
     int m_layoutSerial = 0;
     int m_suggestSerial = 0;

@@ -148,6 +148,35 @@ protected:
     }
 };
 
+// ---- a chip edited in place: its text in a line edit over the chip's label
+
+class ChipEditor : public QLineEdit
+{
+public:
+    using QLineEdit::QLineEdit;
+    std::function<void(bool commit)> onDone; // Return (or focus leaving) commits, Escape cancels
+
+protected:
+    void keyPressEvent(QKeyEvent *e) override
+    {
+        if (e->key() == Qt::Key_Return || e->key() == Qt::Key_Enter || e->key() == Qt::Key_Escape) {
+            if (onDone)
+                onDone(e->key() != Qt::Key_Escape);
+            return;
+        }
+        QLineEdit::keyPressEvent(e);
+    }
+    void focusOutEvent(QFocusEvent *e) override
+    {
+        QLineEdit::focusOutEvent(e);
+        if (onDone)
+            QTimer::singleShot(0, this, [this] {
+                if (onDone)
+                    onDone(true);
+            });
+    }
+};
+
 // ---- the suggestion popup: a list that never takes focus, matched letters in bold
 
 constexpr int MatchesRole = Qt::UserRole + 1;
@@ -216,6 +245,8 @@ public:
     QObject *accessibleObject() const override { return line; }
 
     void rebuildChips();
+    void startEdit(int index);
+    void finishEdit(bool commit);
     void requestLayout();
     void placeFromFrames(const QList<QRectF> &frames, double height);
     void updateSuggestions();
@@ -235,6 +266,7 @@ public:
     QListWidget *popup;
     QLabel *message; // tagd's sentence for the last refusal, under the field
     QList<Chip *> chips;
+    QPointer<ChipEditor> editor; // a chip being edited in place, over that chip
 
     double lastWidth = -1;
     double contentHeight = 0;
@@ -336,6 +368,7 @@ TagEditPrivate::TagEditPrivate(TagEdit *q)
         Q_EMIT this->q->refusalChanged();
     });
     QObject::connect(session, &FieldSession::contentChanged, q, [this] { updateSuggestions(); });
+    QObject::connect(session, &FieldSession::editRequested, q, [this](int index) { startEdit(index); });
     QObject::connect(session, &FieldSession::answered, q, [this] {
         for (Chip *c : std::as_const(chips)) {
             if (c->removing) {
@@ -390,6 +423,52 @@ bool TagEditPrivate::suggestionKey(QKeyEvent *e)
 
 // ---- chips and layout
 
+// Return, F2 or a double-click on a chip: its text in a line edit over the chip's label, all
+// selected. Return sends field/replaceTag; a text tagd refuses leaves the tag as it was (the
+// refusal shown under the field and said), Escape leaves it untouched, focus leaving commits.
+// The draft is never touched.
+void TagEditPrivate::startEdit(int index)
+{
+    if (index < 0 || index >= chips.size())
+        return;
+    finishEdit(true);
+    Chip *chip = chips[index];
+    auto *e = new ChipEditor(chip);
+    const double pad = FieldSession::chipPadding(chip->font());
+    const int button = int(FieldSession::chipButtonSize(chip->font()));
+    const int width = std::max(24, chip->width() - int(pad) - button - int(pad / 2));
+    e->setGeometry(chip->isRightToLeft() ? chip->width() - width - int(pad / 2) : int(pad / 2), 1, width,
+                   chip->height() - 2);
+    e->setFrame(false);
+    e->setText(chip->tag);
+    e->selectAll();
+    //: The accessible name of the text that edits a chip in place; %1 is the tag.
+    e->setAccessibleName(TagEdit::tr("Edit %1").arg(chip->tag));
+    e->onDone = [this](bool commit) { finishEdit(commit); };
+    editor = e;
+    e->show();
+    e->setFocus(Qt::OtherFocusReason);
+}
+
+void TagEditPrivate::finishEdit(bool commit)
+{
+    ChipEditor *e = editor.data();
+    if (!e)
+        return;
+    editor.clear();
+    e->onDone = nullptr;
+    auto *chip = static_cast<Chip *>(e->parentWidget());
+    const int index = int(chips.indexOf(chip));
+    const QString text = e->text();
+    // Focus back to the text before the editor goes (a focused widget hidden hands its focus on).
+    if (e->hasFocus())
+        line->setFocus(Qt::OtherFocusReason);
+    e->hide();
+    e->deleteLater();
+    if (commit && index >= 0 && text != chip->tag)
+        session->replaceTag(index, text);
+}
+
 void TagEditPrivate::rebuildChips()
 {
     QHash<QString, Chip *> old;
@@ -419,7 +498,7 @@ void TagEditPrivate::rebuildChips()
             };
             chip->onDoubleClick = [this, guard] {
                 if (guard && chips.contains(guard.data()))
-                    session->editTag(int(chips.indexOf(guard.data())));
+                    startEdit(int(chips.indexOf(guard.data())));
             };
         }
         chip->setSelected(false);

@@ -36,7 +36,8 @@ Window {
         spacing: 4
 
         Repeater {
-            model: [qsTranslate("TagdDemo", "Recipe tags"), qsTranslate("TagdDemo", "Pick your interests")]
+            model: [qsTranslate("TagdDemo", "Recipe tags"), qsTranslate("TagdDemo", "Pick your interests"),
+                qsTranslate("TagdDemo", "Notes")]
 
             delegate: Rectangle {
                 id: tab
@@ -209,6 +210,7 @@ Window {
             spacing: 12
 
             Text {
+                objectName: "interestsTitle"
                 text: qsTranslate("TagdDemo", "Pick your interests")
                 font.pointSize: Qt.application.font.pointSize * 1.6
                 font.weight: Font.DemiBold
@@ -291,6 +293,157 @@ Window {
                 textColor: "#f2f2f7"
             }
 
+        }
+    }
+
+    // "Notes": a notes app on a folder of Markdown notes (--vault DIR; SPEC §6d). A cloud of the
+    // folder's tags, most used first; the notes carrying every selected tag; and for the note
+    // picked, a tag entry that writes its front matter through tagd's document/setTags.
+    Item {
+        id: notesPage
+
+        property string note: "" // the picked note's URI
+        property var loaded: [] // its tags as read: the entry's changes before it shows them are not edits
+        property bool armed: false
+        readonly property var names: notesCloud.notes.map(uri => noteFiles.name(uri))
+        readonly property string noteName: note === "" ? "" : noteFiles.name(note)
+
+        function same(a, b) {
+            return a.length === b.length && a.every((t, i) => t === b[i])
+        }
+        function pick(uri) {
+            note = uri
+            armed = false
+            noteFiles.load(uri)
+        }
+        function edited() {
+            if (note === "")
+                return
+            if (!armed) {
+                armed = same(noteEntry.tags, loaded)
+                return
+            }
+            noteFiles.save(note, noteEntry.tags)
+        }
+
+        objectName: "notesPage"
+        LayoutMirroring.enabled: Qt.application.layoutDirection === Qt.RightToLeft
+        LayoutMirroring.childrenInherit: true
+        anchors.fill: parent
+        anchors.topMargin: tabs.height + 16
+        anchors.bottomMargin: 32
+        visible: window.page === 2
+
+        Connections {
+            target: noteFiles
+
+            function onLoaded(uri, tags) {
+                if (uri !== notesPage.note)
+                    return
+                notesPage.loaded = tags
+                notesPage.armed = notesPage.same(noteEntry.tags, tags)
+                noteEntry.tags = tags
+            }
+            // tagd sees the change (inotify) on its own, typically within a second.
+            function onWritten() {
+                reload.restart()
+            }
+        }
+
+        Timer {
+            id: reload
+
+            interval: 300
+            repeat: true
+            property int left: 0
+            onRunningChanged: if (running) left = 5
+            onTriggered: {
+                notesCloud.reloadVault()
+                if (--left <= 0)
+                    stop()
+            }
+        }
+
+        Column {
+            anchors.fill: parent
+            anchors.leftMargin: 24
+            anchors.rightMargin: 24
+            anchors.topMargin: 12
+            spacing: 8
+
+            Text {
+                text: qsTranslate("TagdDemo", "Notes")
+                font.pointSize: Qt.application.font.pointSize * 1.6
+                font.weight: Font.DemiBold
+                color: palette.windowText
+            }
+
+            Text {
+                text: noteFiles.vault === "" ? qsTranslate("TagdDemo", "Start the demo with --vault DIR to see a folder's notes.")
+                                             : qsTranslate("TagdDemo", "Select tags to find the notes that carry them.")
+                color: Qt.rgba(palette.windowText.r, palette.windowText.g, palette.windowText.b, 0.6)
+            }
+
+            TagCloud {
+                id: notesCloud
+
+                objectName: "notesCloud"
+                width: parent.width
+                vault: noteFiles.vault
+                Accessible.name: qsTranslate("TagdDemo", "Tags of the notes")
+            }
+
+            ListView {
+                id: noteList
+
+                width: parent.width
+                height: 110
+                clip: true
+                model: notesCloud.notes
+                Accessible.role: Accessible.List
+                Accessible.name: qsTranslate("TagdDemo", "Notes with the selected tags")
+
+                delegate: Rectangle {
+                    required property string modelData
+
+                    width: ListView.view.width
+                    height: noteLabel.implicitHeight + 8
+                    color: notesPage.note === modelData ? palette.highlight : "transparent"
+                    Accessible.role: Accessible.ListItem
+                    Accessible.name: noteFiles.name(modelData)
+                    Accessible.selected: notesPage.note === modelData
+                    Accessible.onPressAction: notesPage.pick(modelData)
+
+                    Text {
+                        id: noteLabel
+
+                        x: 6
+                        anchors.verticalCenter: parent.verticalCenter
+                        text: noteFiles.name(parent.modelData)
+                        color: notesPage.note === parent.modelData ? palette.highlightedText : palette.text
+                    }
+
+                    MouseArea {
+                        anchors.fill: parent
+                        onClicked: notesPage.pick(parent.modelData)
+                    }
+                }
+            }
+
+            Text {
+                text: qsTranslate("TagdDemo", "Tags of the picked note")
+                color: palette.windowText
+            }
+
+            TagEdit {
+                id: noteEntry
+
+                objectName: "noteEntry"
+                width: parent.width
+                enabled: notesPage.note !== ""
+                vault: noteFiles.vault
+                onTagsChanged: notesPage.edited()
+            }
         }
     }
 

@@ -13,18 +13,25 @@
 #include <TagdQt/Connection>
 
 #include "../control.h"
+#include "notefiles.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMetaEnum>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QFontInfo>
+#include <QtGui/QFontMetricsF>
 #include <QtGui/QImage>
+#include <QtGui/QPainter>
 #include <QtGui/QPalette>
 #include <QtGui/QScreen>
 #include <QtQml/QQmlApplicationEngine>
+#include <QtQml/QQmlContext>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+
+#include <cmath>
 
 
 using namespace Qt::StringLiterals;
@@ -77,8 +84,22 @@ QJsonObject rects(QQuickWindow *window)
     return {{u"entry"_s, rectOf(entry)}, {u"text"_s, rectOf(input)},
             {u"rtl"_s, QGuiApplication::layoutDirection() == Qt::RightToLeft},
             {u"subtitle"_s, rectOf(named(root, u"subtitle"_s))}, {u"interests"_s, rectOf(named(root, u"interests"_s))},
-            {u"switch"_s, rectOf(named(root, u"tight"_s))}, {u"cloud"_s, rectOf(cloud)},
+            {u"switch"_s, rectOf(named(root, u"tight"_s))}, {u"interestsTitle"_s, rectOf(named(root, u"interestsTitle"_s))}, {u"cloud"_s, rectOf(cloud)},
             {u"chips"_s, chips}, {u"tags"_s, tags}, {u"dpr"_s, window->devicePixelRatio()}};
+}
+
+// The Notes page: the vault's tags, the notes listed (by name), the note picked and its tags.
+QJsonObject notesPage(QQuickWindow *window)
+{
+    QObject *page = window->findChild<QObject *>(u"notesPage"_s);
+    QObject *cloud = window->findChild<QObject *>(u"notesCloud"_s);
+    QObject *entry = window->findChild<QObject *>(u"noteEntry"_s);
+    if (!page || !cloud || !entry)
+        return {};
+    return {{u"tags"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
+            {u"notes"_s, QJsonArray::fromStringList(page->property("names").toStringList())},
+            {u"note"_s, page->property("noteName").toString()},
+            {u"noteTags"_s, QJsonArray::fromStringList(entry->property("tags").toStringList())}};
 }
 
 QJsonObject command(QQuickWindow *window, const QString &line)
@@ -116,7 +137,8 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"restarts"_s, c->restartCount()},
                 {u"page"_s, window->property("page").toInt()},
                 {u"cloudTitles"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
-                {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())}};
+                {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())},
+                {u"notesPage"_s, notesPage(window)}};
     }
     if (verb == u"set"_s || verb == u"cloud"_s) {
         QObject *target = verb == u"set"_s ? entry : cloud;
@@ -148,6 +170,28 @@ QJsonObject command(QQuickWindow *window, const QString &line)
         const QColor c = one.pixelColor(0, 0);
         return {{u"rgb"_s, QJsonArray{c.red(), c.green(), c.blue()}}};
     }
+    if (verb == u"ink"_s) { // ink tag|heading WEIGHT TEXT: as the widget demo's (demo/main.cpp)
+        QQuickItem *heading = named(window->contentItem(), u"interestsTitle"_s);
+        QFont f = (rest.section(u' ', 0, 0) == u"heading"_s && heading ? heading : cloud)->property("font").value<QFont>();
+        f.setWeight(QFont::Weight(rest.section(u' ', 1, 1).toInt()));
+        const QString text = rest.section(u' ', 2);
+        const QFontMetricsF fm(f);
+        const double dpr = window->devicePixelRatio();
+        QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
+                     QImage::Format_RGB32);
+        image.setDevicePixelRatio(dpr);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        p.setFont(f);
+        p.setPen(Qt::black);
+        p.drawText(QPointF(4, 4 + fm.ascent()), text);
+        p.end();
+        double ink = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+        return {{u"ink"_s, ink}, {u"styleName"_s, QFontInfo(f).styleName()}};
+    }
     if (verb == u"quit"_s) {
         QGuiApplication::quit();
         return {{u"ok"_s, true}};
@@ -173,6 +217,8 @@ int main(int argc, char **argv)
     // The build tree's module (editors/qt/_build/qml/Tagd), beside this program; an installed
     // module is on Qt's own import path already.
     engine.addImportPath(QCoreApplication::applicationDirPath() + u"/qml"_s);
+    NoteFiles noteFiles;
+    engine.rootContext()->setContextProperty(u"noteFiles"_s, &noteFiles);
     engine.load(QUrl(u"qrc:/qt/qml/TagdDemo/Main.qml"_s));
     if (engine.rootObjects().isEmpty())
         return 1;
