@@ -271,19 +271,7 @@ private struct Walker {
   }
 
   /// Byte order of UTF-8 paths.
-  ///
-  /// Compared in place over the strings' UTF-8 storage: `utf8.lexicographicallyPrecedes` went
-  /// through the generic view a byte at a time, and sorting the listing was 17 % of
-  /// `tagd tags`' instructions on 10,000 notes.
   static func precedes(_ a: String, _ b: String) -> Bool {
-    var (a, b) = (a, b)
-    return a.withUTF8 { x in
-      b.withUTF8 { y in
-        for index in 0..<min(x.count, y.count) where x[index] != y[index] {
-          return x[index] < y[index]
-        }
-        return x.count < y.count
-      }
-    }
+    a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 }

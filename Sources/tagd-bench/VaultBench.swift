@@ -256,6 +256,7 @@ enum VaultBench {
     do throws(BenchError) {
       progress("vault: tagd serving \(large.notes) notes, peak RSS…")
       let memory = try VaultServing.memory(tagd: tagd, root: large.root)
+      progress("vault: serving peak RSS \(memory.peak >> 20) MiB")
       text +=
         "tagd serving the \(Format.count(large.notes))-note vault, first index done: peak RSS "
         + "(`VmHWM`) \(Format.fixed(Double(memory.peak) / 1_048_576, 1)) MiB, RSS then "

@@ -80,17 +80,25 @@ final class VaultWorker: @unchecked Sendable {
     }
     let (maxNoteBytes, holdPath, watch) = (self.maxNoteBytes, self.holdPath, self.watches)
     start {
-      self.deliver(Self.run(task, maxNoteBytes: maxNoteBytes, watch: watch, holdPath: holdPath))
+      self.deliver(
+        Self.run(task, maxNoteBytes: maxNoteBytes, watch: watch, holdPath: holdPath) {
+          self.deliver($0)
+        }
+      )
     }
   }
 
   /// Does `task` on the calling thread and returns what it found (the in-process transcript
   /// replay calls this directly; `watch` false starts no watcher).
+  ///
+  /// An index hands each batch of notes read to `partial` as soon as it is read, when given,
+  /// and returns the rest.
   static func run(
     _ task: VaultTask,
     maxNoteBytes: Int = NoteFiles.defaultMaxBytes,
     watch: Bool = true,
-    holdPath: String? = nil
+    holdPath: String? = nil,
+    partial: (([Delivery]) -> Void)? = nil
   ) -> [Delivery] {
     switch task {
     case .index(let vault, let root):
@@ -99,7 +107,13 @@ final class VaultWorker: @unchecked Sendable {
         if fd >= 0 { close(fd) }
       }
       return vocabulary(vault: vault, root: root)
-        + index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: watch)
+        + index(
+          vault: vault,
+          root: root,
+          maxNoteBytes: maxNoteBytes,
+          watch: watch,
+          partial: partial
+        )
     case .forget: return []
     case .reread(let ticket, let paths):
       return reread(paths, maxNoteBytes: maxNoteBytes) + [.event(.rereadDone(ticket: ticket))]
@@ -142,7 +156,11 @@ final class VaultWorker: @unchecked Sendable {
     if changes.overflowed {
       let (root, maxNoteBytes) = (entry.root, self.maxNoteBytes)
       start {
-        self.deliver(Self.index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: false))
+        self.deliver(
+          Self.index(vault: vault, root: root, maxNoteBytes: maxNoteBytes, watch: false) {
+            self.deliver($0)
+          }
+        )
       }
       return []
     }
@@ -175,11 +193,17 @@ final class VaultWorker: @unchecked Sendable {
     pthread_detach(thread)
   }
 
+  /// Notes read and parsed per batch: each batch goes to the loop while the next is read, so
+  /// the parsed tags of the whole vault are never held at once beside the index (serving the
+  /// 100k-note vault of `tagd-bench --vault` peaked at 124 MiB when they were, in one event).
+  static let batch = 1_000
+
   private static func index(
     vault: Int,
     root: String,
     maxNoteBytes: Int,
-    watch: Bool
+    watch: Bool,
+    partial: (([Delivery]) -> Void)? = nil
   ) -> [Delivery] {
     let listing: VaultListing
     do throws(VaultFileError) {
@@ -214,26 +238,36 @@ final class VaultWorker: @unchecked Sendable {
         )
       }
     }
-    let read = NoteFiles.map(listing.notes, maxBytes: maxNoteBytes) { note, result in
-      Self.parse(note.path, result)
-    }
-    var notes: [ReadNote] = []
-    for (note, outcome) in zip(listing.notes, read) {
-      switch outcome {
-      case .success(let parsed): notes.append(parsed)
-      case .failure(let reason):
-        items.append(
-          .log(
-            LogRecord(
-              level: .warning,
-              message: "vault \(root): skipped \(note.relativePath): \(reason)"
+    var paths: [String] = []
+    paths.reserveCapacity(listing.notes.count)
+    var first = 0
+    repeat {
+      let batch = Array(listing.notes[first..<min(first + Self.batch, listing.notes.count)])
+      first += batch.count
+      let read = NoteFiles.map(batch, maxBytes: maxNoteBytes) { note, result in
+        Self.parse(note.path, result)
+      }
+      var notes: [ReadNote] = []
+      var found: [Delivery] = []
+      for (note, outcome) in zip(batch, read) {
+        switch outcome {
+        case .success(let parsed): notes.append(parsed)
+        case .failure(let reason):
+          found.append(
+            .log(
+              LogRecord(
+                level: .warning,
+                message: "vault \(root): skipped \(note.relativePath): \(reason)"
+              )
             )
           )
-        )
+        }
       }
-    }
-    items.append(.event(.notesRead(notes)))
-    items.append(.event(.vaultIndexed(vault: vault, paths: notes.map(\.path))))
+      paths += notes.map(\.path)
+      found.append(.event(.notesRead(notes)))
+      if let partial { partial(found) } else { items += found }
+    } while first < listing.notes.count
+    items.append(.event(.vaultIndexed(vault: vault, paths: paths)))
     return items
   }
 
