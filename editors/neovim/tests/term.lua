@@ -99,14 +99,16 @@ function T.start(opts)
   return self
 end
 
--- The announcements tagd sent this Neovim so far, in order.
+-- The announcements tagd sent this Neovim so far about the field, in order: those of field
+-- states and updates. A field/suggest result ({items, announcement}) is left out: the plugin
+-- shows suggestions in their float and does not echo their sentence.
 function Term:announcements()
   local out = {}
   if vim.fn.filereadable(self.recv_file) == 1 then
     for _, json in ipairs(vim.fn.readfile(self.recv_file)) do
       local ok, msg = pcall(vim.json.decode, json)
       local a = ok and type(msg) == "table" and ((type(msg.params) == "table" and msg.params.announcement)
-        or (type(msg.result) == "table" and msg.result.announcement))
+        or (type(msg.result) == "table" and msg.result.items == nil and msg.result.announcement))
       if type(a) == "string" then
         table.insert(out, a)
       end
