@@ -243,29 +243,12 @@ struct TagCompletionSpot {
   /// The text inserted for `tag`.
   func render(_ tag: String) -> String {
     switch flavor {
-    case .yamlFlow: Self.yaml(tag, flow: true)
-    case .yamlBlock: Self.yaml(tag, flow: false)
+    case .yamlFlow: Document.yamlListItem(tag, flow: true)
+    case .yamlBlock: Document.yamlListItem(tag, flow: false)
     case .toml:
       "\"" + tag.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     case .quoted, .org, .inline: tag
     }
-  }
-
-  /// `tag` as §6b writes it in a YAML list (quoted where YAML 1.1 or 1.2 would read it as
-  /// something else), found by asking §6b's writer for a one-item list.
-  static func yaml(_ tag: String, flow: Bool) -> String {
-    let list = flow ? "---\ntags: [x]\n---\n" : "---\ntags:\n  - x\n---\n"
-    guard let set = try? Document.setTags([tag], in: list, format: .yaml),
-      let edit = set.edits.first
-    else { return tag }
-    var bytes = Array(list.utf8)
-    bytes.replaceSubrange(edit.range, with: Array(edit.newText.utf8))
-    let item = flow ? "tags: [" : "  - "
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let from = text.firstRange(of: item)?.upperBound else { return tag }
-    let rest = text[from...]
-    let end = flow ? rest.lastIndex(of: "]") : rest.firstIndex(of: "\n")
-    return end.map { String(rest[..<$0]) } ?? tag
   }
 
   /// The spot at UTF-8 `offset` of a note of `kind`, or nil where no tag is being typed.

@@ -78,6 +78,14 @@ public enum DocumentError: Error, Hashable, Sendable {
 ///
 /// Pure: functions of the text, never I/O.
 public enum Document {
+  /// `tag` written as §6b writes an item of a YAML list.
+  ///
+  /// Plain where YAML 1.1 and 1.2 both read it back as that string, else quoted (`'yes'`);
+  /// `flow` for an item of a `[a, b]` list.
+  public static func yamlListItem(_ tag: String, flow: Bool) -> String {
+    YAMLScalar.quote(tag, flow: flow)
+  }
+
   /// The tags `text` carries in `format` (detected when nil).
   ///
   /// `key` is the front-matter key; `line` the Org heading's 0-based line.
