@@ -1949,16 +1949,17 @@ def notes_page_vault_cloud_notes_and_front_matter(ctx):
     wait_for(lambda: demo.node("check box", "dinner").get_extents(Atspi.CoordType.WINDOW).width > 0, "laid out")
     # Its selection names the notes that carry every selected tag.
     demo.click(demo.node("check box", "dinner"))
-    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta", "soup"],
+    # Each note by tagd's title (its front matter's `title`).
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["Chickpea curry", "Tomato soup", "Weeknight pasta"],
              "the three dinner notes listed: %r" % demo.dump()["notes"])
     demo.click(demo.node("check box", "vegan"))
-    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["curry", "pasta"],
+    wait_for(lambda: sorted(demo.dump()["notes"]["titles"]) == ["Chickpea curry", "Weeknight pasta"],
              "the two vegan dinners")
-    rows = wait_for(lambda: [n for n in demo.nodes("list item") if n.get_name() in ("curry", "pasta")
+    rows = wait_for(lambda: [n for n in demo.nodes("list item") if n.get_name() in ("Chickpea curry", "Weeknight pasta")
                              and n.get_extents(Atspi.CoordType.WINDOW).width > 0], "the notes in the list")
-    check(sorted(n.get_name() for n in rows) == ["curry", "pasta"], "the list shows them (titled by their file names: tagd gives no title for these)")
+    check(sorted(n.get_name() for n in rows) == ["Chickpea curry", "Weeknight pasta"], "the list shows them by their titles")
     # The note picked: its tags in the entry; a tag added is written into its front matter.
-    demo.click([n for n in rows if n.get_name() == "pasta"][0])
+    demo.click([n for n in rows if n.get_name() == "Weeknight pasta"][0])
     wait_for(lambda: demo.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
     if ctx.shots:
         demo.screenshot(os.path.join(ctx.shots, "notes.png"))
