@@ -104,9 +104,12 @@ func runTagd(
   }
 
   @Test func aMissingFolderIsNamed() throws {
-    let result = try runTagd(["tags", "/nonexistent/tagd-vault"])
+    // A folder inside this test's own temporary folder that was never made.
+    let folder = TemporaryFolder("tagd-vault")
+    let missing = folder.path + "/not-made"
+    let result = try runTagd(["tags", missing])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("/nonexistent/tagd-vault"))
+    #expect(result.stderr.contains(missing))
   }
 }
 
