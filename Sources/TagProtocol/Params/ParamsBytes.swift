@@ -69,7 +69,7 @@ struct ParamsBytes {
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
-  func index(of key: String) -> Int? {
+  func index(of key: StaticString) -> Int? {
     body.lastIndex(of: key, in: ranges)
   }
 
