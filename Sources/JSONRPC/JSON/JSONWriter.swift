@@ -227,6 +227,16 @@ public struct JSONWriter: ~Copyable {
     needsComma = false
   }
 
+  /// Writes whole members known at compile time after a member of the open object, such as
+  /// `,"canUndo":true`, exactly as given; another member or the object's end follows.
+  ///
+  /// The constant counterpart of ``fragment(_:)``: one copy where a key and a value were two
+  /// calls.
+  public mutating func members(_ text: StaticString) {
+    appendRaw(text)
+    needsComma = true
+  }
+
   /// Appends bytes that are not a JSON value (framing), as they are.
   public mutating func appendRaw(_ text: StaticString) {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

@@ -142,16 +142,16 @@ extension JSONWriter {
       key("flagged")
       self.flagged(flagged)
     }
-    key("outcome")
-    outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
-    if canUndo {
-      key("canUndo")
-      bool(true)
+    if outcome.isEmpty {
+      // What most keystrokes do: nothing to report.
+      FastPath.emptyOutcome.taken()
+      members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
+    } else {
+      key("outcome")
+      outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
     }
-    if canRedo {
-      key("canRedo")
-      bool(true)
-    }
+    if canUndo { members(#","canUndo":true"#) }
+    if canRedo { members(#","canRedo":true"#) }
     if let announcement = Announcement.text(for: outcome, tags: tags, in: language) {
       key("announcement")
       string(announcement)
@@ -169,13 +169,6 @@ extension FieldOutcome: JSONWritable {
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
-    if isEmpty {
-      // What most keystrokes do: nothing to report.
-      FastPath.emptyOutcome.taken()
-      w.fragment(#"{"added":[],"removed":[],"dropped":[]"#)
-      w.endObject()
-      return
-    }
     w.beginObject()
     w.key("added")
     if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true {
