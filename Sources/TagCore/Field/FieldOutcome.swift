@@ -12,23 +12,54 @@ public struct FieldOutcome: Hashable, Sendable {
   public var dropped: [DroppedCandidate]
   /// Tags put back at an index by undo or redo (not appended by a commit), in the order they
   /// were inserted; each index is the tag's index right after its insertion.
-  public var inserted: [PlacedTag]
+  public var inserted: [PlacedTag] {
+    get { rare?.members.inserted ?? [] }
+    set { rareMembers.inserted = newValue }
+    _modify { yield &rareMembers.inserted }
+  }
   /// The tags moved, in order (``FieldEvent/tagMoved(from:to:)``, or undo/redo of a move).
-  public var moved: [MovedTag]
+  public var moved: [MovedTag] {
+    get { rare?.members.moved ?? [] }
+    set { rareMembers.moved = newValue }
+    _modify { yield &rareMembers.moved }
+  }
   /// The tags whose text changed in place (``FieldEvent/tagReplaced(at:with:)``, or undo/redo).
-  public var replaced: [ReplacedTag]
+  public var replaced: [ReplacedTag] {
+    get { rare?.members.replaced ?? [] }
+    set { rareMembers.replaced = newValue }
+    _modify { yield &rareMembers.replaced }
+  }
   /// The tag that left the list for the draft (``FieldEvent/tagEdited(at:)``, Backspace in
   /// ``BackspaceMode/edit``).
-  public var edited: RemovedTag?
+  public var edited: RemovedTag? {
+    get { rare?.members.edited }
+    set { rareMembers.edited = newValue }
+  }
   /// The chip this event selected (``FieldEvent/selected(_:)``, Backspace in
   /// ``BackspaceMode/select``); nil when the event selected nothing new.
-  public var selected: PlacedTag?
+  public var selected: PlacedTag? {
+    get { rare?.members.selected }
+    set { rareMembers.selected = newValue }
+  }
   /// The step this event undid or redid; for an undo or redo with nothing to do, a record with
   /// a nil ``HistoryChange/action``.
-  public var history: HistoryChange?
+  public var history: HistoryChange? {
+    get { rare?.members.history }
+    set { rareMembers.history = newValue }
+  }
   /// The tags kept although they break the rules the field has just been given
   /// (``TagField/setRules(_:)``): a stricter rule never deletes a tag.
-  public var flagged: [FlaggedTag]
+  public var flagged: [FlaggedTag] {
+    get { rare?.members.flagged ?? [] }
+    set { rareMembers.flagged = newValue }
+    _modify { yield &rareMembers.flagged }
+  }
+  /// The members above, which few events set; nil until one is set, copied on write.
+  ///
+  /// Kept out of line so that the outcome of a keystroke (nothing, or a tag added or dropped)
+  /// is made and destroyed with one reference where there were seven arrays and three
+  /// optionals.
+  private var rare: Rare?
   /// What the event changed of the field's state, decided once by the core: what versions
   /// move on, what an undo step records and what a front end must redraw follow from it.
   public var changed: FieldChanges = []
@@ -49,13 +80,16 @@ public struct FieldOutcome: Hashable, Sendable {
     self.added = added
     self.removed = removed
     self.dropped = dropped
-    self.inserted = inserted
-    self.moved = moved
-    self.replaced = replaced
-    self.edited = edited
-    self.selected = selected
-    self.history = history
-    self.flagged = flagged
+    let members = RareMembers(
+      inserted: inserted,
+      moved: moved,
+      replaced: replaced,
+      edited: edited,
+      selected: selected,
+      history: history,
+      flagged: flagged
+    )
+    if !members.isEmpty { rare = Rare(members) }
   }
 
   /// "Nothing happened", built member by member: the public initializer's defaulted
@@ -64,18 +98,24 @@ public struct FieldOutcome: Hashable, Sendable {
     added = []
     removed = []
     dropped = []
-    inserted = []
-    moved = []
-    replaced = []
-    flagged = []
   }
 
   /// True when nothing was added, removed, dropped, inserted, moved, replaced, edited, selected,
   /// undone, redone or flagged.
   public var isEmpty: Bool {
-    added.isEmpty && removed.isEmpty && dropped.isEmpty && inserted.isEmpty && moved.isEmpty
-      && replaced.isEmpty && edited == nil && selected == nil && history == nil
-      && flagged.isEmpty
+    added.isEmpty && removed.isEmpty && dropped.isEmpty && (rare?.members.isEmpty ?? true)
+  }
+
+  /// The out-of-line members, made unique (or made) before one is changed.
+  private var rareMembers: RareMembers {
+    get { rare?.members ?? RareMembers() }
+    _modify {
+      var box = rare ?? Rare(RareMembers())
+      rare = nil
+      if !isKnownUniquelyReferenced(&box) { box = Rare(box.members) }
+      defer { rare = box }
+      yield &box.members
+    }
   }
 
   /// Outcomes are equal when they report the same things; ``changed``, the summary of what
@@ -117,15 +157,41 @@ public struct FieldOutcome: Hashable, Sendable {
     added += other.added
     removed += other.removed
     dropped += other.dropped
-    inserted += other.inserted
-    moved += other.moved
-    replaced += other.replaced
-    edited = other.edited ?? edited
-    selected = other.selected ?? selected
-    history = other.history ?? history
-    flagged += other.flagged
+    if other.rare != nil {
+      inserted += other.inserted
+      moved += other.moved
+      replaced += other.replaced
+      edited = other.edited ?? edited
+      selected = other.selected ?? selected
+      history = other.history ?? history
+      flagged += other.flagged
+    }
     changed.formUnion(other.changed)
   }
+}
+
+/// ``FieldOutcome``'s members that few events set.
+private struct RareMembers: Sendable {
+  var inserted: [PlacedTag] = []
+  var moved: [MovedTag] = []
+  var replaced: [ReplacedTag] = []
+  var edited: RemovedTag?
+  var selected: PlacedTag?
+  var history: HistoryChange?
+  var flagged: [FlaggedTag] = []
+
+  var isEmpty: Bool {
+    inserted.isEmpty && moved.isEmpty && replaced.isEmpty && edited == nil && selected == nil
+      && history == nil && flagged.isEmpty
+  }
+}
+
+/// The box that holds ``RareMembers`` out of line; an outcome changes it only when it holds the
+/// only reference (``FieldOutcome``'s `rareMembers`), so sharing it between copies is safe.
+private final class Rare: @unchecked Sendable {
+  var members: RareMembers
+
+  init(_ members: RareMembers) { self.members = members }
 }
 
 /// Which parts of a field's state an event changed.
