@@ -169,25 +169,31 @@ extension FieldOutcome: JSONWritable {
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
-    w.beginObject()
-    w.key("added")
+    // The three members every outcome has, their names and empty lists as constant runs.
+    w.fragment(#"{"added":"#)
     if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true {
       w.strings(added)
     }
-    w.key("removed")
-    w.beginArray()
-    for removal in removed { w.placed(removal.index, removal.tag) }
-    w.endArray()
-    w.key("dropped")
-    w.beginArray()
-    for drop in dropped {
-      w.beginObject()
-      w.key("text")
-      w.string(drop.text)
-      w.reason(drop.reason)
-      w.endObject()
+    if removed.isEmpty {
+      w.members(#","removed":[]"#)
+    } else {
+      w.fragment(#","removed":["#)
+      for removal in removed { w.placed(removal.index, removal.tag) }
+      w.endArray()
     }
-    w.endArray()
+    if dropped.isEmpty {
+      w.members(#","dropped":[]"#)
+    } else {
+      w.fragment(#","dropped":["#)
+      for drop in dropped {
+        w.beginObject()
+        w.key("text")
+        w.string(drop.text)
+        w.reason(drop.reason)
+        w.endObject()
+      }
+      w.endArray()
+    }
     // The SPEC §6 members appear only when they have something to say.
     if !inserted.isEmpty {
       w.key("inserted")
@@ -253,28 +259,24 @@ extension FieldOutcome: JSONWritable {
 extension JSONWriter {
   /// The members `reason` and, for the reasons that have one, `duplicateOf` or `limit`.
   mutating func reason(_ reason: DropReason) {
-    key("reason")
     switch reason {
     case .empty:
-      string("empty")
+      members(#","reason":"empty""#)
     case .duplicate(let index):
-      string("duplicate")
-      key("duplicateOf")
+      fragment(#","reason":"duplicate","duplicateOf":"#)
       integer(index)
     case .tooLong(let limit):
-      string("tooLong")
-      key("limit")
+      fragment(#","reason":"tooLong","limit":"#)
       integer(limit)
     case .tooMany(let limit):
-      string("tooMany")
-      key("limit")
+      fragment(#","reason":"tooMany","limit":"#)
       integer(limit)
     case .pattern:
-      string("pattern")
+      members(#","reason":"pattern""#)
     case .notAllowed:
-      string("notAllowed")
+      members(#","reason":"notAllowed""#)
     case .denied:
-      string("denied")
+      members(#","reason":"denied""#)
     }
   }
 
