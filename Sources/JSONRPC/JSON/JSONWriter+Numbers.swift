@@ -13,7 +13,7 @@ extension JSONWriter {
   public mutating func integer(_ value: Int64) {
     separate()
     let out = reserve(20)
-    count += Self.writeDecimal(value, to: out)
+    written += Self.writeDecimal(value, to: out)
   }
 
   /// Writes an integer.
@@ -23,7 +23,7 @@ extension JSONWriter {
   public mutating func double(_ value: Double) {
     separate()
     let out = reserve(Self.maxNumberLength)
-    count += Self.writeNumber(value, to: out)
+    written += Self.writeNumber(value, to: out)
   }
 
   /// Writes one value of at most `maxLength` bytes with one capacity check: `body` stores it
@@ -32,7 +32,7 @@ extension JSONWriter {
     separate()
     var run = Run(start: reserve(maxLength), capacity: maxLength)
     body(&run)
-    count += run.count
+    written += run.count
   }
 
   /// Unchecked stores into capacity reserved by `value(maxLength:_:)`.

@@ -13,17 +13,22 @@
 public struct JSONWriter: ~Copyable {
   /// The buffer: raw memory owned by this writer alone (it cannot be copied), written with
   /// unchecked stores after one capacity check per call.
-  private var base: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
+  ///
+  /// The members below are visible to the inlinable writers (constant fragments, keys,
+  /// brackets): a call across modules cost more than the few stores it makes.
+  @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline var capacity: Int
 
   /// The number of bytes written.
-  public internal(set) var count = 0
+  public var count: Int { written }
+  /// ``count``'s storage.
+  @usableFromInline var written = 0
 
   /// Whether the next value or key needs a comma before it.
   ///
   /// One flag suffices: it is false
   /// right after `[`, `{` or a key, and true after any complete value.
-  private var needsComma = false
+  @usableFromInline var needsComma = false
 
   /// Creates an empty writer.
   public init() {
@@ -121,33 +126,33 @@ public struct JSONWriter: ~Copyable {
       }
     }
     out[index + length] = UInt8(ascii: "\"")
-    count += index + length + 1
+    written += index + length + 1
     needsComma = true
     FastPath.shortString.taken()
     return true
   }
 
   /// Opens an object.
-  public mutating func beginObject() {
+  @inlinable public mutating func beginObject() {
     open(UInt8(ascii: "{"))
   }
 
   /// Closes the innermost object.
-  public mutating func endObject() {
+  @inlinable public mutating func endObject() {
     reserve(1)[0] = UInt8(ascii: "}")
-    count += 1
+    written += 1
     needsComma = true
   }
 
   /// Opens an array.
-  public mutating func beginArray() {
+  @inlinable public mutating func beginArray() {
     open(UInt8(ascii: "["))
   }
 
   /// Closes the innermost array.
-  public mutating func endArray() {
+  @inlinable public mutating func endArray() {
     reserve(1)[0] = UInt8(ascii: "]")
-    count += 1
+    written += 1
     needsComma = true
   }
 
@@ -155,7 +160,7 @@ public struct JSONWriter: ~Copyable {
   ///
   /// The name is copied as is: it must not need escaping (plain ASCII names always qualify).
   /// `,"name":` is stored in one run after one capacity check.
-  public mutating func key(_ name: StaticString) {
+  @inlinable public mutating func key(_ name: StaticString) {
     let length = name.utf8CodeUnitCount
     let out = reserve(length + 4)
     var index = 0
@@ -167,7 +172,7 @@ public struct JSONWriter: ~Copyable {
     Self.copy(name.utf8Start, to: out + index + 1, count: length)
     out[index + 1 + length] = UInt8(ascii: "\"")
     out[index + 2 + length] = UInt8(ascii: ":")
-    count += index + 3 + length
+    written += index + 3 + length
     needsComma = false
   }
 
@@ -176,7 +181,7 @@ public struct JSONWriter: ~Copyable {
     separate()
     appendQuoted(name)
     reserve(1)[0] = UInt8(ascii: ":")
-    count += 1
+    written += 1
     needsComma = false
   }
 
@@ -222,7 +227,7 @@ public struct JSONWriter: ~Copyable {
   ///
   /// For writers of a fixed shape: the fragment carries its own `{` or comma, so it must fit
   /// where it is written (the tests compare every result with the general writer's output).
-  public mutating func fragment(_ text: StaticString) {
+  @inlinable public mutating func fragment(_ text: StaticString) {
     appendRaw(text)
     needsComma = false
   }
@@ -232,13 +237,13 @@ public struct JSONWriter: ~Copyable {
   ///
   /// The constant counterpart of ``fragment(_:)``: one copy where a key and a value were two
   /// calls.
-  public mutating func members(_ text: StaticString) {
+  @inlinable public mutating func members(_ text: StaticString) {
     appendRaw(text)
     needsComma = true
   }
 
   /// Appends bytes that are not a JSON value (framing), as they are.
-  public mutating func appendRaw(_ text: StaticString) {
+  @inlinable public mutating func appendRaw(_ text: StaticString) {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
@@ -251,7 +256,7 @@ public struct JSONWriter: ~Copyable {
   /// Forgets everything written after the first `newCount` bytes.
   public mutating func truncate(to newCount: Int) {
     precondition(newCount >= 0 && newCount <= count)
-    count = newCount
+    written = newCount
   }
 
   /// Moves the bytes from `start` to the end so they begin at `destination` (either way),
@@ -260,7 +265,7 @@ public struct JSONWriter: ~Copyable {
     let tail = count - start
     if destination > start { _ = reserve(destination - start) }
     (base + destination).update(from: base + start, count: tail)
-    count = destination + tail
+    written = destination + tail
   }
 
   /// Replaces bytes already written at `offset` with `text`.
@@ -295,7 +300,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Empties the buffer, keeping its capacity, so one writer can be reused per message.
   public mutating func reset() {
-    count = 0
+    written = 0
     needsComma = false
   }
 
@@ -304,14 +309,14 @@ public struct JSONWriter: ~Copyable {
   /// The pointer to write `extra` more bytes at, with room for them.
   ///
   /// The caller stores them and adds to `count`.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
     if count + extra > capacity { grow(extra) }
     return base + count
   }
 
   /// A buffer with room for `extra` more bytes (capacity doubles).
-  private mutating func grow(_ extra: Int) {
+  @usableFromInline mutating func grow(_ extra: Int) {
     capacity = max(count + extra, 2 * capacity)
     let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     fresh.update(from: base, count: count)
@@ -323,21 +328,21 @@ public struct JSONWriter: ~Copyable {
   mutating func separate() {
     if needsComma {
       reserve(1)[0] = UInt8(ascii: ",")
-      count += 1
+      written += 1
     }
     needsComma = true
   }
 
   /// A comma if needed, then `{` or `[`.
-  private mutating func open(_ bracket: UInt8) {
+  @inlinable mutating func open(_ bracket: UInt8) {
     let out = reserve(2)
     if needsComma {
       out[0] = UInt8(ascii: ",")
       out[1] = bracket
-      count += 2
+      written += 2
     } else {
       out[0] = bracket
-      count += 1
+      written += 1
     }
     needsComma = false
   }
@@ -352,21 +357,21 @@ public struct JSONWriter: ~Copyable {
       index = 1
     }
     (out + index).update(from: text.utf8Start, count: length)
-    count += index + length
+    written += index + length
     needsComma = true
   }
 
   /// Appends raw bytes.
-  private mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) {
+  @inlinable mutating func appendRun(_ run: UnsafeBufferPointer<UInt8>) {
     guard let source = run.baseAddress, !run.isEmpty else { return }
     Self.copy(source, to: reserve(run.count), count: run.count)
-    count += run.count
+    written += run.count
   }
 
   /// Copies `count` bytes; short runs (keys, fragments, tags) with two overlapping word
   /// stores instead of a call to `memcpy`.
-  @inline(__always)
-  private static func copy(
+  @inlinable @inline(__always)
+  static func copy(
     _ source: UnsafePointer<UInt8>,
     to destination: UnsafeMutablePointer<UInt8>,
     count: Int
@@ -411,7 +416,7 @@ public struct JSONWriter: ~Copyable {
   /// Appends one byte.
   private mutating func appendByte(_ byte: UInt8) {
     reserve(1)[0] = byte
-    count += 1
+    written += 1
   }
 
   private mutating func appendQuoted(_ text: String) {
@@ -429,7 +434,7 @@ public struct JSONWriter: ~Copyable {
       out[0] = UInt8(ascii: "\"")
       if let source = utf8.baseAddress { (out + 1).update(from: source, count: utf8.count) }
       out[utf8.count + 1] = UInt8(ascii: "\"")
-      count += utf8.count + 2
+      written += utf8.count + 2
       return
     }
     appendByte(UInt8(ascii: "\""))
@@ -503,12 +508,12 @@ public struct JSONWriter: ~Copyable {
       out[3] = UInt8(ascii: "0")
       out[4] = UInt8(ascii: "0") &+ byte >> 4
       out[5] = low < 10 ? UInt8(ascii: "0") &+ low : UInt8(ascii: "a") &+ low &- 10
-      count += 6
+      written += 6
       return
     }
     let out = reserve(2)
     out[0] = UInt8(ascii: "\\")
     out[1] = short
-    count += 2
+    written += 2
   }
 }
