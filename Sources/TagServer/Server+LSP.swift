@@ -113,6 +113,13 @@ extension Server {
 
   // MARK: Completion
 
+  /// The most items a completion sends.
+  ///
+  /// When more tags match, the list says `isIncomplete` and the client asks again as the user
+  /// types, which narrows it (markdown-oxide sends 50 the same way); a longer list than an
+  /// editor's menu shows only costs time on both sides.
+  static let completionLimit = 50
+
   /// `textDocument/completion`: the vault's tags where one is being typed.
   mutating func complete(_ request: CompletionRequest) -> CompletionResult {
     guard let path = FileURI.path(ofURI: request.at.uri), let note = vault.open[path],
@@ -131,11 +138,12 @@ extension Server {
     let carriedHere =
       vault.index.tags(ofNote: path)?.contains { CaselessKey($0.text) == typedKey } ?? false
     let onlyHere = carriedHere && vault.index.tag(typed)?.notes == 1
-    let found = vault.suggest(typed, limit: 200) { tag in
+    // One more than is sent, to know whether there are more.
+    let found = vault.suggest(typed, limit: Self.completionLimit + 1) { tag in
       !spot.canHold(tag) || (onlyHere && CaselessKey(tag) == typedKey)
     }
     var items: [CompletionResult.Item] = []
-    for (rank, (suggestion, notes)) in found.enumerated() {
+    for (rank, (suggestion, notes)) in found.prefix(Self.completionLimit).enumerated() {
       let label = suggestion.text
       items.append(
         CompletionResult.Item(
@@ -146,7 +154,7 @@ extension Server {
         )
       )
     }
-    return CompletionResult(items: items)
+    return CompletionResult(items: items, isIncomplete: found.count > Self.completionLimit)
   }
 
   /// `rank` as five digits, so that clients sorting by text keep tagd's order.
