@@ -236,16 +236,26 @@ struct TagCompletionSpot {
     switch flavor {
     case .org:
       return tag.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_@#%".unicodeScalars.contains($0)
+        Self.isASCIILetterOrDigit($0) || "_@#%".unicodeScalars.contains($0)
+          || (!$0.isASCII && $0.properties.isAlphabetic)
       }
     case .inline:
       return tag.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || $0.properties.generalCategory == .nonspacingMark
-          || $0.properties.numericType == .decimal || "_-/".unicodeScalars.contains($0)
+        Self.isASCIILetterOrDigit($0) || "_-/".unicodeScalars.contains($0)
+          || (!$0.isASCII
+            && ($0.properties.isAlphabetic || $0.properties.generalCategory == .nonspacingMark
+              || $0.properties.numericType == .decimal))
       }
     default:
       return true
     }
+  }
+
+  /// `a`–`z`, `A`–`Z`, `0`–`9`: the ASCII scalars that are alphabetic or decimal digits (the
+  /// Unicode properties' answer, without looking them up for the common case).
+  static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value | 0x20
+    return (0x61...0x7A).contains(value) || (0x30...0x39).contains(scalar.value)
   }
 
   /// The text inserted for `tag`.
