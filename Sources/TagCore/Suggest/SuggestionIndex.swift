@@ -238,12 +238,13 @@ public struct SuggestionIndex: Sendable {
     /// is full.
     func endTier() -> Bool {
       guard let order, !pending.isEmpty else { return items.count < limit }
-      let ranked = pending.enumerated().sorted { a, b in
-        let (x, y) = (order[Int(a.element.entry)], order[Int(b.element.entry)])
-        return x != y ? x < y : a.offset < b.offset
-      }
+      // Sorted as (key, position) pairs: plain integers compared, nothing looked up.
+      var ranked = pending.indices.map { (key: order[Int(pending[$0].entry)], at: $0) }
+      ranked.sort { $0.key != $1.key ? $0.key < $1.key : $0.at < $1.at }
+      let matches = pending
       pending = []
-      for (_, match) in ranked {
+      for (_, at) in ranked {
+        let match = matches[at]
         guard !excluded(entries[Int(match.entry)]) else { continue }
         items.append(suggestion(match.entry, match.place, query))
         if items.count == limit { return false }
