@@ -172,7 +172,7 @@ enum VaultBench {
     -> String
   {
     let base =
-      (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tagd-bench-vault-\(getpid())"
+      Instructions.temporaryDirectory + "/tagd-bench-vault-\(getpid())"
     mkdir(base, 0o755)
     defer { removeTree(base) }
     let sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
@@ -327,7 +327,7 @@ enum VaultBench {
     -> String
   {
     let base =
-      (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tagd-bench-lsp-\(getpid())"
+      Instructions.temporaryDirectory + "/tagd-bench-lsp-\(getpid())"
     mkdir(base, 0o755)
     defer { removeTree(base) }
     let notes = quick ? 10_000 : 100_000
