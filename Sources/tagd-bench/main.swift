@@ -12,7 +12,8 @@ import Glibc
 //   .build/release/tagd-bench --vault [--quick]               tagd tags/rename on generated vaults
 //                         of 1k, 10k, 100k notes beside ripgrep, printed as Markdown
 //   .build/release/tagd-bench --lsp [--quick]                 only the completion and hover
-//                         figures on a 100k-note vault (10k with --quick), printed
+//                         latency on a 100k-note vault (10k with --quick) and their
+//                         instructions on a 10k-note one, printed
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
