@@ -50,6 +50,7 @@ import Testing
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","options":{"commitOnBlur":true}}}"#
       ]
     ),
+    Case(path: .lentParamsUse, messages: [open]),
     Case(
       path: .objectMember,
       messages: [
