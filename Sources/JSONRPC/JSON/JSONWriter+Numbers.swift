@@ -100,11 +100,11 @@ extension JSONWriter {
   static func writeOtherNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     guard value.isFinite else { return copy("null", to: out) }
     if value == 0 { return copy("-0", to: out) }
-    if let length = writeSixteenths(value, to: out) {
+    if FastPath.sixteenths.isOn, let length = writeSixteenths(value, to: out) {
       FastPath.sixteenths.taken()
       return length
     }
-    if let length = writeShortestDecimal(value, to: out) {
+    if FastPath.shortestDigits.isOn, let length = writeShortestDecimal(value, to: out) {
       FastPath.shortestDigits.taken()
       return length
     }
