@@ -53,8 +53,6 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case integerDigits
   /// A multiple of 1/16 written as its exact decimals.
   case sixteenths
-  /// Another double written by the exact shortest-digit search.
-  case shortestDigits
   /// The tags' JSON text kept by the session, copied as it is.
   case keptTagsText
   /// Tags added at the end copied from the tail of that text.

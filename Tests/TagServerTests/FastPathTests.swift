@@ -87,10 +87,6 @@ import Testing
       path: .sixteenths,
       messages: [open, change("a,"), layout(#"{"width":40.5,"height":20}"#)]
     ),
-    Case(
-      path: .shortestDigits,
-      messages: [open, change("a,"), layout(#"{"width":40.3,"height":20}"#)]
-    ),
     Case(path: .keptTagsText, messages: [open, change("a,"), change("b")]),
     Case(path: .keptTagsTail, messages: [open, change("a,b,c,d,e,f,g,h,i,j,")]),
     Case(path: .emptyOutcome, messages: [open, change("gree")]),
