@@ -93,7 +93,12 @@ import Testing
     Case(path: .stateInPlace, messages: [open, change("g")]),
     Case(path: .headerDigitsGuessed, messages: [open, change("g"), change("gr")]),
     // TagCore's
-    Case(path: .plainDraftExtension, messages: [open, change("gree"), change("green")]),
+    Case(
+      path: .plainDraftExtension,
+      messages: [
+        open, change(String(repeating: "g", count: 40)), change(String(repeating: "g", count: 41)),
+      ]
+    ),
     Case(path: .asciiCandidate, messages: [open, change("green,")]),
     Case(path: .asciiTrimmedEnds, messages: [openAllowing]),
     Case(path: .asciiKeyHash, messages: [open, change("Green,")]),

@@ -595,8 +595,13 @@ public struct TagField: Hashable, Sendable {
   ///
   /// The added text starts at a scalar boundary (the draft is a UTF-8 prefix), and a CR that a
   /// LF could join would be a separator in the draft, so no separator spans the boundary.
+  ///
+  /// Drafts shorter than 32 bytes are scanned whole: there the prefix checks cost more than
+  /// they spare, and a keystroke that commits would pay for both (BENCHMARKS.md).
   private func extendsPlainDraft(_ text: String) -> Bool {
-    guard FastPath.plainDraftExtension.isOn, draftIsPlain, !draft.isEmpty else { return false }
+    guard FastPath.plainDraftExtension.isOn, draftIsPlain, draft.utf8.count >= 32 else {
+      return false
+    }
     // Deleting at the end: every prefix of text without a separator has none.
     if draft.hasUTF8Prefix(text) {
       FastPath.plainDraftExtension.taken()
