@@ -44,6 +44,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactContentChanges
   /// LSP content changes in any other spelling, read by the scanner without a tree.
   case contentChanges
+  /// Params decoded with the server's record of members read (no object allocated per decode).
+  case lentParamsUse
 
   // MARK: Writer shortcuts
 

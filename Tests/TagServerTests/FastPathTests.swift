@@ -50,6 +50,7 @@ import Testing
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","options":{"commitOnBlur":true}}}"#
       ]
     ),
+    Case(path: .lentParamsUse, messages: [open]),
     Case(
       path: .objectMember,
       messages: [
@@ -144,7 +145,7 @@ import Testing
   static let unswitched: Set<FastPath> = [
     .integerDigits, .plainStringMember, .scannedStringMember, .trustedString, .numberMember,
     .boolMember, .objectMember, .compactSizes, .scannedSizes, .compactContentChanges,
-    .contentChanges,
+    .contentChanges, .lentParamsUse,
   ]
 
   /// Frames `messages` after `initialize` in Content-Length framing, in one read.

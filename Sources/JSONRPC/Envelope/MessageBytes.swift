@@ -143,32 +143,34 @@ public struct MessageBytes {
 
   /// The index of the last member of `object` (ranges in these bytes) whose key is `key`: the
   /// one a ``JSONObject`` lookup returns.
-  public func lastIndex(of key: String, in object: JSONObjectRanges) -> Int? {
-    let found = key.utf8.withContiguousStorageIfAvailable { name in
-      object.members.withUnsafeBufferPointer { members -> Int? in
-        var index = members.count
-        while index > 0 {
-          index -= 1
-          let member = members[index]
-          if member.keyHasEscapes {
-            if self.key(of: member) == key { return index }
-            continue
-          }
-          guard member.key.count == name.count else { continue }
-          var same = true
-          for offset in 0..<name.count where buffer[member.key.lowerBound + offset] != name[offset]
-          {
-            same = false
-            break
-          }
-          if same { return index }
-        }
-        return nil
-      }
+  ///
+  /// The name is a literal (a params type's member): its bytes are compared in place, without
+  /// making or borrowing a `String`.
+  public func lastIndex(of key: StaticString, in object: JSONObjectRanges) -> Int? {
+    guard key.hasPointerRepresentation else {
+      let name = key.description
+      return object.members.lastIndex { self.key(of: $0) == name }
     }
-    if let found { return found }
-    // A string without contiguous UTF-8 (bridged): compare as Strings.
-    return object.members.lastIndex { self.key(of: $0) == key }
+    guard let base = buffer.baseAddress else { return nil }
+    let name = key.utf8Start
+    let length = key.utf8CodeUnitCount
+    return object.members.withUnsafeBufferPointer { members -> Int? in
+      var index = members.count
+      while index > 0 {
+        index -= 1
+        let member = members[index]
+        if member.keyHasEscapes {
+          if self.key(of: member) == key.description { return index }
+          continue
+        }
+        guard member.key.count == length else { continue }
+        let bytes = base + member.key.lowerBound
+        var offset = 0
+        while offset < length, bytes[offset] == name[offset] { offset += 1 }
+        if offset == length { return index }
+      }
+      return nil
+    }
   }
 
   /// A cursor over `range`.

@@ -33,19 +33,19 @@ public struct Params {
   }
 
   /// The path of member `key`, built when read.
-  private func lazyPath(_ key: String) -> @Sendable () -> String {
+  private func lazyPath(_ key: StaticString) -> @Sendable () -> String {
     let parent = pathText
     return {
       let path = parent()
-      return path.isEmpty ? key : "\(path).\(key)"
+      return path.isEmpty ? key.description : "\(path).\(key)"
     }
   }
 
   /// The index of member `key`, noted as read.
-  private func member(_ key: String) -> Int? {
+  private func member(_ key: StaticString) -> Int? {
     let index = bytes.index(of: key)
     if let index { use.read(index, of: slot) }
-    if use.diagnosing { use.asked(key, of: slot) }
+    if use.diagnosing { use.asked(key.description, of: slot) }
     return index
   }
 
@@ -61,21 +61,21 @@ public struct Params {
   }
 
   /// Accepts member `key` without reading it (a member the protocol allows and tagd ignores).
-  public func accept(_ key: String) {
+  public func accept(_ key: StaticString) {
     _ = member(key)
   }
 
   /// Whether member `key` is present (`null` included).
-  public func has(_ key: String) -> Bool { member(key) != nil }
+  public func has(_ key: StaticString) -> Bool { member(key) != nil }
 
   /// Throws when both `a` and `b` are present: they are alternatives, and one must be chosen.
-  public func exclusive(_ a: String, _ b: String) throws(ParamsError) {
+  public func exclusive(_ a: StaticString, _ b: StaticString) throws(ParamsError) {
     guard has(a), has(b) else { return }
     try refuse(alternatives(a, b))
   }
 
   /// The error for alternatives `a` and `b` both sent.
-  public func alternatives(_ a: String, _ b: String) -> ParamsError {
+  public func alternatives(_ a: StaticString, _ b: StaticString) -> ParamsError {
     ParamsError(
       path: path,
       problem: "`\(a)` and `\(b)` are alternatives: send one of them, not both"
@@ -85,15 +85,18 @@ public struct Params {
   /// The path of member `key`.
   public func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+  /// The path of member `key`.
+  public func path(_ key: StaticString) -> String { path(key.description) }
+
   /// The member's value.
   ///
   /// Nil when absent. `null` is returned as `.null`.
-  public subscript(key: String) -> JSONValue? {
+  public subscript(key: StaticString) -> JSONValue? {
     member(key).map { bytes.value(at: $0) }
   }
 
   /// A required string member.
-  public func string(_ key: String) throws(ParamsError) -> String {
+  public func string(_ key: StaticString) throws(ParamsError) -> String {
     guard let index = member(key) else {
       try refuse(missing(key, "a string"))
       return ""
@@ -105,7 +108,7 @@ public struct Params {
 
   /// A required string member as a document's text: decoded once, straight to bytes, with its
   /// lines found on the way when the body is valid JSON (SPEC §6b's megabyte documents).
-  public func text(_ key: String) throws(ParamsError) -> DocumentText {
+  public func text(_ key: StaticString) throws(ParamsError) -> DocumentText {
     guard let index = member(key) else {
       try refuse(missing(key, "a string"))
       return DocumentText("")
@@ -118,7 +121,7 @@ public struct Params {
   }
 
   /// An optional string member (absent or `null` → nil).
-  public func optionalString(_ key: String) throws(ParamsError) -> String? {
+  public func optionalString(_ key: StaticString) throws(ParamsError) -> String? {
     guard let index = member(key) else { return nil }
     if let text = bytes.string(at: index) { return text }
     let value = bytes.value(at: index)
@@ -128,7 +131,7 @@ public struct Params {
   }
 
   /// An optional Boolean member (absent or `null` → nil).
-  public func optionalBool(_ key: String) throws(ParamsError) -> Bool? {
+  public func optionalBool(_ key: StaticString) throws(ParamsError) -> Bool? {
     guard let index = member(key) else { return nil }
     if let flag = bytes.bool(at: index) { return flag }
     let value = bytes.value(at: index)
@@ -138,14 +141,14 @@ public struct Params {
   }
 
   /// Member `key` as a number when it is one, else as a ``JSONValue``; nil when absent.
-  private func numeric(_ key: String) -> JSONValue? {
+  private func numeric(_ key: StaticString) -> JSONValue? {
     guard let index = member(key) else { return nil }
     return bytes.number(at: index) ?? bytes.value(at: index)
   }
 
   /// A required integer member within `range`.
   public func integer(
-    _ key: String,
+    _ key: StaticString,
     in range: ClosedRange<Int> = 0...Int.max
   ) throws(ParamsError) -> Int {
     guard let value = numeric(key), value != .null else {
@@ -157,7 +160,7 @@ public struct Params {
 
   /// An optional integer member within `range` (absent or `null` → nil).
   public func optionalInteger(
-    _ key: String,
+    _ key: StaticString,
     in range: ClosedRange<Int> = 0...Int.max
   ) throws(ParamsError) -> Int? {
     guard let value = numeric(key), value != .null else { return nil }
@@ -165,7 +168,7 @@ public struct Params {
   }
 
   /// A required finite number ≥ 0.
-  public func length(_ key: String) throws(ParamsError) -> Double {
+  public func length(_ key: StaticString) throws(ParamsError) -> Double {
     guard let value = numeric(key), value != .null else {
       try refuse(missing(key, "a finite number ≥ 0"))
       return 0
@@ -174,13 +177,13 @@ public struct Params {
   }
 
   /// An optional finite number ≥ 0 (absent or `null` → nil).
-  public func optionalLength(_ key: String) throws(ParamsError) -> Double? {
+  public func optionalLength(_ key: StaticString) throws(ParamsError) -> Double? {
     guard let value = numeric(key), value != .null else { return nil }
     return try length(value, path: path(key))
   }
 
   /// A required array member (an empty object `{}` also reads as an empty array, for Lua clients).
-  public func array(_ key: String) throws(ParamsError) -> [JSONValue] {
+  public func array(_ key: StaticString) throws(ParamsError) -> [JSONValue] {
     guard let value = self[key], value != .null else {
       try refuse(missing(key, "an array"))
       return []
@@ -189,18 +192,18 @@ public struct Params {
   }
 
   /// An optional array member (absent or `null` → nil).
-  public func optionalArray(_ key: String) throws(ParamsError) -> [JSONValue]? {
+  public func optionalArray(_ key: StaticString) throws(ParamsError) -> [JSONValue]? {
     guard let value = self[key], value != .null else { return nil }
     return try array(value, path: path(key))
   }
 
   /// A required array of strings.
-  public func strings(_ key: String) throws(ParamsError) -> [String] {
+  public func strings(_ key: StaticString) throws(ParamsError) -> [String] {
     try strings(array(key), at: path(key))
   }
 
   /// An optional array of strings (absent or `null` → nil).
-  public func optionalStrings(_ key: String) throws(ParamsError) -> [String]? {
+  public func optionalStrings(_ key: StaticString) throws(ParamsError) -> [String]? {
     guard let items = try optionalArray(key) else { return nil }
     return try strings(items, at: path(key))
   }
@@ -217,7 +220,7 @@ public struct Params {
 
   /// A required array of sizes (`{width, height}`, finite numbers ≥ 0), read straight from the
   /// bytes when it can be; the errors are those of the element-by-element reading.
-  public func sizes(_ key: String) throws(ParamsError) -> [Size] {
+  public func sizes(_ key: StaticString) throws(ParamsError) -> [Size] {
     if let index = member(key), let sizes = bytes.sizes(at: index) { return sizes }
     let items = try array(key)
     let path = path(key)
@@ -244,14 +247,14 @@ public struct Params {
 
   /// A required array of LSP content changes, read straight from the bytes when it can be; the
   /// errors are those of the element-by-element reading.
-  public func textEdits(_ key: String) throws(ParamsError) -> [TextEdit] {
+  public func textEdits(_ key: StaticString) throws(ParamsError) -> [TextEdit] {
     if let edits = plainTextEdits(key) { return edits }
     return try textEdits(array(key), at: path(key))
   }
 
   /// Member `key` as LSP content changes when it is in their usual form (see
   /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
-  public func plainTextEdits(_ key: String) -> [TextEdit]? {
+  public func plainTextEdits(_ key: StaticString) -> [TextEdit]? {
     guard let index = member(key) else { return nil }
     return bytes.textEdits(at: index)
   }
@@ -289,7 +292,7 @@ public struct Params {
   }
 
   /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
-  public func optionalObject(_ key: String) throws(ParamsError) -> Params? {
+  public func optionalObject(_ key: StaticString) throws(ParamsError) -> Params? {
     guard let index = member(key) else { return nil }
     if let nested = bytes.object(at: index) { return Params(nested, use: use, path: lazyPath(key)) }
     let value = bytes.value(at: index)
@@ -298,7 +301,7 @@ public struct Params {
   }
 
   /// A required object member (`[]` reads as `{}`).
-  public func requiredObject(_ key: String) throws(ParamsError) -> Params {
+  public func requiredObject(_ key: StaticString) throws(ParamsError) -> Params {
     guard let index = member(key) else {
       try refuse(missing(key, "an object"))
       return Params(.empty, use: use, path: lazyPath(key))
@@ -312,11 +315,11 @@ public struct Params {
     return try object(value, lazyPath: lazyPath(key))
   }
 
-  func missing(_ key: String, _ expected: String) -> ParamsError {
+  func missing(_ key: StaticString, _ expected: String) -> ParamsError {
     ParamsError(path: path(key), problem: "is required: expected \(expected)")
   }
 
-  func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> ParamsError {
+  func mismatch(_ key: StaticString, _ expected: String, _ value: JSONValue) -> ParamsError {
     ParamsError(path: path(key), problem: "must be \(expected), got \(value.kindName)")
   }
 }

@@ -5,10 +5,11 @@ import TagCore
 /// message body with the ranges ``Envelope/scanCall(_:maxDepth:reusing:)`` found in it.
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
-/// decoded from it keeps it.
+/// decoded from it keeps it. `reusing` lends the record of which members were read (see
+/// ``ParamsUse``).
 public enum ParamsSource {
   case tree(JSONValue?)
-  case bytes(MessageBytes, ScannedParams)
+  case bytes(MessageBytes, ScannedParams, reusing: ParamsUse? = nil)
 }
 
 extension TagMessage {
@@ -48,9 +49,9 @@ struct ParamsBytes {
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
   static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsBytes {
     switch source {
-    case .bytes(_, .absent): return .empty
-    case .bytes(let body, .object(let ranges)): return ParamsBytes(body: body, ranges: ranges)
-    case .bytes(let body, .other(let range)): return try root(.tree(parse(body, range)))
+    case .bytes(_, .absent, _): return .empty
+    case .bytes(let body, .object(let ranges), _): return ParamsBytes(body: body, ranges: ranges)
+    case .bytes(let body, .other(let range), _): return try root(.tree(parse(body, range)))
     case .tree(nil), .tree(.null): return .empty
     case .tree(.object(let object)): return ParamsBytes(writing: object)
     case .tree(.array(let items)) where items.isEmpty: return .empty
@@ -68,7 +69,7 @@ struct ParamsBytes {
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
-  func index(of key: String) -> Int? {
+  func index(of key: StaticString) -> Int? {
     body.lastIndex(of: key, in: ranges)
   }
 

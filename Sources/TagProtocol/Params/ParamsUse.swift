@@ -1,4 +1,5 @@
 import JSONRPC
+import Synchronization
 
 /// Which members of each params object one decoding read: strict params by use.
 ///
@@ -15,7 +16,12 @@ import JSONRPC
 /// then what checking each object's members when it is opened would give: the first object,
 /// in the order they were opened before the first bad value, with a member nobody asked for
 /// names that member; otherwise the first pass's own result or error stands.
-final class ParamsUse {
+///
+/// The server keeps one for its first passes and lends it with each message's params
+/// (``ParamsSource/bytes(_:_:reusing:)``), so that decoding a keystroke allocates no object; a
+/// decoding that finds it in use (or has none) makes its own. Sendable because only the one
+/// decoding that took it (an atomic exchange) touches its other state.
+public final class ParamsUse: @unchecked Sendable {
   /// What the first pass keeps of one opened object: which members were read.
   struct Reads {
     /// Bit `i` set: member `i` was read (members past 64 are never marked: they send the
@@ -44,6 +50,8 @@ final class ParamsUse {
 
   /// Whether this is the diagnosing pass.
   let diagnosing: Bool
+  /// Whether a decoding is using it.
+  private let busy = Atomic(false)
   /// The root object's reads, kept apart so that a flat request allocates no array.
   private var root = Reads(members: 0)
   private var nested: [Reads] = []
@@ -54,6 +62,26 @@ final class ParamsUse {
 
   init(diagnosing: Bool) {
     self.diagnosing = diagnosing
+  }
+
+  /// One to lend to first passes, one after another.
+  public convenience init() {
+    self.init(diagnosing: false)
+  }
+
+  /// Takes this first-pass record for one decoding, emptied; false when a decoding has it.
+  func take() -> Bool {
+    guard !diagnosing, !busy.exchange(true, ordering: .acquiring) else { return false }
+    root = Reads(members: 0)
+    // Only a decoding that opened a nested object left any (a flat one touches no array).
+    if count > 1 { nested.removeAll(keepingCapacity: true) }
+    count = 0
+    return true
+  }
+
+  /// Gives it back after the decoding.
+  func giveBack() {
+    busy.store(false, ordering: .releasing)
   }
 
   /// Registers an object; returns its slot.
@@ -95,7 +123,11 @@ final class ParamsUse {
 
   /// Whether every member of every object was read (or accepted).
   var readEveryMember: Bool {
-    (count == 0 || root.done) && nested.allSatisfy(\.done)
+    guard count == 0 || root.done else { return false }
+    guard count > 1 else { return true }
+    let nested = self.nested
+    for reads in nested where !reads.done { return false }
+    return true
   }
 
   /// The unknown-member error the diagnosing pass found, if any.
@@ -122,7 +154,14 @@ extension Params {
     _ read: (Params) throws(ParamsError) -> T
   ) throws(ParamsError) -> T {
     let root = try ParamsBytes.root(source)
-    let use = ParamsUse(diagnosing: false)
+    let use: ParamsUse
+    if case .bytes(_, _, let lent?) = source, lent.take() {
+      FastPath.lentParamsUse.taken()
+      use = lent
+    } else {
+      use = ParamsUse(diagnosing: false)
+    }
+    defer { use.giveBack() }
     let value: T
     do throws(ParamsError) {
       value = try read(Params(root, use: use))

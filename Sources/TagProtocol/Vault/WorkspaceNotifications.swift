@@ -19,7 +19,8 @@ public struct WorkspaceFolder: Hashable, Sendable {
   }
 
   /// Reads an array of folders at member `key` of `params`.
-  static func list(_ params: Params, _ key: String) throws(ParamsError) -> [WorkspaceFolder]? {
+  static func list(_ params: Params, _ key: StaticString) throws(ParamsError) -> [WorkspaceFolder]?
+  {
     guard let items = try params.optionalArray(key) else { return nil }
     var folders: [WorkspaceFolder] = []
     let path = params.path(key)

@@ -257,11 +257,14 @@ public:
 
     void showNotes()
     {
+        // Each note shown by its title (noteTitles(), in the order of notes()), picked by its file.
         const QString picked = note;
+        const QStringList uris = cloud->notes();
+        const QStringList titles = cloud->noteTitles();
         list->clear();
-        for (const QString &uri : cloud->notes()) {
-            const QString path = QUrl(uri).toLocalFile();
-            auto *item = new QListWidgetItem(noteName(path), list);
+        for (qsizetype i = 0; i < uris.size(); ++i) {
+            const QString path = QUrl(uris[i]).toLocalFile();
+            auto *item = new QListWidgetItem(titles.value(i), list);
             item->setData(Qt::UserRole, path);
             if (path == picked)
                 list->setCurrentItem(item);

@@ -25,6 +25,8 @@ class QuickTagCloud : public QQuickPaintedItem, private CloudSession::View
     Q_PROPERTY(qreal unselectedOpacity MEMBER m_unselectedOpacity NOTIFY opacitiesChanged)
     Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY vaultChanged)
     Q_PROPERTY(QStringList notes READ notes NOTIFY notesChanged)
+    //! The notes' titles, one per note in the order of notes (TagCloud::noteTitles).
+    Q_PROPERTY(QStringList noteTitles READ noteTitles NOTIFY notesChanged)
     Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
     Q_PROPERTY(bool animating READ isAnimating NOTIFY animatingChanged)
     Q_PROPERTY(QFont font READ font WRITE setFont NOTIFY fontChanged)
@@ -55,6 +57,7 @@ public:
         Q_EMIT vaultChanged();
     }
     QStringList notes() const { return m_session->notes; }
+    QStringList noteTitles() const { return m_session->noteTitles; }
     Q_INVOKABLE void reloadVault() { m_session->reloadVault(); }
     qreal spacing() const { return m_session->spacing; }
     void setSpacing(qreal spacing);

@@ -7,8 +7,10 @@
 
 #include "cloudsession_p.h"
 
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QTimer>
+#include <QtCore/QUrl>
 #include <QtGui/QFontMetricsF>
 #include <QtGui/QPainter>
 #include <QtGui/QPainterPath>
@@ -155,6 +157,7 @@ void CloudSession::reloadVault()
     const int serial = ++m_vaultSerial;
     if (vault.isEmpty()) {
         notes.clear();
+        noteTitles.clear();
         Q_EMIT notesChanged();
         return;
     }
@@ -174,6 +177,16 @@ void CloudSession::reloadVault()
     });
 }
 
+// A note's title: tagd's (vault/notes gives one when the note has it), else its file name
+// without the extension, so that every note listed has a name to show.
+static QString noteTitle(const QString &uri, const QString &title)
+{
+    if (!title.trimmed().isEmpty())
+        return title;
+    const QUrl url(uri);
+    return QFileInfo(url.isLocalFile() ? url.toLocalFile() : url.path()).completeBaseName();
+}
+
 // The notes carrying every selected tag; no tag selected names no note.
 void CloudSession::askNotes()
 {
@@ -188,12 +201,16 @@ void CloudSession::askNotes()
                         qWarning("tagd: vault/notes failed: %s", qPrintable(e.message));
                         return;
                     }
-                    QStringList uris;
-                    for (const QJsonValue &n : r.toObject().value(u"notes"_s).toArray())
-                        uris << n.toObject().value(u"uri"_s).toString();
-                    if (uris == notes)
+                    QStringList uris, titles;
+                    for (const QJsonValue &n : r.toObject().value(u"notes"_s).toArray()) {
+                        const QString uri = n.toObject().value(u"uri"_s).toString();
+                        uris << uri;
+                        titles << noteTitle(uri, n.toObject().value(u"title"_s).toString());
+                    }
+                    if (uris == notes && titles == noteTitles)
                         return;
                     notes = uris;
+                    noteTitles = titles;
                     Q_EMIT notesChanged();
                 });
 }

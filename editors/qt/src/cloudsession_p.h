@@ -65,6 +65,8 @@ public:
     //! tag (vault/notes, in notes). Empty: no vault.
     QString vault;
     QStringList notes; //!< the notes' file:// URIs, in path order
+    //! Each of notes' titles (tagd's \c title, else the file name without its extension).
+    QStringList noteTitles;
     void setVault(const QString &folder);
     //! Asks tagd for the vault's tags (and the selection's notes) again.
     void reloadVault();

@@ -212,6 +212,7 @@ void TagCloud::setVault(const QString &folder)
     Q_EMIT vaultChanged();
 }
 QStringList TagCloud::notes() const { return d->session->notes; }
+QStringList TagCloud::noteTitles() const { return d->session->noteTitles; }
 void TagCloud::reloadVault() { d->session->reloadVault(); }
 void TagCloud::toggle(const QString &title) { d->session->toggle(title); }
 qreal TagCloud::spacing() const { return d->session->spacing; }

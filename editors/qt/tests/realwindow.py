@@ -767,13 +767,17 @@ def notes_page_vault_cloud_notes_and_front_matter(ctx):
     dinner = wait_for(lambda: showing(d, d.nodes("check box", "dinner")), "dinner on screen")[0]
     # Its selection names the notes that carry every selected tag, listed on screen.
     d.click(dinner)
+    # Each note by tagd's title (its front matter's `title`), as the GTK demo lists them.
     listed = lambda: sorted(n.get_name() for n in showing(d, d.nodes("list item")))
-    wait_for(lambda: listed() == ["curry", "pasta", "soup"], "the three dinner notes listed (last: %r)" % listed())
+    wait_for(lambda: listed() == ["Chickpea curry", "Tomato soup", "Weeknight pasta"],
+             "the three dinner notes listed by their titles")
     d.click(showing(d, d.nodes("check box", "vegan"))[0])
-    wait_for(lambda: listed() == ["curry", "pasta"], "the two vegan dinners listed")
-    # The note picked: its tags in the entry; a vault tag is suggested while typing.
-    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "pasta"][0])
+    wait_for(lambda: listed() == ["Chickpea curry", "Weeknight pasta"], "the two vegan dinners listed")
+    # The note picked (by its title; the entry then edits the note at its URI): its tags in the
+    # entry; a vault tag is suggested while typing.
+    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "Weeknight pasta"][0])
     wait_for(lambda: d.dump()["notes"]["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    ctx.shot(d, "notes.png")
     text = wait_for(lambda: showing(d, d.nodes("text", "Add a tag")), "the Notes page's entry")[0]
     d.click(text)
     d.type("spi")
@@ -811,11 +815,13 @@ def qml_notes_page_vault_cloud_notes_and_front_matter(ctx):
           "the vault's tags, most used first: %r" % tags)
     d.click(wait_for(lambda: showing(d, d.nodes("check box", "dinner")), "dinner on screen")[0])
     listed = lambda: sorted(n.get_name() for n in showing(d, d.nodes("list item")))
-    wait_for(lambda: listed() == ["curry", "pasta", "soup"], "the three dinner notes listed")
+    wait_for(lambda: listed() == ["Chickpea curry", "Tomato soup", "Weeknight pasta"],
+             "the three dinner notes listed by their titles")
     d.click(showing(d, d.nodes("check box", "vegan"))[0])
-    wait_for(lambda: listed() == ["curry", "pasta"], "the two vegan dinners listed")
-    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "pasta"][0])
+    wait_for(lambda: listed() == ["Chickpea curry", "Weeknight pasta"], "the two vegan dinners listed")
+    d.click([n for n in showing(d, d.nodes("list item")) if n.get_name() == "Weeknight pasta"][0])
     wait_for(lambda: page()["noteTags"] == ["dinner", "vegan", "quick"], "the note's tags in the entry")
+    ctx.shot(d, "qml-notes.png")
     text = wait_for(lambda: showing(d, d.nodes("text", "Add a tag")), "the Notes page's entry")[0]
     d.click(text)
     d.type("spi")
@@ -837,9 +843,12 @@ def qml_notes_page_vault_cloud_notes_and_front_matter(ctx):
 
 @test
 def qml_cloud_shows_a_vault_and_its_notes(ctx):
-    """The QML cloud's vault property: the demo's cloud is given a copy of the sample vault."""
+    """The QML cloud's vault property: the demo's cloud is given a copy of the sample vault, and
+    a dinner note with no title (no front-matter title, no heading)."""
     vault = os.path.join(tempfile.mkdtemp(prefix="vault-", dir=ctx.tmp), "vault")
     shutil.copytree(SAMPLE_VAULT, vault)
+    with open(os.path.join(vault, "leftovers.md"), "w") as f:
+        f.write("---\ntags: [dinner]\n---\nWhatever is in the fridge.\n")
     d = ctx.start(qml=True)
     d.set("vault", vault, target="cloud")
     # The cloud: the vault's tags replace the titles, most used first, as check boxes on screen.
@@ -848,9 +857,16 @@ def qml_cloud_shows_a_vault_and_its_notes(ctx):
     check(set(tags[:2]) == {"dinner", "vegan"} and tags[2] == "quick", "most used first: %r" % tags)
     d.click(wait_for(lambda: showing(d, d.nodes("check box", "dinner")), "dinner on screen")[0])
     names = lambda: sorted(os.path.basename(u) for u in d.dump()["notes"])
-    wait_for(lambda: names() == ["curry.md", "pasta.md", "soup.md"], "the dinner notes (last: %r)" % names())
+    wait_for(lambda: names() == ["curry.md", "leftovers.md", "pasta.md", "soup.md"], "the dinner notes (last: %r)" % names())
+    # noteTitles: each note's title, in the order of notes (one per note); the untitled note by
+    # its file name without the extension.
+    titled = lambda: [(os.path.basename(u), t) for u, t in zip(d.dump()["notes"], d.dump()["noteTitles"])]
+    wait_for(lambda: titled() == [("curry.md", "Chickpea curry"), ("leftovers.md", "leftovers"),
+                                  ("pasta.md", "Weeknight pasta"), ("soup.md", "Tomato soup")]
+             and len(d.dump()["noteTitles"]) == 4, "the dinner notes' titles")
     d.click(showing(d, d.nodes("check box", "spicy"))[0])
     wait_for(lambda: names() == ["curry.md"], "the spicy dinner")
+    wait_for(lambda: d.dump()["noteTitles"] == ["Chickpea curry"], "the spicy dinner's title")
 
 
 @test

@@ -305,7 +305,7 @@ Window {
         property string note: "" // the picked note's URI
         property var loaded: [] // its tags as read: the entry's changes before it shows them are not edits
         property bool armed: false
-        readonly property var names: notesCloud.notes.map(uri => noteFiles.name(uri))
+        readonly property var names: notesCloud.noteTitles // the notes as listed: by their titles
         readonly property string noteName: note === "" ? "" : noteFiles.name(note)
 
         function same(a, b) {
@@ -403,14 +403,17 @@ Window {
                 Accessible.role: Accessible.List
                 Accessible.name: qsTranslate("TagdDemo", "Notes with the selected tags")
 
+                // A note is shown by its title (noteTitles, in the order of notes) and picked by its URI.
                 delegate: Rectangle {
                     required property string modelData
+                    required property int index
+                    readonly property string title: notesCloud.noteTitles[index] ?? ""
 
                     width: ListView.view.width
                     height: noteLabel.implicitHeight + 8
                     color: notesPage.note === modelData ? palette.highlight : "transparent"
                     Accessible.role: Accessible.ListItem
-                    Accessible.name: noteFiles.name(modelData)
+                    Accessible.name: title
                     Accessible.selected: notesPage.note === modelData
                     Accessible.onPressAction: notesPage.pick(modelData)
 
@@ -419,7 +422,7 @@ Window {
 
                         x: 6
                         anchors.verticalCenter: parent.verticalCenter
-                        text: noteFiles.name(parent.modelData)
+                        text: parent.title
                         color: notesPage.note === parent.modelData ? palette.highlightedText : palette.text
                     }
 

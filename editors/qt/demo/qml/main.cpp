@@ -88,7 +88,7 @@ QJsonObject rects(QQuickWindow *window)
             {u"chips"_s, chips}, {u"tags"_s, tags}, {u"dpr"_s, window->devicePixelRatio()}};
 }
 
-// The Notes page: the vault's tags, the notes listed (by name), the note picked and its tags.
+// The Notes page: the vault's tags, the notes listed (by their titles), the note picked and its tags.
 QJsonObject notesPage(QQuickWindow *window)
 {
     QObject *page = window->findChild<QObject *>(u"notesPage"_s);
@@ -138,6 +138,7 @@ QJsonObject command(QQuickWindow *window, const QString &line)
                 {u"page"_s, window->property("page").toInt()},
                 {u"cloudTitles"_s, QJsonArray::fromStringList(cloud->property("titles").toStringList())},
                 {u"notes"_s, QJsonArray::fromStringList(cloud->property("notes").toStringList())},
+                {u"noteTitles"_s, QJsonArray::fromStringList(cloud->property("noteTitles").toStringList())},
                 {u"notesPage"_s, notesPage(window)}};
     }
     if (verb == u"set"_s || verb == u"cloud"_s) {

@@ -30,6 +30,7 @@ class TAGDQT_EXPORT TagCloud : public QWidget
     Q_PROPERTY(qreal unselectedOpacity READ unselectedOpacity WRITE setUnselectedOpacity NOTIFY unselectedOpacityChanged)
     Q_PROPERTY(QString vault READ vault WRITE setVault NOTIFY vaultChanged)
     Q_PROPERTY(QStringList notes READ notes NOTIFY notesChanged)
+    Q_PROPERTY(QStringList noteTitles READ noteTitles NOTIFY notesChanged)
     Q_PROPERTY(bool animated READ isAnimated WRITE setAnimated NOTIFY animatedChanged)
     Q_PROPERTY(bool animating READ isAnimating NOTIFY animatingChanged)
 
@@ -50,11 +51,17 @@ public:
 
     QString vault() const;
     //! A folder of Markdown or Org notes (SPEC §6d): the cloud shows its tags, most used first
-    //! (replacing the titles), and notes() names the notes carrying every selected tag.
+    //! (replacing the titles), and notes() names the notes carrying every selected tag
+    //! (noteTitles() their titles, to show them by).
     void setVault(const QString &folder);
     //! The \c file:// URIs of the vault's notes carrying every selected tag, in path order
     //! (none while nothing is selected).
     QStringList notes() const;
+    //! The titles of those notes, one per note in the order of notes(): a note's front-matter
+    //! \c title, else its first level-1 heading (Org: \c #+TITLE), as tagd's \c vault/notes
+    //! gives it; a note without one is named by its file name without the extension. Changes
+    //! with notes() (notesChanged()).
+    QStringList noteTitles() const;
     //! Reads the vault's tags and the selection's notes again (after a note was changed).
     void reloadVault();
 
