@@ -169,7 +169,7 @@ extension FieldOutcome: JSONWritable {
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
-    if isEmpty {
+    if isEmpty, FastPath.emptyOutcome.isOn {
       // What most keystrokes do: nothing to report.
       FastPath.emptyOutcome.taken()
       w.fragment(#"{"added":[],"removed":[],"dropped":[]"#)
