@@ -6,7 +6,8 @@
 //   tagd -> TagServer -> { TagProtocol, TagCore }; TagProtocol -> { JSONRPC, TagCore }
 //   tagd -> TagTerminal -> { JSONRPC, TagCore } (a client: it talks to a tagd child, never to
 //   TagServer directly)
-//   JSONRPC and TagCore depend on nothing, not even Foundation.
+//   JSONRPC and TagCore depend on nothing but Shortcuts (the registry of shortcuts, which
+//   depends on nothing), not even Foundation.
 
 import PackageDescription
 
@@ -23,8 +24,11 @@ let package = Package(
     .executable(name: "tagd-bench", targets: ["tagd-bench"]),
   ],
   targets: [
+    // MARK: Shortcuts — the one registry of shortcuts (FastPath), for every layer above it
+    .target(name: "Shortcuts"),
+
     // MARK: JSONRPC — JSON reader/writer, framing, message envelope, error codes
-    .target(name: "JSONRPC"),
+    .target(name: "JSONRPC", dependencies: ["Shortcuts"]),
     .testTarget(
       name: "JSONRPCTests",
       dependencies: [
@@ -36,6 +40,7 @@ let package = Package(
     // MARK: TagCore — pure rules, flow layout, caseless keys, display widths
     .target(
       name: "TagCore",
+      dependencies: ["Shortcuts"],
       // Double.squareRoot() calls libm's sqrt in debug builds; nothing else links libm.
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
     ),

@@ -38,7 +38,9 @@ extension JSONWriter {
 
   /// Writes the tags as a JSON array, copying `encoded`'s text when it is theirs.
   public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
-    guard let encoded, encoded.isText(of: tags) else { return strings(tags) }
+    guard FastPath.keptTagsText.isOn, let encoded, encoded.isText(of: tags) else {
+      return strings(tags)
+    }
     FastPath.keptTagsText.taken()
     raw(encoded.json)
   }
@@ -87,7 +89,9 @@ public struct EncodedTags: Hashable, Sendable {
     to w: inout JSONWriter
   ) -> Bool {
     let skipped = tags.count - suffix.count
-    guard suffix.count >= 8, skipped >= 0, skipped <= suffix.count, isText(of: tags) else {
+    guard FastPath.keptTagsTail.isOn, suffix.count >= 8, skipped >= 0, skipped <= suffix.count,
+      isText(of: tags)
+    else {
       return false
     }
     for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }

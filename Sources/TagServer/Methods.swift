@@ -231,6 +231,11 @@ extension FieldChangeRequest: ServedRequest {
     on s: inout Server,
     outbox: inout Outbox
   ) throws(RequestError) -> Bool {
+    guard FastPath.stateInPlace.isOn else {
+      let result = try decoded(params).perform(on: &s, outbox: &outbox)
+      outbox.write { w in w.response(id: id) { result.write(to: &$0) } }
+      return true
+    }
     try s.changeField(decoded(params), outbox: &outbox) { session, outcome, outbox in
       FastPath.stateInPlace.taken()
       outbox.write { w in w.response(id: id) { session.writeState(outcome, to: &$0) } }

@@ -113,6 +113,13 @@ extension Server {
 
   // MARK: Completion
 
+  /// The most items a completion sends.
+  ///
+  /// When more tags match, the list says `isIncomplete` and the client asks again as the user
+  /// types, which narrows it (markdown-oxide sends 50 the same way); a longer list than an
+  /// editor's menu shows only costs time on both sides.
+  static let completionLimit = 50
+
   /// `textDocument/completion`: the vault's tags where one is being typed.
   mutating func complete(_ request: CompletionRequest) -> CompletionResult {
     guard let path = FileURI.path(ofURI: request.at.uri), let note = vault.open[path],
@@ -131,11 +138,12 @@ extension Server {
     let carriedHere =
       vault.index.tags(ofNote: path)?.contains { CaselessKey($0.text) == typedKey } ?? false
     let onlyHere = carriedHere && vault.index.tag(typed)?.notes == 1
-    let found = vault.suggest(typed, limit: 200) { tag in
+    // One more than is sent, to know whether there are more.
+    let found = vault.suggest(typed, limit: Self.completionLimit + 1) { tag in
       !spot.canHold(tag) || (onlyHere && CaselessKey(tag) == typedKey)
     }
     var items: [CompletionResult.Item] = []
-    for (rank, (suggestion, notes)) in found.enumerated() {
+    for (rank, (suggestion, notes)) in found.prefix(Self.completionLimit).enumerated() {
       let label = suggestion.text
       items.append(
         CompletionResult.Item(
@@ -146,7 +154,7 @@ extension Server {
         )
       )
     }
-    return CompletionResult(items: items)
+    return CompletionResult(items: items, isIncomplete: found.count > Self.completionLimit)
   }
 
   /// `rank` as five digits, so that clients sorting by text keep tagd's order.
@@ -228,16 +236,26 @@ struct TagCompletionSpot {
     switch flavor {
     case .org:
       return tag.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_@#%".unicodeScalars.contains($0)
+        Self.isASCIILetterOrDigit($0) || "_@#%".unicodeScalars.contains($0)
+          || (!$0.isASCII && $0.properties.isAlphabetic)
       }
     case .inline:
       return tag.unicodeScalars.allSatisfy {
-        $0.properties.isAlphabetic || $0.properties.generalCategory == .nonspacingMark
-          || $0.properties.numericType == .decimal || "_-/".unicodeScalars.contains($0)
+        Self.isASCIILetterOrDigit($0) || "_-/".unicodeScalars.contains($0)
+          || (!$0.isASCII
+            && ($0.properties.isAlphabetic || $0.properties.generalCategory == .nonspacingMark
+              || $0.properties.numericType == .decimal))
       }
     default:
       return true
     }
+  }
+
+  /// `a`–`z`, `A`–`Z`, `0`–`9`: the ASCII scalars that are alphabetic or decimal digits (the
+  /// Unicode properties' answer, without looking them up for the common case).
+  static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value | 0x20
+    return (0x61...0x7A).contains(value) || (0x30...0x39).contains(scalar.value)
   }
 
   /// The text inserted for `tag`.

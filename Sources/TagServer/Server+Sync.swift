@@ -115,25 +115,30 @@ extension Server {
   ) {
     guard let buffer = session.buffer else { return }
     let cells = session.cellLayout?.layout(for: session.field.tags)
-    let update = FieldUpdateNotification(
-      field: session.id,
-      version: buffer.version,
-      edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
-      tags: session.field.tags,
-      text: session.field.draft,
-      stateVersion: session.version,
-      outcome: outcome,
-      resync: resync,
-      error: error,
-      layout: cells?.flow,
-      labels: cells?.labels ?? [],
-      selected: session.field.selected,
-      encodedTags: session.tagsText(),
-      canUndo: session.field.canUndo,
-      canRedo: session.field.canRedo,
-      language: session.language,
-      flagged: session.field.flagged
-    )
-    outbox.write { $0.notification(method: FieldUpdateNotification.method) { $0.write(update) } }
+    // Written from the session in place: a FieldUpdateNotification value would be built,
+    // copied and destroyed on every sync keystroke (BENCHMARKS.md).
+    outbox.write { w in
+      w.notification(method: FieldUpdateNotification.method) {
+        $0.fieldUpdate(
+          field: session.id,
+          version: buffer.version,
+          edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
+          stateVersion: session.version,
+          tags: session.field.tags,
+          encodedTags: session.tagsText(),
+          text: session.field.draft,
+          outcome: outcome,
+          resync: resync,
+          error: error,
+          layout: cells?.flow,
+          labels: cells?.labels ?? [],
+          selected: session.field.selected,
+          canUndo: session.field.canUndo,
+          canRedo: session.field.canRedo,
+          language: session.language,
+          flagged: session.field.flagged
+        )
+      }
+    }
   }
 }

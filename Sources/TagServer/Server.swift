@@ -102,7 +102,7 @@ public struct Server: Sendable {
     // The fast path: one well-formed request or notification, classified and decoded straight
     // from the bytes, its reply written straight into the outbox. Everything else (batches,
     // responses, any error) takes the JSONValue path, which gives the exact answers.
-    if decodesFromBytes,
+    if decodesFromBytes, FastPath.envelopeScan.isOn,
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
     {
       FastPath.envelopeScan.taken()

@@ -387,9 +387,17 @@ enum Instructions {
     throw BenchError("no totals line in \(outputPath)")
   }
 
+  /// The directory for temporary files: `$TMPDIR`, or /tmp when it is unset or empty.
+  static var temporaryDirectory: String {
+    guard let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty else {
+      return "/tmp"
+    }
+    return value
+  }
+
   /// A new file in the temporary directory holding `bytes`; returns its path.
   static func temporaryFile(_ bytes: [UInt8]) throws(BenchError) -> String {
-    var template = Array("/tmp/tagd-bench-XXXXXX".utf8CString)
+    var template = Array((temporaryDirectory + "/tagd-bench-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }

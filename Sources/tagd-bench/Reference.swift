@@ -70,10 +70,11 @@ enum CReference {
     return .built(binary)
   }
 
-  /// `directory` when this process may write there, else a new directory under /tmp.
+  /// `directory` when this process may write there, else a new directory under `$TMPDIR` (or
+  /// /tmp).
   private static func writable(_ directory: String) throws(BenchError) -> String {
     if access(directory, W_OK) == 0 { return directory }
-    var template = Array("/tmp/tagd-bench-cref-XXXXXX".utf8CString)
+    var template = Array((Instructions.temporaryDirectory + "/tagd-bench-cref-XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkdtemp($0) != nil } ?? false
     }

@@ -172,7 +172,7 @@ enum VaultBench {
     -> String
   {
     let base =
-      (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/tagd-bench-vault-\(getpid())"
+      Instructions.temporaryDirectory + "/tagd-bench-vault-\(getpid())"
     mkdir(base, 0o755)
     defer { removeTree(base) }
     let sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
@@ -264,20 +264,7 @@ enum VaultBench {
       let count = quick ? 200 : 1_000
       progress("vault: completion and hover ×\(count) on \(large.notes) notes…")
       let rows = try VaultServing.latency(tagd: tagd, root: large.root, count: count)
-      text +=
-        "Requests on an open note of the \(Format.count(large.notes))-note vault, \(count) each, "
-        + "one at a time: tagd's CPU time per request (`/proc/PID/schedstat`, the server time) "
-        + "and the round trip over pipes (an upper bound of it), ms (goal: p99 ≤ 1 ms of server "
-        + "time).\n\n| request | server p50 | server p99 | round trip p50 | round trip p99 |\n"
-        + "|---|---:|---:|---:|---:|\n"
-      for row in rows {
-        let cells = [
-          Sample.percentile(row.server, 0.5), Sample.percentile(row.server, 0.99),
-          Sample.percentile(row.roundTrip, 0.5), Sample.percentile(row.roundTrip, 0.99),
-        ].map { Format.fixed($0, 3) }
-        text += "| \(row.name) | " + cells.joined(separator: " | ") + " |\n"
-      }
-      text += "\n"
+      text += latencyTable(rows, notes: large.notes, count: count)
       guard let valgrind else {
         return text + "No valgrind on PATH: no instructions per keystroke.\n\n"
       }
@@ -306,6 +293,84 @@ enum VaultBench {
       return text + "\n"
     } catch {
       return text + "Serving the vault failed: \(error.description)\n\n"
+    }
+  }
+
+  /// The latency rows as a Markdown table with the sentence that introduces it.
+  static func latencyTable(_ rows: [VaultServing.LatencyRow], notes: Int, count: Int) -> String {
+    var text =
+      "Requests on an open note of the \(Format.count(notes))-note vault, \(count) each, "
+      + "one at a time: tagd's CPU time per request (`/proc/PID/schedstat`, the server time) "
+      + "and the round trip over pipes (an upper bound of it), ms (goal: p99 ≤ 1 ms of server "
+      + "time).\n\n| request | server p50 | server p99 | round trip p50 | round trip p99 |\n"
+      + "|---|---:|---:|---:|---:|\n"
+    for row in rows {
+      let cells = [
+        Sample.percentile(row.server, 0.5), Sample.percentile(row.server, 0.99),
+        Sample.percentile(row.roundTrip, 0.5), Sample.percentile(row.roundTrip, 0.99),
+      ].map { Format.fixed($0, 3) }
+      text += "| \(row.name) | " + cells.joined(separator: " | ") + " |\n"
+    }
+    return text + "\n"
+  }
+
+  /// `tagd-bench --lsp`: the language server's figures only, for iterating on them — the
+  /// latency rows of `--vault` in a vault of 100,000 notes (10,000 with `quick`), and with
+  /// valgrind the instructions of one request of each kind in the vault of 10,000 (callgrind,
+  /// counting only `Connection.receive`; (2N − N requests) ÷ N).
+  ///
+  /// Under callgrind the first
+  /// index of 100,000 notes takes many minutes per session, and the requests depend on the
+  /// vocabulary (the same 5,000 words), not on the number of notes.
+  static func lsp(
+    tagd: String,
+    valgrind: String?,
+    quick: Bool,
+    progress: (String) -> Void
+  )
+    -> String
+  {
+    let base =
+      Instructions.temporaryDirectory + "/tagd-bench-lsp-\(getpid())"
+    mkdir(base, 0o755)
+    defer { removeTree(base) }
+    let notes = quick ? 10_000 : 100_000
+    let root = base + "/v\(notes)"
+    progress("lsp: writing \(notes) notes…")
+    _ = generate(root, count: notes)
+    let counted = base + "/v10000"
+    if notes != 10_000 {
+      progress("lsp: writing 10000 notes…")
+      _ = generate(counted, count: 10_000)
+    }
+    var text = ""
+    do throws(BenchError) {
+      let count = quick ? 200 : 1_000
+      progress("lsp: completion and hover ×\(count) on \(notes) notes…")
+      let rows = try VaultServing.latency(tagd: tagd, root: root, count: count)
+      text += latencyTable(rows, notes: notes, count: count)
+      guard let valgrind else {
+        return text + "No valgrind on PATH: no instructions per request.\n"
+      }
+      let requests = quick ? 20 : 100
+      text +=
+        "Instructions per request in the 10,000-note vault (callgrind, counting only "
+        + "`Connection.receive`; (2N − N requests) ÷ N, N = \(requests)):\n\n"
+        + "| request | instructions |\n|---|---:|\n"
+      for request in VaultServing.requests(uri: "file://" + counted + "/" + VaultServing.notePath) {
+        let figure = try VaultServing.instructions(
+          of: request.name,
+          tagd: tagd,
+          valgrind: valgrind,
+          root: counted,
+          count: requests,
+          progress: progress
+        ) { count, _ in VaultServing.requestFrames(request, count: count) }
+        text += "| \(request.name) | \(Format.count(Int(figure.rounded()))) |\n"
+      }
+      return text
+    } catch {
+      return text + "Serving the vault failed: \(error.description)\n"
     }
   }
 

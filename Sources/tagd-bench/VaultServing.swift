@@ -108,6 +108,52 @@ enum VaultServing {
 
   // MARK: Latency
 
+  /// The `params` of a request at `line`, `character` of the note `uri`.
+  static func position(_ uri: String, _ line: Int, _ character: Int) -> String {
+    #"{"textDocument":{"uri":"\#(uri)"},"position":{"line":\#(line),"character":\#(character)}}"#
+  }
+
+  /// One request on the open note, and a text its reply must hold.
+  struct NoteRequest {
+    var name: String
+    var method: String
+    var params: String
+    var expect: String
+  }
+
+  /// The requests timed by ``latency(tagd:root:count:)`` and counted by `--lsp`.
+  static func requests(uri: String) -> [NoteRequest] {
+    [
+      NoteRequest(
+        name: "`textDocument/completion` after `#ka`",
+        method: "textDocument/completion",
+        params: position(uri, 4, noteLines[4].utf8.count),
+        expect: #""label":"#
+      ),
+      NoteRequest(
+        name: "`textDocument/completion` in a YAML list after `mi`",
+        method: "textDocument/completion",
+        params: position(uri, 2, 15),
+        expect: #""label":"#
+      ),
+      NoteRequest(
+        name: "`textDocument/hover` on a tag",
+        method: "textDocument/hover",
+        params: position(uri, 2, 8),
+        expect: "notes"
+      ),
+    ]
+  }
+
+  /// `count` of `request` (ids from 1000).
+  static func requestFrames(_ request: NoteRequest, count: Int) -> FrameWriter {
+    var writer = FrameWriter()
+    for index in 0..<count {
+      writer.request(id: 1000 + index, method: request.method, params: request.params)
+    }
+    return writer
+  }
+
   /// One kind of request, timed `count` times.
   struct LatencyRow {
     var name: String
@@ -127,23 +173,10 @@ enum VaultServing {
     opened += writer.bytes
     _ = try session.send(opened, awaiting: 3)
     let uri = session.noteURI
-    func at(_ line: Int, _ character: Int) -> String {
-      #"{"textDocument":{"uri":"\#(uri)"},"position":{"line":\#(line),"character":\#(character)}}"#
-    }
+    let at = { (line: Int, character: Int) in position(uri, line, character) }
     let inline = noteLines[4].utf8.count
-    let cases: [(name: String, method: String, params: String, expect: String)] = [
-      (
-        "`textDocument/completion` after `#ka`", "textDocument/completion", at(4, inline),
-        #""label":"#
-      ),
-      (
-        "`textDocument/completion` in a YAML list after `mi`", "textDocument/completion", at(2, 15),
-        #""label":"#
-      ),
-      ("`textDocument/hover` on a tag", "textDocument/hover", at(2, 8), "notes"),
-    ]
     var rows: [LatencyRow] = []
-    for item in cases {
+    for item in requests(uri: uri) {
       var row = LatencyRow(name: item.name, roundTrip: [], server: [])
       for _ in 0..<count {
         let before = Procfs.cpuNanoseconds(session.child.pid) ?? 0
@@ -230,9 +263,30 @@ enum VaultServing {
     keystrokes: Int,
     progress: (String) -> Void
   ) throws(BenchError) -> Double {
+    try instructions(
+      of: "\(kind) keystrokes",
+      tagd: tagd,
+      valgrind: valgrind,
+      root: root,
+      count: keystrokes,
+      progress: progress
+    ) { count, uri in keystrokeFrames(kind, count: count, uri: uri) }
+  }
+
+  /// Instructions per message of what `frames(count, noteURI)` writes, in a tagd serving `root`
+  /// with the bench note open: (2N − N messages) ÷ N.
+  static func instructions(
+    of name: String,
+    tagd: String,
+    valgrind: String,
+    root: String,
+    count messages: Int,
+    progress: (String) -> Void,
+    frames: (Int, String) -> FrameWriter
+  ) throws(BenchError) -> Double {
     var totals: [Int] = []
-    for count in [keystrokes, 2 * keystrokes] {
-      progress("callgrind: \(kind) keystrokes ×\(count) on \(root)…")
+    for count in [messages, 2 * messages] {
+      progress("callgrind: \(name) ×\(count) on \(root)…")
       let output = try Instructions.temporaryFile([])
       defer { unlink(output) }
       let session = try Session(
@@ -252,7 +306,7 @@ enum VaultServing {
       )
       setUp += writer.bytes
       _ = try session.send(setUp, awaiting: 3)
-      var typed = keystrokeFrames(kind, count: count, uri: session.noteURI)
+      var typed = frames(count, session.noteURI)
       typed.request(id: 9, method: "vault/tags", params: #"{"limit":1}"#)
       _ = try session.send(typed.bytes, awaiting: 9)
       session.child.finish()
@@ -262,7 +316,7 @@ enum VaultServing {
       else { throw BenchError("no callgrind totals in \(output)") }
       totals.append(total)
     }
-    return Double(totals[1] - totals[0]) / Double(keystrokes)
+    return Double(totals[1] - totals[0]) / Double(messages)
   }
 
   /// `count` keystrokes of `kind`.

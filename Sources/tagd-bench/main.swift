@@ -11,6 +11,9 @@ import Glibc
 //   .build/release/tagd-bench --documents [--quick]           the document/… figures only, printed
 //   .build/release/tagd-bench --vault [--quick]               tagd tags/rename on generated vaults
 //                         of 1k, 10k, 100k notes beside ripgrep, printed as Markdown
+//   .build/release/tagd-bench --lsp [--quick]                 only the completion and hover
+//                         latency on a 100k-note vault (10k with --quick) and their
+//                         instructions on a 10k-note one, printed
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
@@ -70,6 +73,7 @@ if arguments.first == "--decode-loop", arguments.count == 3, let index = Int(arg
 
 var quick = false
 var vaultOnly = false
+var lspOnly = false
 var output: String?
 var instructionsOnly = false
 var documentsOnly = false
@@ -85,6 +89,7 @@ while let argument = arguments.first {
   case "--check": check = true
   case "--documents": documentsOnly = true
   case "--vault": vaultOnly = true
+  case "--lsp": lspOnly = true
   case "--tagd", "--callgrind-dir", "--budgets":
     guard let path = arguments.first else { fail("\(argument) needs a path") }
     switch argument {
@@ -123,6 +128,13 @@ let packageRoot = Procfs.packageRoot(from: directory)
 let peerScript = (packageRoot ?? ".") + "/bench/peer/field-peer.js"
 let peer = onPath("node").flatMap { node in
   access(peerScript, R_OK) == 0 ? (node: node, script: peerScript) : nil
+}
+if lspOnly {
+  writeText(
+    VaultBench.lsp(tagd: tagd, valgrind: Instructions.valgrind(), quick: quick, progress: progress),
+    to: STDOUT_FILENO
+  )
+  exit(0)
 }
 if vaultOnly {
   writeText(

@@ -38,6 +38,17 @@ case .serve:
   break
 }
 
+#if DEBUG || TAGD_SHORTCUT_SWITCHES
+// Builds that can switch shortcuts off (debug, and the measuring build of BENCHMARKS.md's
+// "Shortcuts" table) take the ones to switch off from the environment.
+if let names = getenv("TAGD_SHORTCUTS_OFF").map({ String(cString: $0) }),
+  let unknown = FastPath.switchOff(named: names)
+{
+  writeText("tagd: TAGD_SHORTCUTS_OFF names no shortcut '\(unknown)'\n", to: STDERR_FILENO)
+  exit(2)
+}
+#endif
+
 signal(SIGPIPE, SIG_IGN)
 // stdout belongs to the protocol: keep a private copy of fd 1 for frames, and point fd 1 at
 // stderr so that a stray print() can never corrupt the stream.

@@ -171,4 +171,49 @@ import Glibc
     #expect(log.contains("never.md: it was never opened"), "\(log)")
     #expect(log.contains("a.md (version 2)") && log.contains("send the whole text"), "\(log)")
   }
+
+  /// More tags match than a completion sends: the most used ones, marked `isIncomplete` so that
+  /// the client asks again as the user types (the others are found by typing more); a list that
+  /// holds every match says it is complete.
+  @Test func completionSendsTheBestAndSaysWhenThereIsMore() throws {
+    let vault = TemporaryFolder("tagd-completion-limit")
+    // `topic00` … `topic79`, one note each; `topic42` in two more.
+    for index in 0..<80 {
+      vault.write("n\(index).md", "#topic" + (index < 10 ? "0" : "") + "\(index)\n")
+    }
+    vault.write("x.md", "#topic42\n")
+    vault.write("y.md", "#topic42\n")
+    let client = try Client(folder: vault, framing: .contentLength)
+    #expect(client.tags { $0.contains("topic79") }.contains("topic79"))
+    let note = "file://" + vault.path("new.md")
+    client.send(Self.didOpen(vault.path("new.md"), "#to #topic7"))
+    func complete(after character: Int) throws -> JSONValue? {
+      let reply = try #require(
+        client.request(
+          "textDocument/completion",
+          #"{"textDocument":{"uri":"\#(note)"},"position":{"line":0,"character":\#(character)}}"#
+        )
+      )
+      return try JSONReader.parse(Array(reply.utf8))["result"]
+    }
+    // After `#to`: 81 tags match (`topic7`, typed in this note, too).
+    let many = try complete(after: 3)
+    let items = many?["items"]?.arrayValue ?? []
+    let firstLabels = items.compactMap { $0["label"]?.stringValue }
+    #expect(items.count == 50, "\(firstLabels)")
+    #expect(many?["isIncomplete"] == .bool(true))
+    #expect(items.first?["label"] == "topic42" && items.first?["detail"] == "3 notes")
+    #expect(Set(firstLabels).count == 50)
+    // After `#topic7`: `topic70` … `topic79` (not `topic7`, which no other note carries), then
+    // the fuzzy matches `topic07` … `topic67`: all of them.
+    let all = try complete(after: 11)
+    let labels = (all?["items"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
+    let expected =
+      (70..<80).map { "topic\($0)" }
+      + ["07", "17", "27", "37", "47", "57", "67"]
+      .map { "topic" + $0 }
+    #expect(labels == expected)
+    #expect(all?["isIncomplete"] == .bool(false))
+    #expect(client.child.finish() == 1)
+  }
 }

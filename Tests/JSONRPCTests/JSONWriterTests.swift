@@ -183,20 +183,7 @@ private func descriptionRule(_ value: Double) -> String {
     samples.append(Double.random(in: 0.0001...0.01, using: &generator))
   }
   var mismatches: [String] = []
-  var shortest = 0
   for sample in samples {
-    // Wherever it applies, the digit writer itself (not the fallback) must give those bytes.
-    let integral = sample.magnitude < 0x1p53 && Double(Int64(sample)) == sample
-    if sample.isFinite, !integral, sample.magnitude >= 0.0001, sample.magnitude < 0x1p53 {
-      var direct = JSONWriter()
-      let taken = FastPath.counting { direct.double(sample) }
-      let digits = taken[.shortestDigits, default: 0] + taken[.sixteenths, default: 0]
-      #expect(digits == 1, "\(sample) not written by digits")
-      if String(decoding: direct.bytes, as: UTF8.self) != sample.description {
-        mismatches.append("digits of \(sample.bitPattern): \(direct.bytes) vs \(sample)")
-      }
-      shortest += 1
-    }
     var writer = JSONWriter()
     writer.double(sample)
     let written = String(decoding: writer.bytes, as: UTF8.self)
@@ -205,7 +192,6 @@ private func descriptionRule(_ value: Double) -> String {
     }
   }
   #expect(mismatches.isEmpty, "\(mismatches.count) differ, e.g. \(mismatches.prefix(5))")
-  #expect(shortest > 60_000)
 }
 
 /// JSON's escaping of one string, written out by hand: the reference for the writer's paths.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TagServer
 
-/// Every shortcut is still taken where it should be.
+/// Every shortcut, in any layer, is still taken where it should be.
 ///
 /// Each shortcut answers exactly as the general path beside it (ByteDecodingTests and the
 /// writer tests compare them), so no reply can tell whether it was taken. These tests count
@@ -88,15 +88,64 @@ import Testing
       path: .sixteenths,
       messages: [open, change("a,"), layout(#"{"width":40.5,"height":20}"#)]
     ),
-    Case(
-      path: .shortestDigits,
-      messages: [open, change("a,"), layout(#"{"width":40.3,"height":20}"#)]
-    ),
     Case(path: .keptTagsText, messages: [open, change("a,"), change("b")]),
     Case(path: .keptTagsTail, messages: [open, change("a,b,c,d,e,f,g,h,i,j,")]),
     Case(path: .emptyOutcome, messages: [open, change("gree")]),
     Case(path: .stateInPlace, messages: [open, change("g")]),
     Case(path: .headerDigitsGuessed, messages: [open, change("g"), change("gr")]),
+    // TagCore's
+    Case(
+      path: .plainDraftExtension,
+      messages: [
+        open, change(String(repeating: "g", count: 40)), change(String(repeating: "g", count: 41)),
+      ]
+    ),
+    Case(path: .asciiCandidate, messages: [open, change("green,")]),
+    Case(path: .asciiTrimmedEnds, messages: [openAllowing]),
+    Case(path: .asciiKeyHash, messages: [open, change("Green,")]),
+    Case(path: .asciiCaselessFold, messages: [open, change("Green,")]),
+    Case(
+      path: .printableASCIIWidth,
+      messages: [
+        open, change("green,"),
+        #"{"jsonrpc":"2.0","id":4,"method":"field/layout","params":{"field":"f","width":100,"cells":{"padding":1},"fieldHeight":1}}"#,
+      ]
+    ),
+    Case(
+      path: .knownASCIIComparison,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, String(repeating: "a", count: 70)),
+        didChange(version: 2, at: 70, "b"),
+      ]
+    ),
+    Case(
+      path: .plainMirrorEdits,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
+      ]
+    ),
+  ]
+
+  /// A `field/didChange` inserting `text` at `character` of line 0.
+  static func didChange(version: Int, at character: Int, _ text: String) -> String {
+    #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":\#(version),"contentChanges":[{"range":{"start":{"line":0,"character":\#(character)},"end":{"line":0,"character":\#(character)}},"text":"\#(text)"}]}}"#
+  }
+
+  static let openAllowing =
+    #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","options":{"allow":["Red","Green"]}}}"#
+
+  /// The shortcuts without a switch.
+  ///
+  /// The params reader's and the JSON scanner's: another branch is rewriting that reader
+  /// (issue 33 item 4), and each was measured by editing its condition out (BENCHMARKS.md).
+  /// `integerDigits`: the general number writer beside it writes integers as doubles (`40.0`,
+  /// `-0` for `0`), so it is the one path for integers, not a shortcut that can be switched off.
+  static let unswitched: Set<FastPath> = [
+    .integerDigits, .plainStringMember, .scannedStringMember, .trustedString, .numberMember,
+    .boolMember, .objectMember, .compactSizes, .scannedSizes, .compactContentChanges,
+    .contentChanges, .lentParamsUse,
   ]
 
   /// Frames `messages` after `initialize` in Content-Length framing, in one read.
@@ -110,20 +159,43 @@ import Testing
     return bytes
   }
 
-  @Test(arguments: cases)
-  func shortcutIsTaken(_ shortcut: Case) {
-    let bytes = Self.framed(shortcut.messages)
-    var errors = 0
+  /// What a connection writes for `bytes`, and how often each shortcut was taken meanwhile.
+  static func serve(_ bytes: [UInt8]) -> (replies: [String], counts: [FastPath: Int]) {
+    var replies: [String] = []
     let counts = FastPath.counting {
       var connection = Connection()
       var outbox = Outbox()
       connection.receive(bytes, into: &outbox)
-      errors =
-        outbox.messages.filter { String(decoding: $0, as: UTF8.self).contains("\"error\"") }
-        .count
+      replies = outbox.messages.map { String(decoding: $0, as: UTF8.self) }
     }
-    #expect(errors == 0, "the messages must be served without an error")
+    return (replies, counts)
+  }
+
+  @Test(arguments: cases)
+  func shortcutIsTaken(_ shortcut: Case) {
+    let (replies, counts) = Self.serve(Self.framed(shortcut.messages))
+    #expect(
+      !replies.contains { $0.contains("\"error\"") },
+      "the messages must be served without an error"
+    )
     #expect(counts[shortcut.path, default: 0] > 0, "\(shortcut.path) was not taken")
+  }
+
+  /// Switched off, the shortcut is not taken (so the test above fails when it stops being
+  /// taken) and the general path beside it writes the same bytes.
+  @Test(arguments: cases.filter { !unswitched.contains($0.path) })
+  func switchedOffTheGeneralPathAnswersAlike(_ shortcut: Case) {
+    let bytes = Self.framed(shortcut.messages)
+    let on = Self.serve(bytes)
+    let off = FastPath.switchedOff(shortcut.path) { Self.serve(bytes) }
+    #expect(off.counts[shortcut.path] == nil, "\(shortcut.path) was taken though switched off")
+    #expect(off.replies == on.replies)
+  }
+
+  /// The registry's switches are bits of one word.
+  @Test func theSwitchesFitInAWord() {
+    #expect(FastPath.allCases.count <= 64)
+    #expect(FastPath.allCases.map(\.rawValue) == Array(0..<FastPath.allCases.count))
   }
 
   /// A shortcut added to ``FastPath`` needs a case here.

@@ -123,7 +123,7 @@ public struct MessageBytes {
   /// finds the lines (every line break in a JSON string is an escape) and no `String` is made.
   /// Other bytes are read as ``stringValue(of:)`` reads them, and their lines are left unknown.
   public func text(of member: JSONObjectRanges.Member) -> DecodedText? {
-    guard let content = trustedContent(of: member) else {
+    guard FastPath.decodedLines.isOn, let content = trustedContent(of: member) else {
       return stringValue(of: member).map { DecodedText(utf8: Array($0.utf8), lineStarts: nil) }
     }
     FastPath.decodedLines.taken()

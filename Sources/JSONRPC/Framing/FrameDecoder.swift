@@ -138,7 +138,9 @@ public struct FrameDecoder: Sendable {
         framing = buffer[readIndex] | 0x20 == UInt8(ascii: "c") ? .contentLength : .newlineDelimited
         state = Self.initialState(for: framing)
       case .headers(let length, let consumed):
-        if length == nil, consumed == 0, let (headerBytes, bodyLength) = plainHeader() {
+        if FastPath.plainHeader.isOn, length == nil, consumed == 0,
+          let (headerBytes, bodyLength) = plainHeader()
+        {
           FastPath.plainHeader.taken()
           readIndex += headerBytes
           state = .body(length: bodyLength)

@@ -39,7 +39,7 @@ public enum FrameEncoder {
       let digits = digitCount(length)
       guessedDigits = digits
       let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
-      if headerLength != bodyStart - frameStart {
+      if headerLength != bodyStart - frameStart || !FastPath.headerDigitsGuessed.isOn {
         w.moveTail(from: bodyStart, to: frameStart + headerLength)
         w.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
       } else {

@@ -81,9 +81,8 @@ extension JSONWriter {
   /// Writes `value` as JSON at `out` (room for ``maxNumberLength`` bytes); returns the length.
   ///
   /// Non-finite values are `null`; integral values below 2^53 are integers (`-0` for negative
-  /// zero); multiples of 1/16 below 2^40 their exact decimals; others below 2^53 and from
-  /// 0.0001 their shortest round-tripping decimals; the rest (exponent forms, 2^53 and up) the
-  /// same shortest form through `description`.
+  /// zero); multiples of 1/16 below 2^40 their exact decimals; the rest their shortest
+  /// round-tripping form through `description` (exponent forms below 0.0001 and from 2^53).
   @inlinable @inline(__always)
   static func writeNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     // Most coordinates are integers, written here at the call site. Int64(_:) truncates without
@@ -100,16 +99,12 @@ extension JSONWriter {
   static func writeOtherNumber(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
     guard value.isFinite else { return copy("null", to: out) }
     if value == 0 { return copy("-0", to: out) }
-    if let length = writeSixteenths(value, to: out) {
+    if FastPath.sixteenths.isOn, let length = writeSixteenths(value, to: out) {
       FastPath.sixteenths.taken()
       return length
     }
-    if let length = writeShortestDecimal(value, to: out) {
-      FastPath.shortestDigits.taken()
-      return length
-    }
-    // `1e-07`, `5e+20`, `9007199254740992.0`: valid JSON for finite values. Layout coordinates
-    // never get here.
+    // `0.3`, `1e-07`, `5e+20`, `9007199254740992.0`: valid JSON for finite values. (A digit
+    // search of our own cost more instructions than `description`: BENCHMARKS.md.)
     var text = value.description
     return text.withUTF8 { utf8 in
       let length = min(utf8.count, maxNumberLength)  // at most 24
@@ -122,7 +117,7 @@ extension JSONWriter {
   /// half sizes and spacings give) as its exact decimal expansion; nil for any other value.
   ///
   /// That expansion is also the shortest form that reads back, so the bytes are those of
-  /// ``writeShortestDecimal(_:to:)``: with `j` binary fraction digits (1…4) the value is
+  /// `description`: with `j` binary fraction digits (1…4) the value is
   /// `n / 2^j` for an odd `n`, its expansion has `j` decimals, and the nearest decimal with
   /// fewer is `5 · 10^-j ≥ 5 · 10^-4` away, while below 2^40 the values reading back to it lie
   /// within half a unit in the last place, at most 2^-14.
@@ -149,84 +144,6 @@ extension JSONWriter {
       decimals /= 10
     }
     return length + places
-  }
-
-  /// Writes a finite, non-integral `value` with `0.0001 <= |value| < 2^53` in its shortest
-  /// round-tripping decimal form at `out`, exactly as `Double.description` would; nil (nothing
-  /// written) outside that range.
-  ///
-  /// `|value| = m · 2^e` exactly. Going up from one fraction digit, the first `k` for which
-  /// some integer `d` has `d / 10^k` inside the interval that reads back to `value` (its
-  /// half-way points to the neighbouring doubles, included when `m` is even) gives the fewest
-  /// digits; among those `d`, the one nearest `value`, an even one on a tie. All of it is
-  /// integer arithmetic on 128 bits: `(4m ± 2) · 10^k` and `d · 2^(2 - e)` stay below 2^126
-  /// in this range (k ≤ 21, e ≥ -66).
-  static func writeShortestDecimal(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int? {
-    let magnitude = value.magnitude
-    guard magnitude >= 0.0001, magnitude < 0x1p53 else { return nil }
-    let bits = magnitude.bitPattern
-    let fraction = bits & (1 << 52 - 1)
-    let mantissa = UInt128(fraction | 1 << 52)
-    let exponent = Int(bits >> 52) - 1075
-    guard exponent < 0 else { return nil }  // integral: written elsewhere
-    let shift = 2 - exponent  // value = 4m / 2^shift
-    let inclusive = mantissa & 1 == 0
-    // The gap below is half as wide at a power of two.
-    let below: UInt128 = fraction == 0 ? 1 : 2
-    let unit = UInt128(1) << shift
-    var power: UInt128 = 1
-    for digits in 1...21 {
-      power *= 10
-      let low = (4 * mantissa - below) * power
-      let high = (4 * mantissa + 2) * power
-      var first = (low + unit - 1) >> shift
-      if !inclusive && first << shift == low { first += 1 }
-      let scaledFirst = first << shift
-      guard inclusive ? scaledFirst <= high : scaledFirst < high else { continue }
-      // The nearest integer to value · 10^k, an even one on a tie; the interval's first
-      // integer when the nearest lies below it (possible only at a power of two).
-      let center = 4 * mantissa * power
-      var nearest = (center + unit / 2) >> shift
-      if center & (unit - 1) == unit / 2, nearest & 1 == 1 { nearest -= 1 }
-      let chosen = nearest < first ? first : nearest
-      return writeFixed(UInt64(chosen), fractionDigits: digits, negative: value < 0, to: out)
-    }
-    return nil
-  }
-
-  /// Writes `digits · 10^-fractionDigits` in plain decimal notation (`0.05`, `12.5`) at `out`;
-  /// returns the length (at most 24 here: 17 significant digits, `-0.000`).
-  private static func writeFixed(
-    _ digits: UInt64,
-    fractionDigits: Int,
-    negative: Bool,
-    to out: UnsafeMutablePointer<UInt8>
-  ) -> Int {
-    var length = 0
-    if negative {
-      out[0] = UInt8(ascii: "-")
-      length = 1
-    }
-    var total = 0  // digits stored, at least one before the point
-    var probe = digits
-    repeat {
-      total += 1
-      probe /= 10
-    } while probe != 0
-    total = max(total, fractionDigits + 1)
-    length += total + 1
-    var position = length
-    var rest = digits
-    for written in 0..<total {
-      if written == fractionDigits {
-        position -= 1
-        out[position] = UInt8(ascii: ".")
-      }
-      position -= 1
-      out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-      rest /= 10
-    }
-    return length
   }
 
   /// Writes `value` in decimal at `out` (room for 20 bytes); returns the length.

@@ -73,7 +73,9 @@ public struct JSONWriter: ~Copyable {
     // its 16 bytes); short ones are copied and checked in one loop after one capacity check.
     let done =
       value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-        guard utf8.count <= 32, let source = utf8.baseAddress else { return false }
+        guard FastPath.shortString.isOn, utf8.count <= 32, let source = utf8.baseAddress else {
+          return false
+        }
         return appendShortQuoted(source, count: utf8.count)
       } ?? false
     guard !done else { return }

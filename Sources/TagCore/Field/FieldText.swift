@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// Splitting and trimming of field text, on UTF-8 bytes: a separator is a Unicode scalar, so a
 /// CRLF (one `Character`) is seen as its two scalars.
 enum FieldText {
@@ -116,7 +118,8 @@ enum FieldText {
     while end > first, isASCIIWhitespace(utf8[end - 1]) { end -= 1 }
     guard first < end else { return Candidate(text: "", key: "", hash: 0) }
     let (head, tail) = (utf8[first], utf8[end - 1])
-    guard head < 0x80, tail < 0x80 else { return nil }
+    guard FastPath.asciiCandidate.isOn, head < 0x80, tail < 0x80 else { return nil }
+    FastPath.asciiCandidate.taken()
     let bytes = utf8.extracting(first..<end)
     let scan = KeyIndex.scan(bytes)
     let trimmed = bytes.text()
@@ -146,9 +149,10 @@ enum FieldText {
   static func trimmed(_ text: String) -> Substring {
     // Fast path: ASCII ends that are not whitespace need no Unicode properties.
     let utf8 = text.utf8
-    if let head = utf8.first, let tail = utf8.last, head < 0x80, tail < 0x80,
-      !isASCIIWhitespace(head), !isASCIIWhitespace(tail)
+    if FastPath.asciiTrimmedEnds.isOn, let head = utf8.first, let tail = utf8.last, head < 0x80,
+      tail < 0x80, !isASCIIWhitespace(head), !isASCIIWhitespace(tail)
     {
+      FastPath.asciiTrimmedEnds.taken()
       return text[...]
     }
     guard let first = text.firstIndex(where: { !$0.isWhitespace }),

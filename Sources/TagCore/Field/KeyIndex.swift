@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// The hashed index from a field's tag keys to tag indices.
 ///
 /// Each key is hashed once per candidate, and that one hash serves both the lookup and the
@@ -100,7 +102,10 @@ struct KeyIndex: Sendable {
 
   /// The hash of `key`: keys equal as `String`s hash alike.
   static func hash(_ key: String) -> Int {
-    if let hash = hash(ascii: key.utf8.span) { return hash }
+    if FastPath.asciiKeyHash.isOn, let hash = hash(ascii: key.utf8.span) {
+      FastPath.asciiKeyHash.taken()
+      return hash
+    }
     // Not ASCII. A text canonically equivalent to an ASCII text decomposes to it scalar by
     // scalar; the only scalars outside ASCII that do are these singletons (checked over every
     // scalar by KeyIndexTests).

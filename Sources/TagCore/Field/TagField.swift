@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// The state of one tag input field — its tags, its draft, its selected chip and its undo
 /// history — and the rules that change it.
 ///
@@ -593,14 +595,26 @@ public struct TagField: Hashable, Sendable {
   ///
   /// The added text starts at a scalar boundary (the draft is a UTF-8 prefix), and a CR that a
   /// LF could join would be a separator in the draft, so no separator spans the boundary.
+  ///
+  /// Drafts shorter than 32 bytes are scanned whole: there the prefix checks cost more than
+  /// they spare, and a keystroke that commits would pay for both (BENCHMARKS.md).
   private func extendsPlainDraft(_ text: String) -> Bool {
-    guard draftIsPlain, !draft.isEmpty else { return false }
+    guard FastPath.plainDraftExtension.isOn, draftIsPlain, draft.utf8.count >= 32 else {
+      return false
+    }
     // Deleting at the end: every prefix of text without a separator has none.
-    if draft.hasUTF8Prefix(text) { return true }
+    if draft.hasUTF8Prefix(text) {
+      FastPath.plainDraftExtension.taken()
+      return true
+    }
     guard text.hasUTF8Prefix(draft) else { return false }
     let utf8 = text.utf8.span
     var added = FieldText.Pieces()
-    return added.next(utf8.extracting(draft.utf8.count..<utf8.count), separators) == nil
+    guard added.next(utf8.extracting(draft.utf8.count..<utf8.count), separators) == nil else {
+      return false
+    }
+    FastPath.plainDraftExtension.taken()
+    return true
   }
 
   /// Runs each piece of `text` before its last separator through the candidate checks, as

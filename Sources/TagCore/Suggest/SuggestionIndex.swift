@@ -210,22 +210,27 @@ public struct SuggestionIndex: Sendable {
       }
       return (items, examined)
     }
-    var taken = Set<Int32>()
-    /// With `order`, the current tier's matches (each in its best tier only).
-    var pending: [(entry: Int32, kind: SuggestionKind, ranges: [Range<Int32>])] = []
+    let all = bytes
+    let query = q[...]
+    // Which entries were offered already: a bit each (no hashing, one allocation).
+    var taken = [UInt64](repeating: 0, count: (entries.count + 63) / 64)
+    /// With `order`, the current tier's matches (each in its best tier only), as plain values:
+    /// their ranges are found again for the ones taken.
+    var pending: [(entry: Int32, place: MatchPlace)] = []
     /// Offers one entry; returns false once the list is full.
-    func offer(_ entry: Int32, _ kind: SuggestionKind, _ ranges: () -> [Range<Int32>]) -> Bool {
+    func offer(_ entry: Int32, _ place: MatchPlace) -> Bool {
       examined += 1
-      guard !taken.contains(entry) else { return true }
+      let (word, bit) = (Int(entry) >> 6, UInt64(1) << (UInt64(entry) & 63))
+      guard taken[word] & bit == 0 else { return true }
       if order != nil {
-        taken.insert(entry)
-        pending.append((entry, kind, ranges()))
+        taken[word] |= bit
+        pending.append((entry, place))
         return true
       }
       let text = entries[Int(entry)]
       guard !excluded(text) else { return true }
-      taken.insert(entry)
-      items.append(Suggestion(text: text, kind: kind, matches: characterRanges(ranges(), in: text)))
+      taken[word] |= bit
+      items.append(suggestion(entry, place, query))
       return items.count < limit
     }
 
@@ -233,24 +238,20 @@ public struct SuggestionIndex: Sendable {
     /// is full.
     func endTier() -> Bool {
       guard let order, !pending.isEmpty else { return items.count < limit }
-      let ranked = pending.enumerated().sorted { a, b in
-        let (x, y) = (order[Int(a.element.entry)], order[Int(b.element.entry)])
-        return x != y ? x < y : a.offset < b.offset
-      }
+      // Sorted as (key, position) pairs: plain integers compared, nothing looked up.
+      var ranked = pending.indices.map { (key: order[Int(pending[$0].entry)], at: $0) }
+      ranked.sort { $0.key != $1.key ? $0.key < $1.key : $0.at < $1.at }
+      let matches = pending
       pending = []
-      for (_, match) in ranked {
-        let text = entries[Int(match.entry)]
-        guard !excluded(text) else { continue }
-        items.append(
-          Suggestion(text: text, kind: match.kind, matches: characterRanges(match.ranges, in: text))
-        )
+      for (_, at) in ranked {
+        let match = matches[at]
+        guard !excluded(entries[Int(match.entry)]) else { continue }
+        items.append(suggestion(match.entry, match.place, query))
         if items.count == limit { return false }
       }
       return true
     }
 
-    let all = bytes
-    let query = q[...]
     // 1. Prefix.
     var low = lowerBound(count: sorted.count) { position in
       let entry = Int(sorted[position])
@@ -260,8 +261,7 @@ public struct SuggestionIndex: Sendable {
       let entry = sorted[low]
       let start = Int(starts[Int(entry)])
       guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
-      let end = Int32(start + q.count)
-      guard offer(entry, .prefix, { [Int32(start)..<end] }) else { return (items, examined) }
+      guard offer(entry, .prefix) else { return (items, examined) }
       low += 1
     }
     guard endTier() else { return (items, examined) }
@@ -274,9 +274,7 @@ public struct SuggestionIndex: Sendable {
       let entry = wordEntries[low]
       let start = Int(wordPositions[low])
       guard Self.hasPrefix(all[start..<Int(starts[Int(entry) + 1])], query) else { break }
-      guard offer(entry, .wordPrefix, { [Int32(start)..<Int32(start + q.count)] }) else {
-        return (items, examined)
-      }
+      guard offer(entry, .word(Int32(start))) else { return (items, examined) }
       low += 1
     }
     // 2b. The query spells the initials of consecutive words.
@@ -288,19 +286,9 @@ public struct SuggestionIndex: Sendable {
         let key = initialsKey(low)
         guard Self.hasPrefix(key[...], query) else { break }
         let entry = initialEntries[low]
-        let first = Int(wordIndex[Int(entry)] + initialWords[low])
-        let spelled = Self.scalarCount(query)
-        guard
-          offer(
-            entry,
-            .wordPrefix,
-            {
-              words[first..<(first + spelled)].map { start in
-                start..<(start + Int32(Self.scalarLength(all[Int(start)])))
-              }
-            }
-          )
-        else { return (items, examined) }
+        guard offer(entry, .initials(wordIndex[Int(entry)] + initialWords[low])) else {
+          return (items, examined)
+        }
         low += 1
       }
     }
@@ -322,15 +310,17 @@ public struct SuggestionIndex: Sendable {
     var budget = Self.fuzzyBudget
     for position in rarest {
       let entry = sorted[Int(position)]
-      guard masks[Int(entry)] & queryMask == queryMask, !taken.contains(entry) else { continue }
+      guard masks[Int(entry)] & queryMask == queryMask,
+        taken[Int(entry) >> 6] & (1 << (UInt64(entry) & 63)) == 0
+      else { continue }
       budget -= 1
       if budget < 0 { break }
       let range = Int(starts[Int(entry)])..<Int(starts[Int(entry) + 1])
-      guard let matched = Self.subsequence(query, in: all, range) else {
+      guard Self.subsequence(query, in: all, range) != nil else {
         examined += 1
         continue
       }
-      guard offer(entry, .fuzzy, { matched }) else { return (items, examined) }
+      guard offer(entry, .fuzzy) else { return (items, examined) }
     }
     _ = endTier()
     return (items, examined)
@@ -342,6 +332,49 @@ public struct SuggestionIndex: Sendable {
         words[Int(wordIndex[entry] + initialWords[position])..<Int(wordIndex[entry + 1])]
       )
     }
+  }
+
+  /// Where an entry matched a query: enough to find the matched bytes again.
+  private enum MatchPlace {
+    /// The entry starts with the query.
+    case prefix
+    /// The word starting at this byte position starts with the query.
+    case word(Int32)
+    /// The query spells the initials of the words from this one (an index into `words`).
+    case initials(Int32)
+    /// The query's characters appear in order.
+    case fuzzy
+
+    var kind: SuggestionKind {
+      switch self {
+      case .prefix: .prefix
+      case .word, .initials: .wordPrefix
+      case .fuzzy: .fuzzy
+      }
+    }
+  }
+
+  /// The suggestion of `entry`, which matched the folded `query` at `place`.
+  private func suggestion(
+    _ entry: Int32,
+    _ place: MatchPlace,
+    _ query: ArraySlice<UInt8>
+  ) -> Suggestion {
+    let start = starts[Int(entry)]
+    let ranges: [Range<Int32>]
+    switch place {
+    case .prefix: ranges = [start..<(start + Int32(query.count))]
+    case .word(let word): ranges = [word..<(word + Int32(query.count))]
+    case .initials(let first):
+      let first = Int(first)
+      ranges = words[first..<(first + Self.scalarCount(query))].map { start in
+        start..<(start + Int32(Self.scalarLength(bytes[Int(start)])))
+      }
+    case .fuzzy:
+      ranges = Self.subsequence(query, in: bytes, Int(start)..<Int(starts[Int(entry) + 1])) ?? []
+    }
+    let text = entries[Int(entry)]
+    return Suggestion(text: text, kind: place.kind, matches: characterRanges(ranges, in: text))
   }
 
   /// Maps folded byte ranges of an entry to ranges of characters of `text`, merging touching ones.

@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// The server's mirror of an editor buffer that holds a field's draft, for asynchronous sync.
 ///
 /// The mirror is the UTF-8 bytes of a sequence of cells (Unicode scalars), kept as runs of
@@ -50,6 +52,9 @@ public struct EditorBuffer: Hashable, Sendable {
   /// How many bytes of the client's text are outside ASCII or line breaks: none means the text
   /// is one line where every position's character is its byte offset, in every encoding.
   private var specials: Int
+  /// Whether the text is one such line and positions may be read as byte offsets (the
+  /// ``FastPath/plainMirrorEdits`` shortcut; otherwise they go through ``TextOffsets``).
+  private var isPlain: Bool { specials == 0 && FastPath.plainMirrorEdits.isOn }
   /// The client's buffer version these cells mirror.
   public private(set) var version: Int
   /// Whether an input-method composition is open (nothing is committed meanwhile).
@@ -211,7 +216,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// positions: true only while the text is one line of ASCII (``specials`` none) and every
   /// range is on line 0 within it; false means "ask ``TextOffsets``", not "does not fit".
   private func plainEditsFit(_ edits: [TextEdit]) -> Bool {
-    guard specials == 0 else { return false }
+    guard isPlain else { return false }
     var length = visibleCount
     for (index, edit) in edits.enumerated() {
       var removed = length
@@ -225,6 +230,7 @@ public struct EditorBuffer: Hashable, Sendable {
       // Text that brings a line break or non-ASCII: the rest is checked the general way.
       if index < edits.count - 1, Self.specials(in: edit.newText) > 0 { return false }
     }
+    FastPath.plainMirrorEdits.taken()
     return true
   }
 
@@ -319,9 +325,9 @@ public struct EditorBuffer: Hashable, Sendable {
     }
     guard !stretches.isEmpty else { return [] }
     // One line of ASCII: a byte offset is the character in every encoding.
-    let text = specials == 0 ? "" : self.text
+    let text = isPlain ? "" : self.text
     func position(_ offset: Int) -> TextPosition {
-      guard specials > 0 else { return TextPosition(line: 0, character: offset) }
+      guard !isPlain else { return TextPosition(line: 0, character: offset) }
       let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
       return TextOffsets.position(of: index, in: text, encoding: encoding)
     }
@@ -629,7 +635,7 @@ public struct EditorBuffer: Hashable, Sendable {
     encoding: PositionEncoding
   ) throws(TextEditError) -> (Int, Int) {
     guard let range else { return (0, visibleCount) }
-    if specials == 0, range.start.line == 0, range.end.line == 0, range.start.character >= 0,
+    if isPlain, range.start.line == 0, range.end.line == 0, range.start.character >= 0,
       range.start.character <= range.end.character, range.end.character <= visibleCount
     {
       return (range.start.character, range.end.character)

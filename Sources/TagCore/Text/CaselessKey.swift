@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// The identity of a tag for duplicate detection: caseless and locale-independent.
 ///
 /// Two tags are the same when their keys are equal: Unicode full case folding plus canonical
@@ -30,7 +32,8 @@ public struct CaselessKey: Hashable, Sendable {
       seen |= byte
       capitals &+= byte &- 0x41 < 26 ? 1 : 0
     }
-    guard seen < 0x80 else { return foldUnicode(text) }
+    guard seen < 0x80, FastPath.asciiCaselessFold.isOn else { return foldUnicode(text) }
+    FastPath.asciiCaselessFold.taken()
     // ASCII: the fold lowers the capitals, which is what `lowercased()` does here.
     return capitals > 0 ? text.lowercased() : text
   }

@@ -1,3 +1,5 @@
+import Shortcuts
+
 /// Terminal display width of text in character cells, for front ends that lay out in cells.
 ///
 /// Wide and fullwidth East Asian characters and emoji take 2 cells, combining marks and other
@@ -19,7 +21,10 @@
 public enum DisplayWidth {
   /// The number of terminal cells `text` occupies.
   public static func cells(_ text: String) -> Int {
-    if isPrintableASCII(text.utf8.span) { return text.utf8.count }
+    if FastPath.printableASCIIWidth.isOn, isPrintableASCII(text.utf8.span) {
+      FastPath.printableASCIIWidth.taken()
+      return text.utf8.count
+    }
     var total = 0
     for character in text {
       total += cells(of: character)

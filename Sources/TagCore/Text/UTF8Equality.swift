@@ -1,3 +1,5 @@
+import Shortcuts
+
 extension String {
   /// Whether `other` has the same UTF-8 bytes, not only canonical equivalence.
   ///
@@ -19,7 +21,10 @@ extension String {
     // Long ASCII text (known from the strings' own flags): for ASCII, `String` equality is
     // byte equality, and the standard library compares with memcmp, about twice as fast as
     // the word loop below (a 1,000-byte draft is compared twice per keystroke).
-    if count >= 64, a.utf8Span.isKnownASCII, b.utf8Span.isKnownASCII {
+    if count >= 64, FastPath.knownASCIIComparison.isOn, a.utf8Span.isKnownASCII,
+      b.utf8Span.isKnownASCII
+    {
+      FastPath.knownASCIIComparison.taken()
       let utf8 = a.utf8
       return a[..<utf8.index(utf8.startIndex, offsetBy: count)] == b
     }

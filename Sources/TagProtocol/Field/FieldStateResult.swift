@@ -142,7 +142,7 @@ extension JSONWriter {
       key("flagged")
       self.flagged(flagged)
     }
-    if outcome.isEmpty {
+    if outcome.isEmpty, FastPath.emptyOutcome.isOn {
       // What most keystrokes do: nothing to report.
       FastPath.emptyOutcome.taken()
       members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)

@@ -115,98 +115,50 @@ public struct CellLayout: Hashable, Sendable {
 
 /// `field/didUpdate` (server → client notification): the field changed; edits for the buffer.
 ///
-/// `{field, version, edits, tags, text, stateVersion, outcome, resync?, frames?, size?}`.
-public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
+/// Its params, `{field, version, edits, stateVersion, tags, text, …, resync?, error?, frames?,
+/// size?}`, are written by ``JSONWriter/fieldUpdate(field:version:edits:stateVersion:tags:encodedTags:text:outcome:resync:error:layout:labels:selected:canUndo:canRedo:language:flagged:)``
+/// straight from the session: no value is made on the sync keystroke's path.
+public enum FieldUpdateNotification {
   /// The method name.
   public static let method = "field/didUpdate"
-  /// The field's id.
-  public var field: String
-  /// The client buffer version `edits` apply to.
-  public var version: Int
-  /// Replacements of consumed text by text the server inserted (often empty), last to first.
-  public var edits: [TextEdit]
-  /// The tags.
-  public var tags: [String]
-  /// The draft once the edits are applied.
-  public var text: String
-  /// The FieldState version.
-  public var stateVersion: Int
-  /// What the triggering message did.
-  public var outcome: FieldOutcome
-  /// The client must send its whole text: its buffer and the server's mirror diverged.
-  public var resync: Bool
-  /// Why the client's last `field/didChange` was not taken (it could not be decoded, did not
-  /// fit the buffer, or would take the field past a limit), as a JSON-RPC error would say.
-  public var error: ResponseError?
-  /// The pushed layout, when the client asked for one.
-  public var layout: FlowResult?
-  /// The label of each chip of `layout`.
-  public var labels: [String]
-  /// The selected chip, if any.
-  public var selected: Int?
-  /// The session's JSON text of `tags`, written as is when it is still theirs.
-  public var encodedTags: EncodedTags?
-  /// Whether `field/undo` and `field/redo` have a step to take (written only when true).
-  public var canUndo: Bool
-  /// See ``canUndo``.
-  public var canRedo: Bool
-  /// The language of the `announcement`.
-  public var language: Language
-  /// The tags that break the field's rules, written when any do.
-  public var flagged: [FlaggedTag]
+}
 
-  /// Creates an update.
-  public init(
+extension JSONWriter {
+  /// Writes a `field/didUpdate`'s params: the client buffer version `edits` apply to, the
+  /// replacements of consumed text by text the server inserted (often empty, last to first),
+  /// the FieldState version, the members FieldState shares (``fieldChange(tags:encodedTags:text:outcome:selected:canUndo:canRedo:language:flagged:)``),
+  /// `resync` when the client must send its whole text, `error` saying why its last
+  /// `field/didChange` was not taken, and the pushed layout with each chip's label when the
+  /// client asked for one.
+  public mutating func fieldUpdate(
     field: String,
     version: Int,
     edits: [TextEdit],
-    tags: [String],
-    text: String,
     stateVersion: Int,
+    tags: [String],
+    encodedTags: EncodedTags?,
+    text: String,
     outcome: FieldOutcome,
-    resync: Bool = false,
-    error: ResponseError? = nil,
-    layout: FlowResult? = nil,
-    labels: [String] = [],
-    selected: Int? = nil,
-    encodedTags: EncodedTags? = nil,
-    canUndo: Bool = false,
-    canRedo: Bool = false,
-    language: Language = .en,
-    flagged: [FlaggedTag] = []
+    resync: Bool,
+    error: ResponseError?,
+    layout: FlowResult?,
+    labels: [String],
+    selected: Int?,
+    canUndo: Bool,
+    canRedo: Bool,
+    language: Language,
+    flagged: [FlaggedTag]
   ) {
-    self.flagged = flagged
-    self.canUndo = canUndo
-    self.canRedo = canRedo
-    self.language = language
-    self.selected = selected
-    self.encodedTags = encodedTags
-    self.field = field
-    self.version = version
-    self.edits = edits
-    self.tags = tags
-    self.text = text
-    self.stateVersion = stateVersion
-    self.outcome = outcome
-    self.resync = resync
-    self.error = error
-    self.layout = layout
-    self.labels = labels
-  }
-
-  public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("field")
-    w.string(field)
-    w.key("version")
-    w.integer(version)
-    w.key("edits")
-    w.beginArray()
-    for edit in edits { w.write(edit) }
-    w.endArray()
-    w.key("stateVersion")
-    w.integer(stateVersion)
-    w.fieldChange(
+    fragment(#"{"field":"#)
+    string(field)
+    fragment(#","version":"#)
+    integer(version)
+    fragment(#","edits":["#)
+    for edit in edits { write(edit) }
+    endArray()
+    fragment(#","stateVersion":"#)
+    integer(stateVersion)
+    fieldChange(
       tags: tags,
       encodedTags: encodedTags,
       text: text,
@@ -218,20 +170,20 @@ public struct FieldUpdateNotification: JSONWritable, Hashable, Sendable {
       flagged: flagged
     )
     if resync {
-      w.key("resync")
-      w.bool(true)
+      key("resync")
+      bool(true)
     }
     if let error {
-      w.key("error")
-      w.error(error)
+      key("error")
+      self.error(error)
     }
     if let layout {
-      w.key("frames")
-      w.frames(layout.frames, labels: labels)
-      w.key("size")
-      w.write(layout.size)
+      key("frames")
+      frames(layout.frames, labels: labels)
+      key("size")
+      write(layout.size)
     }
-    w.endObject()
+    endObject()
   }
 }
 

@@ -24,14 +24,17 @@ public enum FileURI {
   /// The absolute path `uri` names; nil when it is not a `file:` URI of a local absolute path
   /// (or its percent-encoding is not valid UTF-8).
   public static func path(ofURI uri: String) -> String? {
-    var rest = Substring(uri)
-    guard rest.lowercased().hasPrefix("file://") else { return nil }
-    rest = rest.dropFirst(7)
-    if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-    guard rest.hasPrefix("/") else { return nil }
-    if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+    // On the bytes: every request names its note by URI, and the parts looked for are ASCII.
+    var input = Array(uri.utf8)[...]
+    guard startsCaseless(input, "file://") else { return nil }
+    input = input.dropFirst(7)
+    if startsCaseless(input, "localhost/") { input = input.dropFirst(9) }
+    guard input.first == UInt8(ascii: "/") else { return nil }
+    if let query = input.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+      input = input[..<query]
+    }
     var bytes: [UInt8] = []
-    var input = Array(rest.utf8)[...]
+    bytes.reserveCapacity(input.count)
     while let byte = input.popFirst() {
       guard byte == UInt8(ascii: "%") else {
         bytes.append(byte)
@@ -55,6 +58,14 @@ public enum FileURI {
   public static func normalized(_ path: String) -> String {
     let parts = path.split(separator: "/").filter { $0 != "." }
     return "/" + parts.joined(separator: "/")
+  }
+
+  /// Whether `bytes` start with `prefix` (ASCII, lower case), ignoring ASCII case.
+  private static func startsCaseless(_ bytes: ArraySlice<UInt8>, _ prefix: String) -> Bool {
+    guard bytes.count >= prefix.utf8.count else { return false }
+    return zip(bytes, prefix.utf8).allSatisfy { byte, expected in
+      byte == expected || (expected >= UInt8(ascii: "a") && byte | 0x20 == expected)
+    }
   }
 
   private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -56,14 +56,19 @@ public struct CompletionResult: JSONWritable, Hashable, Sendable {
 
   /// The items, best first.
   public var items: [Item]
+  /// More tags matched than were sent: the client asks again as the user types.
+  public var isIncomplete: Bool
 
   /// Creates a list.
-  public init(items: [Item]) { self.items = items }
+  public init(items: [Item], isIncomplete: Bool = false) {
+    self.items = items
+    self.isIncomplete = isIncomplete
+  }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
     w.key("isIncomplete")
-    w.bool(false)
+    w.bool(isIncomplete)
     w.key("items")
     w.beginArray()
     for item in items {

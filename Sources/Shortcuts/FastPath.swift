@@ -1,13 +1,20 @@
-#if DEBUG
+#if DEBUG || TAGD_SHORTCUT_SWITCHES
 import Synchronization
 #endif
 
-/// The shortcuts that serve common messages, each beside a general path that answers alike.
+/// The one registry of shortcuts: every case is a shortcut, in any layer, beside a general path
+/// that answers alike.
 ///
 /// Every shortcut marks itself with ``taken()``. In debug builds the marks are counted for the
 /// code inside ``counting(_:)`` (that task only, so tests running side by side do not see each
 /// other's counts), which lets a test fail when a shortcut stops being taken even though every
 /// reply stays the same. In release builds ``taken()`` is empty.
+///
+/// A shortcut with a switch asks ``isOn`` before it is taken. In release builds ``isOn`` is the
+/// constant `true`; in debug builds a test switches shortcuts off for its own task
+/// (``switchedOff(_:_:)``), and in builds with `-DTAGD_SHORTCUT_SWITCHES` (the measuring build,
+/// BENCHMARKS.md) tagd switches off the ones named in `TAGD_SHORTCUTS_OFF` at start
+/// (``switchOff(named:)``).
 public enum FastPath: Int, CaseIterable, Sendable {
   // MARK: Byte readers
 
@@ -48,8 +55,6 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case integerDigits
   /// A multiple of 1/16 written as its exact decimals.
   case sixteenths
-  /// Another double written by the exact shortest-digit search.
-  case shortestDigits
   /// The tags' JSON text kept by the session, copied as it is.
   case keptTagsText
   /// Tags added at the end copied from the tail of that text.
@@ -61,6 +66,30 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// A Content-Length header whose reserved digits were right (the body did not move).
   case headerDigitsGuessed
 
+  // MARK: TagCore
+
+  /// A draft typed or deleted at its end is checked for separators only where it changed
+  /// (`TagField.extendsPlainDraft`), not split again whole.
+  case plainDraftExtension
+  /// A piece of the field's text made a candidate straight from its bytes when its ends are
+  /// ASCII (`FieldText.candidate`), not through `String`'s Unicode trimming and case mappings.
+  case asciiCandidate
+  /// A text whose ends are ASCII and not whitespace is its own trim (`FieldText.trimmed`).
+  case asciiTrimmedEnds
+  /// An ASCII key hashed from its bytes (`KeyIndex.hash`), without the scalar-by-scalar image.
+  case asciiKeyHash
+  /// An ASCII text's caseless key is its lowercase (`CaselessKey.fold`), without the Unicode
+  /// case mappings.
+  case asciiCaselessFold
+  /// Printable ASCII is one terminal cell per byte (`DisplayWidth.cells`), without clusters.
+  case printableASCIIWidth
+  /// Long ASCII texts compared by the standard library's memcmp (`hasSameUTF8`, `hasUTF8Prefix`)
+  /// instead of the word loop.
+  case knownASCIIComparison
+  /// Edits to a one-line ASCII mirror checked with characters as byte offsets
+  /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
+  case plainMirrorEdits
+
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).
   @inlinable @inline(__always)
   public func taken() {
@@ -69,12 +98,51 @@ public enum FastPath: Int, CaseIterable, Sendable {
     #endif
   }
 
+  /// Whether this shortcut may be taken: always in release builds; see the type's documentation.
+  @inlinable @inline(__always)
+  public var isOn: Bool {
+    #if DEBUG || TAGD_SHORTCUT_SWITCHES
+    FastPath.isOn(self)
+    #else
+    true
+    #endif
+  }
+
+  #if DEBUG || TAGD_SHORTCUT_SWITCHES
+  @usableFromInline
+  static func isOn(_ path: FastPath) -> Bool {
+    var off = switchedOff.load(ordering: .relaxed)
+    #if DEBUG
+    off |= offHere
+    #endif
+    return off & (1 << path.rawValue) == 0
+  }
+
+  /// The shortcuts switched off for the whole process, a bit per case.
+  private static let switchedOff = Atomic<UInt64>(0)
+
+  /// Switches off, for the whole process, the shortcuts named in `list` (case names separated
+  /// by commas); returns the first name that is no case (nothing is then switched off).
+  public static func switchOff(named list: String) -> Substring? {
+    var bits: UInt64 = 0
+    for name in list.split(separator: ",") {
+      guard let path = allCases.first(where: { "\($0)" == name }) else { return name }
+      bits |= 1 << path.rawValue
+    }
+    switchedOff.bitwiseOr(bits, ordering: .relaxed)
+    return nil
+  }
+  #endif
+
   #if DEBUG
   @usableFromInline
   static func count(_ path: FastPath) { counts?.add(path) }
 
   /// The counts of the ``counting(_:)`` scope this task is in, if any.
   @TaskLocal private static var counts: Counts?
+
+  /// The shortcuts ``switchedOff(_:_:)`` switched off for this task, a bit per case.
+  @TaskLocal private static var offHere: UInt64 = 0
 
   /// Counts per shortcut, safe to share between the threads of one scope.
   private final class Counts: Sendable {
@@ -94,6 +162,12 @@ public enum FastPath: Int, CaseIterable, Sendable {
     var result: [FastPath: Int] = [:]
     for path in allCases where values[path.rawValue] > 0 { result[path] = values[path.rawValue] }
     return result
+  }
+
+  /// Runs `body` with `path` switched off on this task (debug builds only): where the shortcut
+  /// has a switch, the general path beside it answers instead.
+  public static func switchedOff<T>(_ path: FastPath, _ body: () throws -> T) rethrows -> T {
+    try $offHere.withValue(offHere | 1 << path.rawValue) { try body() }
   }
   #endif
 }
