@@ -4,9 +4,9 @@ import Testing
 /// `FileURI.path(ofURI:)`: what LSP clients send, and what is not a local file.
 @Suite struct FileURITests {
   @Test(arguments: [
-    ("file:///home/a/n.md", "/home/a/n.md"),
-    ("FILE:///home/a/n.md", "/home/a/n.md"),
-    ("File://localhost/home/a/n.md", "/home/a/n.md"),
+    ("file:///notes/a/n.md", "/notes/a/n.md"),
+    ("FILE:///notes/a/n.md", "/notes/a/n.md"),
+    ("File://localhost/notes/a/n.md", "/notes/a/n.md"),
     ("file://LOCALHOST/x", "/x"),
     ("file:///a%20b/caf%C3%A9.md", "/a b/café.md"),
     ("file:///a/caf%c3%a9.md", "/a/café.md"),
