@@ -12,6 +12,22 @@ import Glibc
 ///
 /// Waits have upper bounds (never asserted as times): a reply is polled for until it comes.
 @Suite struct VaultEndToEndTests {
+  /// A FIFO named by `TAGD_HOLD_INDEXING`: tagd's first index waits on it until `release()`.
+  struct IndexingHold {
+    let folder = TemporaryFolder("tagd-hold")
+    var path: String { folder.path("hold") }
+    var environment: [String] { ["TAGD_HOLD_INDEXING=\(path)"] }
+
+    init() { #expect(mkfifo(folder.path("hold"), 0o600) == 0) }
+
+    /// Opening the FIFO for writing lets the indexer's open for reading return.
+    func release() {
+      let writer = open(path, O_WRONLY)
+      #expect(writer >= 0)
+      close(writer)
+    }
+  }
+
   /// A tagd serving `folder` as its vault, with `environment` (`NAME=value`) set for it only.
   final class Client {
     let child: ChildProcess
@@ -96,23 +112,14 @@ import Glibc
     for i in 0..<300 {
       vault.write("notes/n\(i).md", "---\ntags: [big, n\(i % 7)]\n---\n#inline\n")
     }
-    let holdFolder = TemporaryFolder("tagd-hold")
-    let hold = holdFolder.path("hold")
-    #expect(mkfifo(hold, 0o600) == 0)
-    let client = try Client(
-      folder: vault,
-      framing: framing,
-      environment: ["TAGD_HOLD_INDEXING=\(hold)"]
-    )
+    let hold = IndexingHold()
+    let client = try Client(folder: vault, framing: framing, environment: hold.environment)
     client.send(#"{"jsonrpc":"2.0","id":2,"method":"vault/tags","params":{"limit":1}}"#)
     client.send(#"{"jsonrpc":"2.0","id":3,"method":"field/open","params":{"field":"f"}}"#)
     let field = try #require(client.reply(3))
     #expect(field.contains(#""field":"f""#))
     #expect(!client.replies.contains { $0.contains(#""id":2,"#) }, "vault/tags waits")
-    // Release the indexer: opening the FIFO for writing lets its open for reading return.
-    let writer = open(hold, O_WRONLY)
-    #expect(writer >= 0)
-    close(writer)
+    hold.release()
     let tags = try #require(client.reply(2))
     #expect(tags.contains(#"{"tag":"big","notes":300"#), "\(tags)")
     let order = client.replies.compactMap { reply -> Int64? in

@@ -106,14 +106,8 @@ import Glibc
   func noKeystrokeWaitsForIndexing(framing: Framing) throws {
     let vault = TemporaryFolder("tagd-vault")
     for i in 0..<300 { vault.write("notes/n\(i).md", "---\ntags: [bigtag, n\(i % 7)]\n---\n") }
-    let holdFolder = TemporaryFolder("tagd-hold")
-    let hold = holdFolder.path("hold")
-    #expect(mkfifo(hold, 0o600) == 0)
-    let client = try Client(
-      folder: vault,
-      framing: framing,
-      environment: ["TAGD_HOLD_INDEXING=\(hold)"]
-    )
+    let hold = VaultEndToEndTests.IndexingHold()
+    let client = try Client(folder: vault, framing: framing, environment: hold.environment)
     client.send(#"{"jsonrpc":"2.0","id":2,"method":"vault/tags","params":{"limit":1}}"#)
     let note = "file://" + vault.path("notes/n0.md")
     client.send(Self.didOpen(note, "---\ntags: [bigtag]\n---\n"))
@@ -129,9 +123,7 @@ import Glibc
     #expect(client.reply(4)?.contains(#""text":"big""#) == true, "\(client.replies)")
     #expect(suggested.contains(#""items":"#), "\(suggested)")
     #expect(!client.replies.contains { $0.contains(#""id":2,"#) }, "vault/tags waits")
-    let writer = open(hold, O_WRONLY)
-    #expect(writer >= 0)
-    close(writer)
+    hold.release()
     #expect(client.reply(2)?.contains(#""tag":"bigtag","notes":300"#) == true, "\(client.replies)")
     let whole = try #require(client.request("field/suggest", #"{"field":"f"}"#))
     #expect(whole.contains(#""text":"bigtag""#), "\(whole)")

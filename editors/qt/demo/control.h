@@ -16,9 +16,13 @@
 #include <QtCore/QLocale>
 #include <QtCore/QSocketNotifier>
 #include <QtCore/QTranslator>
+#include <QtGui/QFontMetricsF>
 #include <QtGui/QGuiApplication>
+#include <QtGui/QImage>
+#include <QtGui/QPainter>
 #include <QtGui/QPalette>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <unistd.h>
@@ -105,6 +109,27 @@ inline void serveControl(QCoreApplication &app, std::function<QJsonObject(const 
             fflush(stdout);
         }
     });
+}
+
+// The ink of TEXT drawn black on white in FONT at the scale DPR, in device pixels (the sum of
+// each pixel's darkness): what the `ink` command gives a test to compare a title on screen with.
+inline double textInk(const QFont &font, const QString &text, double dpr)
+{
+    const QFontMetricsF fm(font);
+    QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
+                 QImage::Format_RGB32);
+    image.setDevicePixelRatio(dpr);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    p.setFont(font);
+    p.setPen(Qt::black);
+    p.drawText(QPointF(4, 4 + fm.ascent()), text);
+    p.end();
+    double ink = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+    return ink;
 }
 
 } // namespace TagdDemo

@@ -549,22 +549,7 @@ public:
             // darkness): what a test compares a title on screen with
             QFont f = rest.section(u' ', 0, 0) == u"heading"_s ? interestsTitle->font() : cloud->font();
             f.setWeight(QFont::Weight(rest.section(u' ', 1, 1).toInt()));
-            const QString text = rest.section(u' ', 2);
-            const QFontMetricsF fm(f);
-            const double dpr = devicePixelRatioF();
-            QImage image(QSize(int(std::ceil((fm.horizontalAdvance(text) + 8) * dpr)), int(std::ceil((fm.height() + 8) * dpr))),
-                         QImage::Format_RGB32);
-            image.setDevicePixelRatio(dpr);
-            image.fill(Qt::white);
-            QPainter p(&image);
-            p.setFont(f);
-            p.setPen(Qt::black);
-            p.drawText(QPointF(4, 4 + fm.ascent()), text);
-            p.end();
-            double ink = 0;
-            for (int y = 0; y < image.height(); ++y)
-                for (int x = 0; x < image.width(); ++x)
-                    ink += (255 - qGray(image.pixel(x, y))) / 255.0;
+            const double ink = TagdDemo::textInk(f, rest.section(u' ', 2), devicePixelRatioF());
             return {{u"ink"_s, ink}, {u"family"_s, QFontInfo(f).family()}, {u"styleName"_s, QFontInfo(f).styleName()}};
         }
         if (verb == u"pixel"_s) { // the colour on screen at X Y (screen coordinates)
