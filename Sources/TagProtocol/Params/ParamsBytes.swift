@@ -24,36 +24,26 @@ extension TagMessage {
   }
 }
 
-/// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes {
-  let body: MessageBytes
-  let ranges: JSONObjectRanges
-
-  init(body: MessageBytes, ranges: JSONObjectRanges) {
-    self.body = body
-    self.ranges = ranges
-  }
+/// One params object, read through the same accessors whichever way it came: the byte ranges
+/// of its members in the (already validated) body, or the members of a parsed tree (batches,
+/// and the calls ``Envelope/scanCall(_:maxDepth:reusing:)`` declines), read in place.
+enum ParamsObject {
+  case bytes(ParamsBytes)
+  case tree(JSONObject)
 
   /// An object without members.
-  static var empty: ParamsBytes { ParamsBytes(body: MessageBytes(), ranges: JSONObjectRanges()) }
-
-  /// `object` written as JSON text and read back as ranges: the one path for tree params.
-  init(writing object: JSONObject) {
-    let body = MessageBytes(copying: text(of: .object(object)))
-    var scanner = body.scanner(0..<body.count, maxDepth: JSONReader.maxSupportedDepth)
-    // Written by us from a tree, so valid.
-    let ranges = (try? scanner.readObjectRanges()) ?? nil
-    self.init(body: body, ranges: ranges ?? JSONObjectRanges())
-  }
+  static var empty: ParamsObject { .tree(JSONObject()) }
 
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
-  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsBytes {
+  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsObject {
     switch source {
     case .bytes(_, .absent, _): return .empty
-    case .bytes(let body, .object(let ranges), _): return ParamsBytes(body: body, ranges: ranges)
-    case .bytes(let body, .other(let range), _): return try root(.tree(parse(body, range)))
+    case .bytes(let body, .object(let ranges), _):
+      return .bytes(ParamsBytes(body: body, ranges: ranges))
+    case .bytes(let body, .other(let range), _):
+      return try root(.tree(ParamsBytes.parse(body, range)))
     case .tree(nil), .tree(.null): return .empty
-    case .tree(.object(let object)): return ParamsBytes(writing: object)
+    case .tree(.object(let object)): return .tree(object)
     case .tree(.array(let items)) where items.isEmpty: return .empty
     case .tree(.array):
       throw ParamsError(path: "", problem: "must be an object with named members, not an array")
@@ -62,15 +52,118 @@ struct ParamsBytes {
     }
   }
 
-  /// The whole value at `range` of `body` as a ``JSONValue``.
-  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
-    // The body was validated with the configured depth, so this cannot fail.
-    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
+  /// The number of members, duplicates included.
+  var count: Int {
+    switch self {
+    case .bytes(let bytes): bytes.ranges.members.count
+    case .tree(let object): object.members.count
+    }
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: StaticString) -> Int? {
-    body.lastIndex(of: key, in: ranges)
+    switch self {
+    case .bytes(let bytes): return bytes.body.lastIndex(of: key, in: bytes.ranges)
+    case .tree(let object):
+      let name = key.description
+      return object.members.lastIndex { $0.key == name }
+    }
+  }
+
+  /// The name of member `index`.
+  func key(at index: Int) -> String {
+    switch self {
+    case .bytes(let bytes): bytes.body.key(of: bytes.ranges.members[index])
+    case .tree(let object): object.members[index].key
+    }
+  }
+
+  /// The value of member `index` as a ``JSONValue``.
+  func value(at index: Int) -> JSONValue {
+    switch self {
+    case .bytes(let bytes): bytes.value(at: index)
+    case .tree(let object): object.members[index].value
+    }
+  }
+
+  /// The value of member `index` if it is a string.
+  func string(at index: Int) -> String? {
+    switch self {
+    case .bytes(let bytes): return bytes.string(at: index)
+    case .tree(let object):
+      guard case .string(let text) = object.members[index].value else { return nil }
+      return text
+    }
+  }
+
+  /// The value of member `index` if it is a string, as a document's text.
+  func text(at index: Int) -> DocumentText? {
+    switch self {
+    case .bytes(let bytes):
+      return bytes.body.text(of: bytes.ranges.members[index]).map {
+        DocumentText(utf8: $0.utf8, lineStarts: $0.lineStarts)
+      }
+    case .tree: return string(at: index).map(DocumentText.init)
+    }
+  }
+
+  /// The value of member `index` if it is a number (``JSONReader``'s meaning).
+  func number(at index: Int) -> JSONValue? {
+    switch self {
+    case .bytes(let bytes): return bytes.number(at: index)
+    case .tree(let object):
+      let value = object.members[index].value
+      switch value {
+      case .integer, .double: return value
+      default: return nil
+      }
+    }
+  }
+
+  /// The value of member `index` if it is a Boolean.
+  func bool(at index: Int) -> Bool? {
+    switch self {
+    case .bytes(let bytes): return bytes.bool(at: index)
+    case .tree(let object):
+      guard case .bool(let flag) = object.members[index].value else { return nil }
+      return flag
+    }
+  }
+
+  /// The value of member `index` if it is an object.
+  func object(at index: Int) -> ParamsObject? {
+    switch self {
+    case .bytes(let bytes): return bytes.object(at: index).map(ParamsObject.bytes)
+    case .tree(let object):
+      guard case .object(let nested) = object.members[index].value else { return nil }
+      return .tree(nested)
+    }
+  }
+
+  /// Member `index` as sizes read straight from the bytes (see ``ParamsBytes/sizes(at:)``);
+  /// nil for a tree, which the caller reads element by element.
+  func sizes(at index: Int) -> [Size]? {
+    guard case .bytes(let bytes) = self else { return nil }
+    return bytes.sizes(at: index)
+  }
+
+  /// Member `index` as content changes read straight from the bytes (see
+  /// ``ParamsBytes/textEdits(at:)``); nil for a tree, which the caller reads element by element.
+  func textEdits(at index: Int) -> [TextEdit]? {
+    guard case .bytes(let bytes) = self else { return nil }
+    return bytes.textEdits(at: index)
+  }
+}
+
+/// A params object as the byte ranges of its members in the (already validated) body.
+struct ParamsBytes {
+  let body: MessageBytes
+  let ranges: JSONObjectRanges
+
+  /// The whole value at `range` of `body` as a ``JSONValue``.
+  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
+    // The body was validated with the configured depth, so this cannot fail.
+    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
   }
 
   /// The value of member `index` as a ``JSONValue``.
@@ -377,10 +470,6 @@ struct ParamsBytes {
     }
   }
 
-  func keyString(_ member: JSONObjectRanges.Member) -> String {
-    body.key(of: member)
-  }
-
   /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
   /// body being valid).
   private func scan<T>(
@@ -391,33 +480,4 @@ struct ParamsBytes {
     var scanner = body.scanner(range, maxDepth: JSONReader.maxSupportedDepth)
     return try? read(&scanner)
   }
-}
-
-/// `value` as JSON text that reads back as the same value: doubles keep their fraction (`3.0`
-/// stays a double, so messages name it as sent) and out-of-range numbers stay out of range.
-func text(of value: JSONValue) -> [UInt8] {
-  var writer = JSONWriter()
-  func write(_ value: JSONValue) {
-    switch value {
-    case .double(let d) where !d.isFinite:
-      writer.raw(Array((d < 0 ? "-1e999" : "1e999").utf8))
-    case .double(let d):
-      writer.raw(Array("\(d)".utf8))
-    case .array(let items):
-      writer.beginArray()
-      for item in items { write(item) }
-      writer.endArray()
-    case .object(let object):
-      writer.beginObject()
-      for member in object.members {
-        writer.key(named: member.key)
-        write(member.value)
-      }
-      writer.endObject()
-    default:
-      writer.value(value)
-    }
-  }
-  write(value)
-  return writer.bytes
 }

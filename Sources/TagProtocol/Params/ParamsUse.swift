@@ -42,7 +42,7 @@ public final class ParamsUse: @unchecked Sendable {
 
   /// What the diagnosing pass keeps of one opened object.
   struct Record {
-    var bytes: ParamsBytes
+    var bytes: ParamsObject
     var path: @Sendable () -> String
     /// The names asked of this object, in the order first asked.
     var asked: [String] = []
@@ -85,8 +85,8 @@ public final class ParamsUse: @unchecked Sendable {
   }
 
   /// Registers an object; returns its slot.
-  func open(_ bytes: ParamsBytes, path: @escaping @Sendable () -> String) -> Int {
-    let reads = Reads(members: bytes.ranges.members.count)
+  func open(_ bytes: ParamsObject, path: @escaping @Sendable () -> String) -> Int {
+    let reads = Reads(members: bytes.count)
     if count == 0 { root = reads } else { nested.append(reads) }
     if diagnosing { records.append(Record(bytes: bytes, path: path)) }
     count += 1
@@ -135,8 +135,8 @@ public final class ParamsUse: @unchecked Sendable {
     for (slot, record) in records.enumerated().prefix(openAtFirstRefusal ?? records.count) {
       let open = slot == 0 ? root.open : nested[slot - 1].open
       if open { continue }
-      for member in record.bytes.ranges.members {
-        let key = record.bytes.keyString(member)
+      for index in 0..<record.bytes.count {
+        let key = record.bytes.key(at: index)
         if !record.asked.contains(key) {
           return unknown(key, at: record.path(), known: record.asked)
         }
@@ -153,7 +153,7 @@ extension Params {
     _ source: ParamsSource,
     _ read: (Params) throws(ParamsError) -> T
   ) throws(ParamsError) -> T {
-    let root = try ParamsBytes.root(source)
+    let root = try ParamsObject.root(source)
     let use: ParamsUse
     if case .bytes(_, _, let lent?) = source, lent.take() {
       FastPath.lentParamsUse.taken()
@@ -177,7 +177,7 @@ extension Params {
 extension Params {
   /// Runs `read` again on a diagnosing pass; throws the unknown-member error it finds.
   static func diagnose<T>(
-    _ root: ParamsBytes,
+    _ root: ParamsObject,
     _ read: (Params) throws(ParamsError) -> T
   ) throws(ParamsError) {
     let diagnosis = ParamsUse(diagnosing: true)
