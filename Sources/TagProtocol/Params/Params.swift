@@ -17,29 +17,20 @@ public struct Params {
   let members: ParamsObject
   private let use: ParamsUse
   private let slot: Int
-  /// Builds the path only when it is read (an error message): nested objects and array
-  /// elements would otherwise build a path string each on the fast path.
-  private let pathText: @Sendable () -> String
+  /// Where this object is, spelt out only when read (an error message): nested objects and
+  /// array elements would otherwise build a path string each on the fast path.
+  private let at: ParamsPath
 
   /// The path of this object from the params root, such as `options`.
   ///
   /// Empty at the root.
-  public var path: String { pathText() }
+  public var path: String { at.text }
 
-  init(_ members: ParamsObject, use: ParamsUse, path: @escaping @Sendable () -> String = { "" }) {
+  init(_ members: ParamsObject, use: ParamsUse, at: ParamsPath = .root) {
     self.members = members
     self.use = use
-    self.pathText = path
-    slot = use.open(members, path: path)
-  }
-
-  /// The path of member `key`, built when read.
-  private func lazyPath(_ key: StaticString) -> @Sendable () -> String {
-    let parent = pathText
-    return {
-      let path = parent()
-      return path.isEmpty ? key.description : "\(path).\(key)"
-    }
+    self.at = at
+    slot = use.open(members, at: at)
   }
 
   /// The index of member `key`, noted as read.
@@ -294,28 +285,28 @@ public struct Params {
   public func optionalObject(_ key: StaticString) throws(ParamsError) -> Params? {
     guard let index = member(key) else { return nil }
     if let nested = members.object(at: index) {
-      return Params(nested, use: use, path: lazyPath(key))
+      return Params(nested, use: use, at: .member(at, key))
     }
     let value = members.value(at: index)
     guard value != .null else { return nil }
-    return try object(value, lazyPath: lazyPath(key))
+    return try object(value, at: .member(at, key))
   }
 
   /// A required object member (`[]` reads as `{}`).
   public func requiredObject(_ key: StaticString) throws(ParamsError) -> Params {
     guard let index = member(key) else {
       try refuse(missing(key, "an object"))
-      return Params(.empty, use: use, path: lazyPath(key))
+      return Params(.empty, use: use, at: .member(at, key))
     }
     if let nested = members.object(at: index) {
-      return Params(nested, use: use, path: lazyPath(key))
+      return Params(nested, use: use, at: .member(at, key))
     }
     let value = members.value(at: index)
     guard value != .null else {
       try refuse(missing(key, "an object"))
-      return Params(.empty, use: use, path: lazyPath(key))
+      return Params(.empty, use: use, at: .member(at, key))
     }
-    return try object(value, lazyPath: lazyPath(key))
+    return try object(value, at: .member(at, key))
   }
 
   func missing(_ key: StaticString, _ expected: String) -> ParamsError {
@@ -400,21 +391,18 @@ extension Params {
     _ value: JSONValue,
     path: @autoclosure @escaping @Sendable () -> String
   ) throws(ParamsError) -> Params {
-    try object(value, lazyPath: path)
+    try object(value, at: .lazy(path))
   }
 
-  private func object(
-    _ value: JSONValue,
-    lazyPath: @escaping @Sendable () -> String
-  ) throws(ParamsError) -> Params {
+  private func object(_ value: JSONValue, at: ParamsPath) throws(ParamsError) -> Params {
     switch value {
     case .object(let object):
-      return Params(.tree(object), use: use, path: lazyPath)
+      return Params(.tree(object), use: use, at: at)
     case .array(let items) where items.isEmpty:
-      return Params(.empty, use: use, path: lazyPath)
+      return Params(.empty, use: use, at: at)
     default:
-      try refuse(ParamsError(path: lazyPath(), problem: "must be an object, got \(value.kindName)"))
-      return Params(.empty, use: use, path: lazyPath)
+      try refuse(ParamsError(path: at.text, problem: "must be an object, got \(value.kindName)"))
+      return Params(.empty, use: use, at: at)
     }
   }
 
@@ -428,6 +416,25 @@ extension Params {
       return ""
     }
     return text
+  }
+}
+
+/// Where a params object is, from the root: kept as its parts, spelt out only for an error.
+enum ParamsPath: Sendable {
+  case root
+  indirect case member(ParamsPath, StaticString)
+  /// An array element's path, made by the caller when read.
+  case lazy(@Sendable () -> String)
+
+  /// The path as text, such as `options` or `changes[0].range` (empty at the root).
+  var text: String {
+    switch self {
+    case .root: return ""
+    case .member(let parent, let key):
+      let path = parent.text
+      return path.isEmpty ? key.description : "\(path).\(key)"
+    case .lazy(let text): return text()
+    }
   }
 }
 

@@ -14,8 +14,20 @@ public enum ParamsSource {
 
 extension TagMessage {
   /// Decodes params from either source, refusing every member ``init(params:)`` does not read.
+  ///
+  /// Inlinable, so that each type's decoding is compiled for that type: ``init(params:)`` is
+  /// called directly and its value kept in place, not passed through a generic function.
+  @inlinable
   public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
-    try Params.decode(source) { params throws(ParamsError) in try Self(params: params) }
+    var decoded: Self?
+    try Params.decode(source) { params throws(ParamsError) in
+      let value = try Self(params: params)
+      // The first pass's value; a diagnosing pass (run after it) only looks for an error.
+      if decoded == nil { decoded = value }
+    }
+    // `Params.decode` returns only when the first pass succeeded, so this never traps.
+    guard let decoded else { preconditionFailure("params decoded without a value") }
+    return decoded
   }
 
   /// Decodes parsed params (nil when absent).

@@ -43,7 +43,7 @@ public final class ParamsUse: @unchecked Sendable {
   /// What the diagnosing pass keeps of one opened object.
   struct Record {
     var bytes: ParamsObject
-    var path: @Sendable () -> String
+    var at: ParamsPath
     /// The names asked of this object, in the order first asked.
     var asked: [String] = []
   }
@@ -85,10 +85,10 @@ public final class ParamsUse: @unchecked Sendable {
   }
 
   /// Registers an object; returns its slot.
-  func open(_ bytes: ParamsObject, path: @escaping @Sendable () -> String) -> Int {
+  func open(_ bytes: ParamsObject, at: ParamsPath) -> Int {
     let reads = Reads(members: bytes.count)
     if count == 0 { root = reads } else { nested.append(reads) }
-    if diagnosing { records.append(Record(bytes: bytes, path: path)) }
+    if diagnosing { records.append(Record(bytes: bytes, at: at)) }
     count += 1
     return count - 1
   }
@@ -138,7 +138,7 @@ public final class ParamsUse: @unchecked Sendable {
       for index in 0..<record.bytes.count {
         let key = record.bytes.key(at: index)
         if !record.asked.contains(key) {
-          return unknown(key, at: record.path(), known: record.asked)
+          return unknown(key, at: record.at.text, known: record.asked)
         }
       }
     }
@@ -147,12 +147,13 @@ public final class ParamsUse: @unchecked Sendable {
 }
 
 extension Params {
-  /// Decodes the params in `source` with `read` (a type's `init(params:)`), refusing every
-  /// member `read` never asked for.
-  static func decode<T>(
+  /// Runs `read` (a type's `init(params:)`, keeping its value) on the params in `source`,
+  /// refusing every member `read` never asked for.
+  @usableFromInline
+  static func decode(
     _ source: ParamsSource,
-    _ read: (Params) throws(ParamsError) -> T
-  ) throws(ParamsError) -> T {
+    _ read: (Params) throws(ParamsError) -> Void
+  ) throws(ParamsError) {
     let root = try ParamsObject.root(source)
     let use: ParamsUse
     if case .bytes(_, _, let lent?) = source, lent.take() {
@@ -162,26 +163,22 @@ extension Params {
       use = ParamsUse(diagnosing: false)
     }
     defer { use.giveBack() }
-    let value: T
     do throws(ParamsError) {
-      value = try read(Params(root, use: use))
+      try read(Params(root, use: use))
     } catch {
       try diagnose(root, read)
       throw error
     }
     if !use.readEveryMember { try diagnose(root, read) }
-    return value
   }
-}
 
-extension Params {
   /// Runs `read` again on a diagnosing pass; throws the unknown-member error it finds.
-  static func diagnose<T>(
+  static func diagnose(
     _ root: ParamsObject,
-    _ read: (Params) throws(ParamsError) -> T
+    _ read: (Params) throws(ParamsError) -> Void
   ) throws(ParamsError) {
     let diagnosis = ParamsUse(diagnosing: true)
-    _ = try? read(Params(root, use: diagnosis))
+    try? read(Params(root, use: diagnosis))
     if let unknown = diagnosis.unknownMember() { throw unknown }
   }
 }
