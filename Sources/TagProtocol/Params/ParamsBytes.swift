@@ -218,50 +218,13 @@ struct ParamsBytes {
     return ParamsBytes(body: body, ranges: nested.offset(by: start))
   }
 
-  /// The value of member `index` if it is an array of `{width, height}` objects, each with
-  /// exactly those two members and finite numbers ≥ 0; nil for anything else (the caller then
-  /// reads the array as ``JSONValue``s, which reports the exact error).
+  /// The value of member `index` if it is an array of sizes written as JSON writers write
+  /// them (see ``compactSizes(_:estimate:)``); nil for anything else, which the caller reads
+  /// element by element (in its tree, so every spelling reads alike and errors are exact).
   func sizes(at index: Int) -> [Size]? {
-    func length(_ scanner: inout JSONScanner) throws(JSONParseError) -> Double? {
-      let number: Double
-      switch try scanner.readNumber() {
-      case .integer(let value)?: number = Double(value)
-      case .double(let value)?: number = value
-      default: return nil
-      }
-      return number.isFinite && number >= 0 ? number : nil
-    }
-    let estimate = ranges.members[index].value.count / 28
-    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) {
-      FastPath.compactSizes.taken()
-      return sizes
-    }
-    let sizes =
-      scan(index) { scanner throws(JSONParseError) -> [Size]? in
-        guard try scanner.beginArray() else { return nil }
-        var sizes: [Size] = []
-        sizes.reserveCapacity(estimate)
-        while try scanner.nextElement() {
-          guard try scanner.beginObject() else { return nil }
-          var width: Double?
-          var height: Double?
-          while let key = try scanner.nextKey() {
-            if key == "width", width == nil {
-              guard let value = try length(&scanner) else { return nil }
-              width = value
-            } else if key == "height", height == nil {
-              guard let value = try length(&scanner) else { return nil }
-              height = value
-            } else {
-              return nil
-            }
-          }
-          guard let width, let height else { return nil }
-          sizes.append(Size(width: width, height: height))
-        }
-        return sizes
-      } ?? nil
-    if sizes != nil { FastPath.scannedSizes.taken() }
+    let value = ranges.members[index].value
+    guard let sizes = compactSizes(value, estimate: value.count / 28) else { return nil }
+    FastPath.compactSizes.taken()
     return sizes
   }
 
@@ -326,90 +289,12 @@ struct ParamsBytes {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The value of member `index` if it is an array of LSP content changes in their usual form
-  /// (`{range: {start: {line, character}, end: {line, character}}, rangeLength?, text}` or
-  /// `{text}`, each member once, positions non-negative integers); nil for anything else (the
-  /// caller then reads the array as ``JSONValue``s, which reports the exact error).
+  /// The value of member `index` if it is an array of LSP content changes written as editors
+  /// write them (see ``compactTextEdits(_:)``); nil for anything else, which the caller reads
+  /// element by element (in its tree, so every spelling reads alike and errors are exact).
   func textEdits(at index: Int) -> [TextEdit]? {
-    if let edits = compactTextEdits(ranges.members[index].value) {
-      FastPath.compactContentChanges.taken()
-      return edits
-    }
-    func count(_ scanner: inout JSONScanner) throws(JSONParseError) -> Int? {
-      guard case .integer(let value)? = try scanner.readNumber(), value >= 0,
-        value <= Int64(Int.max)
-      else { return nil }
-      return Int(value)
-    }
-    func position(_ scanner: inout JSONScanner) throws(JSONParseError) -> TextPosition? {
-      guard try scanner.beginObject() else { return nil }
-      var line: Int?
-      var character: Int?
-      while let key = try scanner.nextKey() {
-        if key == "line", line == nil {
-          guard let value = try count(&scanner) else { return nil }
-          line = value
-        } else if key == "character", character == nil {
-          guard let value = try count(&scanner) else { return nil }
-          character = value
-        } else {
-          return nil
-        }
-      }
-      guard let line, let character else { return nil }
-      return TextPosition(line: line, character: character)
-    }
-    let edits =
-      scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
-        guard try scanner.beginArray() else { return nil }
-        var edits: [TextEdit] = []
-        while try scanner.nextElement() {
-          guard try scanner.beginObject() else { return nil }
-          var range: TextRange?
-          var sawRange = false
-          var sawLength = false
-          var caret: TextPosition?
-          var text: String?
-          while let key = try scanner.nextKey() {
-            if key == "text", text == nil {
-              guard let value = try scanner.readString() else { return nil }
-              text = value
-            } else if key == "range", !sawRange {
-              sawRange = true
-              guard try scanner.beginObject() else { return nil }
-              var start: TextPosition?
-              var end: TextPosition?
-              while let key = try scanner.nextKey() {
-                if key == "start", start == nil {
-                  guard let value = try position(&scanner) else { return nil }
-                  start = value
-                } else if key == "end", end == nil {
-                  guard let value = try position(&scanner) else { return nil }
-                  end = value
-                } else {
-                  return nil
-                }
-              }
-              guard let start, let end else { return nil }
-              range = TextRange(start: start, end: end)
-            } else if key == "rangeLength", !sawLength {
-              // Deprecated in LSP and not used (the range says what is replaced), but checked.
-              sawLength = true
-              guard try count(&scanner) != nil else { return nil }
-            } else if key == "caret", caret == nil {
-              guard let value = try position(&scanner) else { return nil }
-              caret = value
-            } else {
-              return nil
-            }
-          }
-          // A caret belongs to a whole-text change; the tree path words the refusal.
-          guard let text, caret == nil || range == nil else { return nil }
-          edits.append(TextEdit(range: range, newText: text, caret: caret))
-        }
-        return edits
-      } ?? nil
-    if edits != nil { FastPath.contentChanges.taken() }
+    guard let edits = compactTextEdits(ranges.members[index].value) else { return nil }
+    FastPath.compactContentChanges.taken()
     return edits
   }
 
