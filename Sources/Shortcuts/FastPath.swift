@@ -26,6 +26,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case plainStringMember
   /// A params string member with escapes, read by the scanner.
   case scannedStringMember
+  /// A string of at most seven plain ASCII bytes found by the scanner with one word load.
+  case shortScannedString
   /// A string in bytes already validated as JSON, delimited without validating it again.
   case trustedString
   /// A document's text decoded from validated bytes with its line starts, and no `String`.

@@ -333,3 +333,75 @@ func scannerHasTheReadersDepthLimit(maxDepth: Int) {
     try scanner.finish()
   }
 }
+
+/// Strings of up to nine bytes, as keys and as values, of bytes that end a one-word string
+/// early or send it to the full scan (a quote, a backslash, a control character, bytes of a
+/// multi-byte or a broken sequence): the scanner reads the string a byte-by-byte decoder of
+/// the same bytes reads, or fails where it fails. (Not compared with ``JSONReader``, which
+/// reads its strings with the scanner.)
+@Test(arguments: Array(0...9))
+func shortStringsReadAsAByteByByteDecoderReadsThem(length: Int) {
+  let alphabet: [[UInt8]] = [
+    [0x61], [0x22], [0x5C], [0x5C, 0x6E], [0x01], [0xC3, 0xA9], [0xFF], [0x7F],
+  ]
+  var random = SplitMix64(seed: UInt64(length) &+ 91)
+  for _ in 0..<400 {
+    var content: [UInt8] = []
+    for _ in 0..<length { content += alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+    let string = [0x22] + content + [0x22]
+    let expected = decodedByteByByte(content)
+    let padding = Array(#",         "z":0}"#.utf8)
+    let documents: [(bytes: [UInt8], key: Bool)] = [
+      (Array(#"{"#.utf8) + string + Array(#":1"#.utf8) + padding, true),
+      (Array(#"{"k":"#.utf8) + string + padding, false),
+    ]
+    for (document, asKey) in documents {
+      let read: String? = document.withUnsafeBufferPointer { buffer in
+        var scanner = JSONScanner(buffer, maxDepth: 8)
+        do {
+          guard try scanner.beginObject(), let key = try scanner.nextKey() else { return nil }
+          let read: String?
+          if asKey {
+            read = key.string
+            try scanner.skipValue()
+          } else {
+            read = try scanner.readString()
+          }
+          // The string ended where its closing quote is: the rest reads as written.
+          guard let next = try scanner.nextKey(), next == "z" else { return nil }
+          try scanner.skipValue()
+          guard try scanner.nextKey() == nil else { return nil }
+          try scanner.finish()
+          return read
+        } catch {
+          return nil
+        }
+      }
+      #expect(read == expected, "\(text(document))")
+    }
+  }
+}
+
+/// `content` as the text of a JSON string, decoded byte by byte (the escapes the test's
+/// alphabet can spell); nil when `"content"` is not one valid JSON string.
+private func decodedByteByByte(_ content: [UInt8]) -> String? {
+  var decoded: [UInt8] = []
+  var index = 0
+  while index < content.count {
+    let byte = content[index]
+    guard byte != 0x22, byte >= 0x20 else { return nil }
+    guard byte == 0x5C else {
+      decoded.append(byte)
+      index += 1
+      continue
+    }
+    guard index + 1 < content.count else { return nil }
+    switch content[index + 1] {
+    case 0x6E: decoded.append(0x0A)
+    case 0x22, 0x5C: decoded.append(content[index + 1])
+    default: return nil
+    }
+    index += 2
+  }
+  return String(validating: decoded, as: UTF8.self)
+}

@@ -29,6 +29,7 @@ import Testing
     Case(path: .envelopeScan, messages: [open]),
     Case(path: .plainHeader, messages: [open]),
     Case(path: .plainStringMember, messages: [open]),
+    Case(path: .shortScannedString, messages: [open]),
     Case(path: .scannedStringMember, messages: [open, change(#"gr\u0065en"#)]),
     Case(path: .trustedString, messages: [open, change(#"gr\u0065en"#)]),
     Case(
@@ -132,7 +133,8 @@ import Testing
   /// `integerDigits`: the general number writer beside it writes integers as doubles (`40.0`,
   /// `-0` for `0`), so it is the one path for integers, not a shortcut that can be switched off.
   static let unswitched: Set<FastPath> = [
-    .integerDigits, .plainStringMember, .scannedStringMember, .trustedString, .numberMember,
+    .integerDigits, .plainStringMember, .shortScannedString, .scannedStringMember, .trustedString,
+    .numberMember,
     .boolMember, .objectMember, .compactSizes, .compactContentChanges, .lentParamsUse,
   ]
 

@@ -399,7 +399,31 @@ public struct JSONScanner {
 
   /// Validates the string at `position` (its opening quote) and moves past it; returns the
   /// bytes between the quotes and whether they hold an escape.
+  ///
+  /// A string of at most seven plain ASCII bytes (every envelope key, most params keys, ids
+  /// and one-letter drafts) is found with one word load; any other goes on to the full scan.
+  @inline(__always)
   private mutating func scanString() throws(JSONParseError) -> (UnsafeBufferPointer<UInt8>, Bool) {
+    if position + 9 <= input.count, let base = input.baseAddress {
+      let word = UnsafeRawPointer(base + position + 1).loadUnaligned(as: UInt64.self)
+      // The lowest flag is exact: the first byte that is a quote, a backslash, a control
+      // character or not ASCII.
+      let flags = JSONWriter.escapeFlags(word) | (word & 0x8080_8080_8080_8080)
+      let length = flags.trailingZeroBitCount / 8
+      if flags != 0, base[position + 1 + length] == UInt8(ascii: "\"") {
+        FastPath.shortScannedString.taken()
+        let raw = UnsafeBufferPointer(start: base + position + 1, count: length)
+        position += length + 2
+        return (raw, false)
+      }
+    }
+    return try scanLongString()
+  }
+
+  /// ``scanString()`` for a string it does not find in one word.
+  private mutating func scanLongString() throws(JSONParseError) -> (
+    UnsafeBufferPointer<UInt8>, Bool
+  ) {
     let opening = position
     position += 1
     let start = position
