@@ -28,6 +28,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case scannedStringMember
   /// A string of at most seven plain ASCII bytes found by the scanner with one word load.
   case shortScannedString
+  /// A plain integer of at most 18 digits read by the scanner from its digits alone.
+  case shortInteger
   /// A string in bytes already validated as JSON, delimited without validating it again.
   case trustedString
   /// A document's text decoded from validated bytes with its line starts, and no `String`.

@@ -405,3 +405,47 @@ private func decodedByteByByte(_ content: [UInt8]) -> String? {
   }
   return String(validating: decoded, as: UTF8.self)
 }
+
+/// Numbers of every length around the plain-integer reading's limits (18 digits, the 19 an
+/// Int64 may hold, more), with and without a leading zero, a sign, a fraction or an exponent,
+/// at the end of the text or before more: the scanner reads what Swift's own parsers read
+/// from the same text, and refuses a leading zero. (Not compared with ``JSONReader``, which
+/// reads its numbers with the scanner.)
+@Test(arguments: Array(1...22))
+func numbersReadAsSwiftReadsThem(digits: Int) {
+  var random = SplitMix64(seed: UInt64(digits) &+ 7)
+  for _ in 0..<200 {
+    var text = String(Int.random(in: 1...9, using: &random))
+    for _ in 1..<digits { text += String(Int.random(in: 0...9, using: &random)) }
+    if Bool.random(using: &random) { text = String(text.prefix(1) == "1" ? "0" : "9") + text }
+    let sign = Int.random(in: 0..<4, using: &random) == 0 ? "-" : ""
+    let tail = ["", "", ".5", "e2", "E+1"][Int.random(in: 0..<5, using: &random)]
+    let number = sign + text + tail
+    let leadingZero = text.count > 1 && text.first == "0"
+    let expected: JSONValue? =
+      leadingZero
+      ? nil
+      : tail.isEmpty
+        ? Int64(number).map(JSONValue.integer) ?? Double(number).map(JSONValue.double)
+        : Double(number).map(JSONValue.double)
+    for document in ["[\(number)]", "[\(number),1]", "[\(number) ]"] {
+      let bytes = Array(document.utf8)
+      let read: JSONValue? = bytes.withUnsafeBufferPointer { buffer in
+        var scanner = JSONScanner(buffer, maxDepth: 8)
+        do {
+          guard try scanner.beginArray() else { return nil }
+          var values: [JSONValue] = []
+          while try scanner.nextElement() {
+            guard let value = try scanner.readNumber() else { return nil }
+            values.append(value)
+          }
+          try scanner.finish()
+          return values.first
+        } catch {
+          return nil
+        }
+      }
+      #expect(read.map { same($0, expected ?? .null) } ?? (expected == nil), "\(document)")
+    }
+  }
+}

@@ -30,6 +30,7 @@ import Testing
     Case(path: .plainHeader, messages: [open]),
     Case(path: .plainStringMember, messages: [open]),
     Case(path: .shortScannedString, messages: [open]),
+    Case(path: .shortInteger, messages: [open]),
     Case(path: .scannedStringMember, messages: [open, change(#"gr\u0065en"#)]),
     Case(path: .trustedString, messages: [open, change(#"gr\u0065en"#)]),
     Case(
@@ -133,7 +134,8 @@ import Testing
   /// `integerDigits`: the general number writer beside it writes integers as doubles (`40.0`,
   /// `-0` for `0`), so it is the one path for integers, not a shortcut that can be switched off.
   static let unswitched: Set<FastPath> = [
-    .integerDigits, .plainStringMember, .shortScannedString, .scannedStringMember, .trustedString,
+    .integerDigits, .plainStringMember, .shortScannedString, .shortInteger, .scannedStringMember,
+    .trustedString,
     .numberMember,
     .boolMember, .objectMember, .compactSizes, .compactContentChanges, .lentParamsUse,
   ]

@@ -257,7 +257,35 @@ public struct JSONScanner {
   public mutating func readNumber() throws(JSONParseError) -> JSONValue? {
     guard try kind() == .number else { return nil }
     afterOpen = false
+    if let value = shortInteger() { return .integer(value) }
     return try scanNumber(build: true)
+  }
+
+  /// A plain integer of at most 18 digits (no sign, fraction, exponent or leading zero: ids,
+  /// versions, positions), read by its digits alone; nil (nothing consumed) for any other
+  /// number, which ``scanNumber(build:)`` reads or refuses.
+  @inline(__always)
+  private mutating func shortInteger() -> Int64? {
+    var at = position
+    var value: Int64 = 0
+    while at < input.count, at - position < 18 {
+      let digit = input[at] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      value = value &* 10 &+ Int64(digit)
+      at += 1
+    }
+    guard at > position, input[position] != UInt8(ascii: "0") || at == position + 1 else {
+      return nil
+    }
+    if at < input.count {
+      let next = input[at]
+      guard next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."),
+        next | 0x20 != UInt8(ascii: "e")
+      else { return nil }
+    }
+    FastPath.shortInteger.taken()
+    position = at
+    return value
   }
 
   /// The next boolean; nil (nothing consumed) when the next value is not one.
