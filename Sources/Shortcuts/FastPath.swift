@@ -26,7 +26,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case plainStringMember
   /// A params string member with escapes, read by the scanner.
   case scannedStringMember
-  /// A string of at most seven plain ASCII bytes found by the scanner with one word load.
+  /// A string of at most fifteen plain ASCII bytes found by the scanner with one or two word
+  /// loads.
   case shortScannedString
   /// A plain integer of at most 18 digits read by the scanner from its digits alone.
   case shortInteger

@@ -116,7 +116,7 @@ import Testing
       }
       #expect(read == values.map(\.text), "\(text)")
       #if DEBUG
-      // Three keys and three values, each found in one word or delimited as trusted bytes.
+      // Three keys and three values, each found in a word or two or delimited as trusted bytes.
       let found = taken[.trustedString, default: 0] + taken[.shortScannedString, default: 0]
       #expect(found >= 6, "the strings were validated again")
       #endif

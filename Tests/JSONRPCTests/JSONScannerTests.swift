@@ -334,12 +334,12 @@ func scannerHasTheReadersDepthLimit(maxDepth: Int) {
   }
 }
 
-/// Strings of up to nine bytes, as keys and as values, of bytes that end a one-word string
+/// Strings of up to eighteen bytes, as keys and as values, of bytes that end a one- or two-word string
 /// early or send it to the full scan (a quote, a backslash, a control character, bytes of a
 /// multi-byte or a broken sequence): the scanner reads the string a byte-by-byte decoder of
 /// the same bytes reads, or fails where it fails. (Not compared with ``JSONReader``, which
 /// reads its strings with the scanner.)
-@Test(arguments: Array(0...9))
+@Test(arguments: Array(0...18))
 func shortStringsReadAsAByteByByteDecoderReadsThem(length: Int) {
   let alphabet: [[UInt8]] = [
     [0x61], [0x22], [0x5C], [0x5C, 0x6E], [0x01], [0xC3, 0xA9], [0xFF], [0x7F],

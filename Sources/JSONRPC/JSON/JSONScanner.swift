@@ -428,21 +428,27 @@ public struct JSONScanner {
   /// Validates the string at `position` (its opening quote) and moves past it; returns the
   /// bytes between the quotes and whether they hold an escape.
   ///
-  /// A string of at most seven plain ASCII bytes (every envelope key, most params keys, ids
-  /// and one-letter drafts) is found with one word load; any other goes on to the full scan.
+  /// A string of at most fifteen plain ASCII bytes (every envelope key and method name, most
+  /// params keys, ids and short drafts) is found with one or two word loads; any other goes on
+  /// to the full scan.
   @inline(__always)
   private mutating func scanString() throws(JSONParseError) -> (UnsafeBufferPointer<UInt8>, Bool) {
-    if position + 9 <= input.count, let base = input.baseAddress {
-      let word = UnsafeRawPointer(base + position + 1).loadUnaligned(as: UInt64.self)
-      // The lowest flag is exact: the first byte that is a quote, a backslash, a control
-      // character or not ASCII.
-      let flags = JSONWriter.escapeFlags(word) | (word & 0x8080_8080_8080_8080)
-      let length = flags.trailingZeroBitCount / 8
-      if flags != 0, base[position + 1 + length] == UInt8(ascii: "\"") {
-        FastPath.shortScannedString.taken()
-        let raw = UnsafeBufferPointer(start: base + position + 1, count: length)
-        position += length + 2
-        return (raw, false)
+    if let base = input.baseAddress {
+      var offset = 1
+      while offset <= 9, position + offset + 8 <= input.count {
+        let word = UnsafeRawPointer(base + position + offset).loadUnaligned(as: UInt64.self)
+        // The lowest flag is exact: the first byte that is a quote, a backslash, a control
+        // character or not ASCII.
+        let flags = JSONWriter.escapeFlags(word) | (word & 0x8080_8080_8080_8080)
+        if flags != 0 {
+          let length = offset - 1 + flags.trailingZeroBitCount / 8
+          guard base[position + 1 + length] == UInt8(ascii: "\"") else { break }
+          FastPath.shortScannedString.taken()
+          let raw = UnsafeBufferPointer(start: base + position + 1, count: length)
+          position += length + 2
+          return (raw, false)
+        }
+        offset += 8
       }
     }
     return try scanLongString()
