@@ -99,7 +99,7 @@ struct FieldSession: Sendable {
     // to change; a draft the client typed itself is not told back.
     // Read in place (a `buffer.map` copied the mirror for the question).
     updateDue =
-      buffer != nil
+      isSynced
       && (!outcome.isEmpty || outcome.changed.contains(.selection)
         || buffer?.hasPendingEdits == true)
     return outcome
@@ -113,10 +113,10 @@ struct FieldSession: Sendable {
   ) throws(FieldChangeError) -> FieldOutcome {
     switch input {
     case .event(let event):
-      guard buffer != nil else { return field.apply(event) }
+      guard isSynced else { return field.apply(event) }
       return buffer?.apply(event, to: &field) ?? FieldOutcome()
     case .buffer(let version, let edits, let composing, let applied):
-      if buffer == nil { buffer = EditorBuffer(text: field.draft, version: Int.min) }
+      if !isSynced { buffer = EditorBuffer(text: field.draft, version: Int.min) }
       do throws(EditorBufferError) {
         return try buffer?.clientChanged(
           version: version,
@@ -129,6 +129,18 @@ struct FieldSession: Sendable {
       } catch {
         throw .buffer(error)
       }
+    }
+  }
+
+  /// Whether the field is synced with an editor buffer (``buffer`` is set).
+  ///
+  /// Asked by a switch: `buffer == nil` picked `Optional`'s `==` for an `Equatable` wrapped
+  /// type, which copied the mirror into a tuple and destroyed it through its metadata on every
+  /// keystroke.
+  var isSynced: Bool {
+    switch buffer {
+    case .none: false
+    case .some: true
     }
   }
 

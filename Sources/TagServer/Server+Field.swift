@@ -76,7 +76,7 @@ extension Server {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
     return try withField(params.field) { session throws(RequestError) in
-      guard session.buffer == nil else { throw .session(.syncedWithBuffer(field: params.field)) }
+      guard !session.isSynced else { throw .session(.syncedWithBuffer(field: params.field)) }
       let text: String
       switch params.change {
       case .text(let whole):
@@ -207,7 +207,7 @@ extension Server {
           spacing: params.spacing,
           fieldMinWidth: params.fieldMinWidth
         )
-        if session.buffer != nil { session.cellLayout = spec }
+        if session.isSynced { session.cellLayout = spec }
         (result, labels) = spec.layout(for: session.field.tags)
       }
       guard params.motion, !reducedMotion else {
