@@ -517,29 +517,61 @@ public struct EditorBuffer: Hashable, Sendable {
 
   /// Replaces the cells at byte `range` with `text` in cells of `state`, keeping the runs and
   /// the client text's counts.
+  ///
+  /// In place: only the runs that meet the range are replaced (by what is left of the first
+  /// before it, the new run, and what is left of the last after it), and neighbours in the same
+  /// state are joined where they now meet. The runs were built anew each time, an allocation
+  /// per `applied` report.
   private mutating func splice(_ range: Range<Int>, with text: [UInt8], as state: State) {
-    var newRuns: [Run] = []
-    newRuns.reserveCapacity(runs.count + 2)
-    // The runs' parts before the range, the new run, the runs' parts after it.
+    // The runs wholly before the range stay.
+    var first = 0
     var at = 0
-    for run in runs {
-      let before = min(max(range.lowerBound - at, 0), run.count)
-      let inside = min(max(range.upperBound - at, 0), run.count) - before
-      if inside > 0, run.state != .inserted {
-        visibleCount -= inside
-        specials -= Self.specials(in: bytes[(at + before)..<(at + before + inside)])
+    while first < runs.count, at + runs[first].count <= range.lowerBound {
+      at += runs[first].count
+      first += 1
+    }
+    let firstStart = at
+    // The runs that start before its end meet it: their cells inside it go.
+    var end = first
+    while end < runs.count, at < range.upperBound {
+      let run = runs[end]
+      let lower = max(range.lowerBound, at)
+      let upper = min(range.upperBound, at + run.count)
+      if lower < upper, run.state != .inserted {
+        visibleCount -= upper - lower
+        specials -= Self.specials(in: bytes[lower..<upper])
       }
-      Self.append(Run(state: run.state, count: before), to: &newRuns)
       at += run.count
+      end += 1
     }
-    Self.append(Run(state: state, count: text.count), to: &newRuns)
-    at = 0
-    for run in runs {
-      let after = run.count - min(max(range.upperBound - at, 0), run.count)
-      Self.append(Run(state: run.state, count: after), to: &newRuns)
-      at += run.count
+    var head = Run(state: state, count: 0)
+    var tail = head
+    if first < end {
+      head = Run(state: runs[first].state, count: range.lowerBound - firstStart)
+      tail = Run(state: runs[end - 1].state, count: at - range.upperBound)
     }
-    runs = newRuns
+    runs.removeSubrange(first..<end)
+    var index = first
+    if head.count > 0 {
+      runs.insert(head, at: index)
+      index += 1
+    }
+    if !text.isEmpty {
+      runs.insert(Run(state: state, count: text.count), at: index)
+      index += 1
+    }
+    if tail.count > 0 {
+      runs.insert(tail, at: index)
+      index += 1
+    }
+    // Join runs in the same state where they now meet, from the right.
+    while index >= first, index > 0 {
+      if index < runs.count, runs[index - 1].state == runs[index].state {
+        runs[index - 1].count += runs[index].count
+        runs.remove(at: index)
+      }
+      index -= 1
+    }
     if state != .inserted {
       visibleCount += text.count
       specials += Self.specials(in: text[...])
