@@ -404,39 +404,54 @@ public struct EditorBuffer: Hashable, Sendable {
 
   /// Consumes every draft cell but the last `keep` bytes of them (normal cells become
   /// consumed, inserted ones go) and, when `inserting` is given, inserts it at the end.
+  ///
+  /// In place, run by run (the runs and bytes were built anew on every commit).
   private mutating func replaceDraft(keeping keep: Int, inserting: String?) {
     let draftCount = runs.reduce(0) { $0 + ($1.state != .consumed ? $1.count : 0) }
     var affected = draftCount - keep
-    var newRuns: [Run] = []
-    newRuns.reserveCapacity(runs.count + 1)
-    var newBytes: [UInt8]? = nil
+    var index = 0
     var at = 0
-    for run in runs {
-      defer { at += run.count }
-      var rest = run
-      if affected > 0, run.state != .consumed {
-        let length = min(affected, run.count)
-        affected -= length
-        if run.state == .normal {
-          Self.append(Run(state: .consumed, count: length), to: &newRuns)
-        } else if case .none = newBytes {
-          newBytes = Array(bytes[..<at])
-        }
-        rest.count -= length
-        if run.state == .normal {
-          newBytes?.append(contentsOf: bytes[at..<(at + length)])
-        }
-        if rest.count > 0 {
-          newBytes?.append(contentsOf: bytes[(at + length)..<(at + run.count)])
-          Self.append(rest, to: &newRuns)
-        }
+    while affected > 0, index < runs.count {
+      let run = runs[index]
+      guard run.state != .consumed else {
+        at += run.count
+        index += 1
         continue
       }
-      newBytes?.append(contentsOf: bytes[at..<(at + run.count)])
-      Self.append(rest, to: &newRuns)
+      let length = min(affected, run.count)
+      affected -= length
+      if run.state == .inserted {
+        // Its first `length` cells go: the client never had them.
+        bytes.removeSubrange(at..<(at + length))
+        if length == run.count {
+          runs.remove(at: index)
+        } else {
+          runs[index].count -= length
+          at += run.count - length
+          index += 1
+        }
+      } else if length == run.count {
+        runs[index].state = .consumed
+        at += run.count
+        index += 1
+      } else {
+        // Its first `length` cells are consumed, the rest stays normal.
+        runs[index].count -= length
+        runs.insert(Run(state: .consumed, count: length), at: index)
+        at += run.count
+        index += 2
+      }
     }
-    if let newBytes { bytes = newBytes }
-    runs = newRuns
+    // Runs in one state that now meet are joined.
+    index = 1
+    while index < runs.count {
+      if runs[index - 1].state == runs[index].state {
+        runs[index - 1].count += runs[index].count
+        runs.remove(at: index)
+      } else {
+        index += 1
+      }
+    }
     if let inserting, !inserting.isEmpty {
       bytes.append(contentsOf: inserting.utf8)
       Self.append(Run(state: .inserted, count: inserting.utf8.count), to: &runs)
