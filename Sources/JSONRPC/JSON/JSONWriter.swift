@@ -71,8 +71,15 @@ public struct JSONWriter: ~Copyable {
   public mutating func string(_ value: String) {
     // Native strings lend their UTF-8 in place, small (inline) ones from a stack copy of
     // their 16 bytes.
+    let done =
+      value.utf8.withContiguousStorageIfAvailable { utf8 in
+        guard FastPath.shortString.isOn, let source = utf8.baseAddress else { return false }
+        return storeQuoted(source, utf8.count)
+      } ?? false
+    guard !done else { return FastPath.shortString.taken() }
+    separate()
     var value = value
-    value.withUTF8 { quoted($0) }
+    value.withUTF8 { appendQuoted(utf8: $0) }
   }
 
   /// Appends `value` escaped as the inside of a JSON string (no quotes, no comma): for text
@@ -80,17 +87,6 @@ public struct JSONWriter: ~Copyable {
   public mutating func stringContents(_ value: String) {
     var value = value
     value.withUTF8 { appendEscaped($0) }
-  }
-
-  /// Writes a comma if needed and `utf8` as a JSON string.
-  mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-    guard FastPath.shortString.isOn, let source = utf8.baseAddress, storeQuoted(source, utf8.count)
-    else {
-      separate()
-      appendQuoted(utf8: utf8)
-      return
-    }
-    FastPath.shortString.taken()
   }
 
   /// Writes a comma if needed and `"text"` when none of its `length` bytes needs an escape,
@@ -294,7 +290,7 @@ public struct JSONWriter: ~Copyable {
   /// Writes `Content-Length: N\r\n\r\n` at `offset`, over bytes already counted, `length` in
   /// `digits` digits: two word stores, the digits and one half-word store.
   mutating func contentLengthHeader(at offset: Int, length: Int, digits: Int) {
-    precondition(offset + 20 + digits <= count)
+    precondition(offset >= 0 && offset + 20 + digits <= count)
     let name: StaticString = "Content-Length: \r\n\r\n"
     let from = UnsafeRawPointer(name.utf8Start)
     let to = UnsafeMutableRawPointer(base + offset)
@@ -304,11 +300,7 @@ public struct JSONWriter: ~Copyable {
       toByteOffset: 8,
       as: UInt64.self
     )
-    var rest = length
-    for index in stride(from: offset + 16 + digits - 1, through: offset + 16, by: -1) {
-      base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-      rest /= 10
-    }
+    _ = Self.writeDecimal(Int64(length), to: base + offset + 16)
     to.storeBytes(
       of: from.loadUnaligned(fromByteOffset: 16, as: UInt32.self),
       toByteOffset: 16 + digits,

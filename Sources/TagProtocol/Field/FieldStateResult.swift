@@ -87,7 +87,7 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 public struct FieldStateHead: Hashable, Sendable {
   /// `{"field":"<id>","version":`, the text before the version.
   let field: [UInt8]
-  /// `,"prompt":"<prompt>"`, the member after it.
+  /// `,"prompt":"<prompt>","tags":`, the member after it and the next one's name.
   let prompt: [UInt8]
 
   /// Writes the text of `field` and `prompt`.
@@ -100,6 +100,7 @@ public struct FieldStateHead: Hashable, Sendable {
     w.reset()
     w.fragment(#","prompt":"#)
     w.string(prompt)
+    w.fragment(#","tags":"#)
     self.prompt = w.bytes
   }
 }
@@ -122,7 +123,7 @@ extension JSONWriter {
   ) {
     fragment(head.field)
     integer(version)
-    members(head.prompt)
+    fragment(head.prompt)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
@@ -137,7 +138,8 @@ extension JSONWriter {
     endObject()
   }
 
-  /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
+  /// Writes the members FieldState and `field/didUpdate` share, after the name `"tags":`: the
+  /// tags, `text`, `selected` (when
   /// a chip is selected), `flagged` (when a tag breaks the rules), `outcome`, `canUndo` and
   /// `canRedo` (when true) and, when the outcome has something to say, `announcement` in
   /// `language`.
@@ -152,7 +154,6 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    key("tags")
     self.tags(tags, encoded: encodedTags)
     fragment(#","text":"#)
     string(text)
@@ -164,7 +165,8 @@ extension JSONWriter {
       key("flagged")
       self.flagged(flagged)
     }
-    if outcome.isEmpty, FastPath.emptyOutcome.isOn {
+    let saysNothing = outcome.isEmpty
+    if saysNothing, FastPath.emptyOutcome.isOn {
       // What most keystrokes do: nothing to report.
       FastPath.emptyOutcome.taken()
       members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
@@ -174,7 +176,7 @@ extension JSONWriter {
     }
     if canUndo { members(#","canUndo":true"#) }
     if canRedo { members(#","canRedo":true"#) }
-    if !outcome.isEmpty {
+    if !saysNothing {
       // Said straight into the reply; taken back when the outcome has nothing worth saying.
       let start = count
       fragment(#","announcement":""#)

@@ -158,6 +158,7 @@ extension JSONWriter {
     endArray()
     fragment(#","stateVersion":"#)
     integer(stateVersion)
+    fragment(#","tags":"#)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
