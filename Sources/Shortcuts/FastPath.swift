@@ -38,12 +38,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case objectMember
   /// Sizes written `{"width":W,"height":H}`, matched as fixed runs and numbers.
   case compactSizes
-  /// Sizes in any other spelling, read by the scanner without a tree.
-  case scannedSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// LSP content changes in any other spelling, read by the scanner without a tree.
-  case contentChanges
   /// Params decoded with the server's record of members read (no object allocated per decode).
   case lentParamsUse
 

@@ -11,7 +11,9 @@ struct FieldSession: Sendable {
   /// Increments whenever tags or draft change.
   var version = 0
   /// The placeholder for an empty draft.
-  var prompt: String
+  private(set) var prompt: String
+  /// The JSON text of ``id`` and ``prompt`` every FieldState starts with.
+  private(set) var head: FieldStateHead
   /// The language of the field's announcements (the connection's).
   let language: Language
   /// The mirror of the editor buffer holding the draft, for synced fields (Protocol/sync.md).
@@ -32,7 +34,9 @@ struct FieldSession: Sendable {
   init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
     self.id = id
     self.field = TagField(rules: Self.rules(options, config))
-    self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    let prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    self.prompt = prompt
+    self.head = FieldStateHead(field: id, prompt: prompt)
     self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
     self.suggestsFromVault = options.suggestFromVault
@@ -51,6 +55,7 @@ struct FieldSession: Sendable {
   mutating func setOptions(_ options: FieldOptions, config: ServerConfig) -> FieldOutcome {
     let outcome = field.setRules(Self.rules(options, config))
     prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    head = FieldStateHead(field: id, prompt: prompt)
     suggestions = options.suggestions.map(SuggestionIndex.init)
     suggestsFromVault = options.suggestFromVault
     version += 1
@@ -183,9 +188,8 @@ struct FieldSession: Sendable {
   mutating func writeState(_ outcome: FieldOutcome, to w: inout JSONWriter) {
     let encodedTags = tagsText()
     w.fieldState(
-      field: id,
+      head: head,
       version: version,
-      prompt: prompt,
       tags: field.tags,
       encodedTags: encodedTags,
       text: field.draft,
@@ -211,7 +215,8 @@ struct FieldSession: Sendable {
       canUndo: field.canUndo,
       canRedo: field.canRedo,
       language: language,
-      flagged: field.flagged
+      flagged: field.flagged,
+      head: head
     )
   }
 }
