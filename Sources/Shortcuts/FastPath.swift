@@ -91,6 +91,12 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
   case plainMirrorEdits
 
+  // MARK: TagServer
+
+  /// The field a message names found where the previous lookup found it (`Server.withField`),
+  /// without hashing its id: a keystroke usually names the field the last one did.
+  case lastFieldLookup
+
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).
   @inlinable @inline(__always)
   public func taken() {

@@ -11,7 +11,9 @@ struct FieldSession: Sendable {
   /// Increments whenever tags or draft change.
   var version = 0
   /// The placeholder for an empty draft.
-  var prompt: String
+  private(set) var prompt: String
+  /// The JSON text of ``id`` and ``prompt`` every FieldState starts with.
+  private(set) var head: FieldStateHead
   /// The language of the field's announcements (the connection's).
   let language: Language
   /// The mirror of the editor buffer holding the draft, for synced fields (Protocol/sync.md).
@@ -32,7 +34,9 @@ struct FieldSession: Sendable {
   init(id: String, options: FieldOptions, config: ServerConfig, language: Language = .en) {
     self.id = id
     self.field = TagField(rules: Self.rules(options, config))
-    self.prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    let prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    self.prompt = prompt
+    self.head = FieldStateHead(field: id, prompt: prompt)
     self.language = language
     self.suggestions = options.suggestions.map(SuggestionIndex.init)
     self.suggestsFromVault = options.suggestFromVault
@@ -51,6 +55,7 @@ struct FieldSession: Sendable {
   mutating func setOptions(_ options: FieldOptions, config: ServerConfig) -> FieldOutcome {
     let outcome = field.setRules(Self.rules(options, config))
     prompt = options.prompt ?? language.words(for: .defaultPrompt)
+    head = FieldStateHead(field: id, prompt: prompt)
     suggestions = options.suggestions.map(SuggestionIndex.init)
     suggestsFromVault = options.suggestFromVault
     version += 1
@@ -71,7 +76,8 @@ struct FieldSession: Sendable {
     encoding: PositionEncoding
   ) throws(FieldChangeError) -> FieldOutcome {
     let outcome: FieldOutcome
-    if byteCount + maxGrowth(of: input) <= limit {
+    let draftBytes = field.draft.utf8.count
+    if field.tagBytes + draftBytes + Self.maxGrowth(of: input, draftBytes: draftBytes) <= limit {
       // Cannot overflow: applied in place, no copy of the tags.
       outcome = try perform(input, encoding: encoding)
     } else {
@@ -96,9 +102,11 @@ struct FieldSession: Sendable {
     // Pushed when the rule did something, when the selection changed (typing clears a
     // selected chip, which the client draws until told) or when the buffer still holds text
     // to change; a draft the client typed itself is not told back.
+    // Read in place (a `buffer.map` copied the mirror for the question).
     updateDue =
-      buffer.map { !outcome.isEmpty || outcome.changed.contains(.selection) || $0.hasPendingEdits }
-      ?? false
+      isSynced
+      && (!outcome.isEmpty || outcome.changed.contains(.selection)
+        || buffer?.hasPendingEdits == true)
     return outcome
   }
 
@@ -110,10 +118,10 @@ struct FieldSession: Sendable {
   ) throws(FieldChangeError) -> FieldOutcome {
     switch input {
     case .event(let event):
-      guard buffer != nil else { return field.apply(event) }
+      guard isSynced else { return field.apply(event) }
       return buffer?.apply(event, to: &field) ?? FieldOutcome()
     case .buffer(let version, let edits, let composing, let applied):
-      if buffer == nil { buffer = EditorBuffer(text: field.draft, version: Int.min) }
+      if !isSynced { buffer = EditorBuffer(text: field.draft, version: Int.min) }
       do throws(EditorBufferError) {
         return try buffer?.clientChanged(
           version: version,
@@ -129,16 +137,29 @@ struct FieldSession: Sendable {
     }
   }
 
+  /// Whether the field is synced with an editor buffer (``buffer`` is set).
+  ///
+  /// Asked by a switch: `buffer == nil` picked `Optional`'s `==` for an `Equatable` wrapped
+  /// type, which copied the mirror into a tuple and destroyed it through its metadata on every
+  /// keystroke.
+  var isSynced: Bool {
+    switch buffer {
+    case .none: false
+    case .some: true
+    }
+  }
+
   /// The UTF-8 bytes held by the field's tags and draft: what `--max-field-bytes` bounds.
   var byteCount: Int {
     field.tagBytes + field.draft.utf8.count
   }
 
-  /// An upper bound on the bytes `input` can add to the field.
+  /// An upper bound on the bytes `input` can add to a field whose draft holds `draftBytes`.
   ///
   /// A candidate's transform can lengthen it (`ΐ` uppercases to three scalars), but never by more
-  /// than 6 bytes per input byte; a removal or Backspace adds nothing.
-  private func maxGrowth(of input: FieldInput) -> Int {
+  /// than 6 bytes per input byte; a removal or Backspace adds nothing. Static: as a method it
+  /// copied the whole session (617 bytes) on every keystroke.
+  private static func maxGrowth(of input: FieldInput, draftBytes: Int) -> Int {
     switch input {
     case .buffer(_, let edits, _, _): edits.reduce(0) { $0 + 6 * $1.newText.utf8.count }
     case .event(.draftChanged(let text)): 6 * text.utf8.count
@@ -147,7 +168,7 @@ struct FieldSession: Sendable {
     case .event(.draftComposing(let text)): text.utf8.count
     // These may commit the draft (edit commits a non-empty draft first, blur may commit it).
     case .event(.submitted), .event(.deletedBackward), .event(.tagEdited), .event(.blurred):
-      6 * field.draft.utf8.count
+      6 * draftBytes
     // Undo and redo only return to states that were within the limit when they were made.
     case .event(.tagRemoved), .event(.tagRemovedMatching), .event(.selected), .event(.tagMoved),
       .event(.undo), .event(.redo):
@@ -167,9 +188,8 @@ struct FieldSession: Sendable {
   mutating func writeState(_ outcome: FieldOutcome, to w: inout JSONWriter) {
     let encodedTags = tagsText()
     w.fieldState(
-      field: id,
+      head: head,
       version: version,
-      prompt: prompt,
       tags: field.tags,
       encodedTags: encodedTags,
       text: field.draft,
@@ -195,7 +215,8 @@ struct FieldSession: Sendable {
       canUndo: field.canUndo,
       canRedo: field.canRedo,
       language: language,
-      flagged: field.flagged
+      flagged: field.flagged,
+      head: head
     )
   }
 }

@@ -110,6 +110,22 @@ import Testing
         didChange(version: 2, at: 70, "b"),
       ]
     ),
+    // Fields opened and closed between keystrokes move the table's entries: switched off, the
+    // replies must still be the same (a stale place would answer for the wrong field, or trap).
+    Case(
+      path: .lastFieldLookup,
+      messages: [
+        open, change("g"), change("gr"),
+        #"{"jsonrpc":"2.0","id":5,"method":"field/open","params":{"field":"h","tags":["x"]}}"#,
+        change("gre"),
+        #"{"jsonrpc":"2.0","id":6,"method":"field/change","params":{"field":"h","text":"y"}}"#,
+        #"{"jsonrpc":"2.0","id":7,"method":"field/close","params":{"field":"h"}}"#,
+        change("gree"),
+        #"{"jsonrpc":"2.0","id":8,"method":"field/open","params":{"field":"h"}}"#,
+        #"{"jsonrpc":"2.0","id":9,"method":"field/change","params":{"field":"h","text":"z"}}"#,
+        change("green"),
+      ]
+    ),
     Case(
       path: .plainMirrorEdits,
       messages: [

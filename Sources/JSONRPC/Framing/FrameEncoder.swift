@@ -4,16 +4,14 @@
 /// `Content-Type`); newline-delimited frames are body + `\n` (the body must not contain a raw
 /// newline, which ``JSONWriter`` output never does).
 public enum FrameEncoder {
-  private static let digitsPlaceholder: StaticString = "0000000000000000000"
-
   /// Writes one frame at the end of `w`, its body written in place by `body`.
   ///
   /// `body` writes one JSON value; writing nothing leaves `w` as it was and returns nil, unless
   /// `keepEmpty`. Returns where the body lies in `w`.
   ///
-  /// A Content-Length header is reserved with `guessedDigits` digits before the body and filled
-  /// in once its length is known; the body moves only when its length has another number of
-  /// digits. `guessedDigits` becomes this body's count, the guess for the next (replies to a
+  /// Room for a Content-Length header with `guessedDigits` digits is left before the body and
+  /// the header written there once its length is known; the body moves only when its length has
+  /// another number of digits. `guessedDigits` becomes this body's count, the guess for the next (replies to a
   /// stream of keystrokes are alike).
   public static func write(
     as framing: Framing,
@@ -25,9 +23,7 @@ public enum FrameEncoder {
     let frameStart = w.count
     switch framing {
     case .contentLength:
-      w.appendRaw("Content-Length: ")
-      w.appendRaw(digitsPlaceholder, count: guessedDigits)
-      w.appendRaw("\r\n\r\n")
+      w.skip(20 + guessedDigits)  // "Content-Length: " N "\r\n\r\n"
       let bodyStart = w.count
       w.beginValue()
       body(&w)
@@ -38,14 +34,13 @@ public enum FrameEncoder {
       }
       let digits = digitCount(length)
       guessedDigits = digits
-      let headerLength = 16 + digits + 4  // "Content-Length: " N "\r\n\r\n"
+      let headerLength = 20 + digits
       if headerLength != bodyStart - frameStart || !FastPath.headerDigitsGuessed.isOn {
         w.moveTail(from: bodyStart, to: frameStart + headerLength)
-        w.overwrite(at: frameStart + 16 + digits, with: "\r\n\r\n")
       } else {
         FastPath.headerDigitsGuessed.taken()
       }
-      w.overwrite(at: frameStart + 16, decimal: length, digits: digits)
+      w.contentLengthHeader(at: frameStart, length: length, digits: digits)
       return (frameStart + headerLength)..<w.count
     case .newlineDelimited:
       w.beginValue()

@@ -19,6 +19,12 @@ extension JSONWriter {
   /// Writes an integer.
   public mutating func integer(_ value: Int) { integer(Int64(value)) }
 
+  /// Appends `value`'s decimal digits, not as a value of its own (no comma): for a number
+  /// inside a string being written.
+  public mutating func digits(_ value: Int) {
+    written += Self.writeDecimal(Int64(value), to: reserve(20))
+  }
+
   /// Writes a number (see the type's rules for doubles).
   public mutating func double(_ value: Double) {
     separate()

@@ -69,24 +69,30 @@ public struct JSONWriter: ~Copyable {
 
   /// Writes an escaped string.
   public mutating func string(_ value: String) {
-    // Native and small strings lend their UTF-8 in place (a small one from a stack copy of
-    // its 16 bytes); short ones are copied and checked in one loop after one capacity check.
+    // Native strings lend their UTF-8 in place, small (inline) ones from a stack copy of
+    // their 16 bytes.
     let done =
-      value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-        guard FastPath.shortString.isOn, utf8.count <= 32, let source = utf8.baseAddress else {
-          return false
-        }
-        return appendShortQuoted(source, count: utf8.count)
+      value.utf8.withContiguousStorageIfAvailable { utf8 in
+        guard FastPath.shortString.isOn, let source = utf8.baseAddress else { return false }
+        return storeQuoted(source, utf8.count)
       } ?? false
-    guard !done else { return }
+    guard !done else { return FastPath.shortString.taken() }
     separate()
-    appendQuoted(value)
+    var value = value
+    value.withUTF8 { appendQuoted(utf8: $0) }
   }
 
-  /// Writes a comma if needed and `"text"` when none of its `count` (≤ 32) bytes needs an
-  /// escape; false, with nothing written, otherwise.
+  /// Appends `value` escaped as the inside of a JSON string (no quotes, no comma): for text
+  /// written into a string being written, such as a tag in an announcement.
+  public mutating func stringContents(_ value: String) {
+    var value = value
+    value.withUTF8 { appendEscaped($0) }
+  }
+
+  /// Writes a comma if needed and `"text"` when none of its `length` bytes needs an escape,
+  /// checked eight bytes at a time as they are stored; false, with nothing written, otherwise.
   @inline(__always)
-  private mutating func appendShortQuoted(_ text: UnsafePointer<UInt8>, count length: Int) -> Bool {
+  private mutating func storeQuoted(_ text: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     let out = reserve(length + 3)
     var index = 0
     if needsComma {
@@ -96,8 +102,7 @@ public struct JSONWriter: ~Copyable {
     out[index] = UInt8(ascii: "\"")
     index += 1
     if length >= 8 {
-      // Words, the last one overlapping: checked for escapes eight bytes at a time and stored
-      // as they are.
+      // Words, the last one overlapping.
       let from = UnsafeRawPointer(text)
       let to = UnsafeMutableRawPointer(out + index)
       var offset = 0
@@ -130,7 +135,6 @@ public struct JSONWriter: ~Copyable {
     out[index + length] = UInt8(ascii: "\"")
     written += index + length + 1
     needsComma = true
-    FastPath.shortString.taken()
     return true
   }
 
@@ -180,8 +184,7 @@ public struct JSONWriter: ~Copyable {
 
   /// Writes a member name computed at run time (escaped); the next value is its value.
   public mutating func key(named name: String) {
-    separate()
-    appendQuoted(name)
+    string(name)
     reserve(1)[0] = UInt8(ascii: ":")
     written += 1
     needsComma = false
@@ -244,15 +247,23 @@ public struct JSONWriter: ~Copyable {
     needsComma = true
   }
 
+  /// ``fragment(_:)-(StaticString)`` for text made at run time and kept, such as a field's
+  /// `{"field":"f","version":` (trusted JSON text, as it is).
+  public mutating func fragment(_ text: [UInt8]) {
+    text.withUnsafeBufferPointer { appendRun($0) }
+    needsComma = false
+  }
+
+  /// ``members(_:)-(StaticString)`` for text made at run time and kept, such as a field's
+  /// `,"prompt":"Add a tag"` (trusted JSON text, as it is).
+  public mutating func members(_ text: [UInt8]) {
+    text.withUnsafeBufferPointer { appendRun($0) }
+    needsComma = true
+  }
+
   /// Appends bytes that are not a JSON value (framing), as they are.
   @inlinable public mutating func appendRaw(_ text: StaticString) {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
-
-  /// Appends the first `count` bytes of `text`, which are not a JSON value (framing).
-  public mutating func appendRaw(_ text: StaticString, count: Int) {
-    precondition(count <= text.utf8CodeUnitCount)
-    appendRun(UnsafeBufferPointer(start: text.utf8Start, count: count))
   }
 
   /// Forgets everything written after the first `newCount` bytes.
@@ -270,23 +281,31 @@ public struct JSONWriter: ~Copyable {
     written = destination + tail
   }
 
-  /// Replaces bytes already written at `offset` with `text`.
-  public mutating func overwrite(at offset: Int, with text: StaticString) {
-    precondition(offset + text.utf8CodeUnitCount <= count)
-    (base + offset).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+  /// Leaves `count` bytes to be written later by ``contentLengthHeader(at:length:digits:)``.
+  mutating func skip(_ count: Int) {
+    _ = reserve(count)
+    written += count
   }
 
-  /// Replaces the `digits` bytes written at `offset` with `value` in decimal (`value` must
-  /// have exactly that many digits).
-  public mutating func overwrite(at offset: Int, decimal value: Int, digits: Int) {
-    precondition(value >= 0 && offset + digits <= count)
-    var rest = value
-    var index = offset + digits
-    while index > offset {
-      index -= 1
-      base[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-      rest /= 10
-    }
+  /// Writes `Content-Length: N\r\n\r\n` at `offset`, over bytes already counted, `length` in
+  /// `digits` digits: two word stores, the digits and one half-word store.
+  mutating func contentLengthHeader(at offset: Int, length: Int, digits: Int) {
+    precondition(offset >= 0 && offset + 20 + digits <= count)
+    let name: StaticString = "Content-Length: \r\n\r\n"
+    let from = UnsafeRawPointer(name.utf8Start)
+    let to = UnsafeMutableRawPointer(base + offset)
+    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+    to.storeBytes(
+      of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+      toByteOffset: 8,
+      as: UInt64.self
+    )
+    _ = Self.writeDecimal(Int64(length), to: base + offset + 16)
+    to.storeBytes(
+      of: from.loadUnaligned(fromByteOffset: 16, as: UInt32.self),
+      toByteOffset: 16 + digits,
+      as: UInt32.self
+    )
   }
 
   /// Writes already-encoded JSON text as one value (trusted, not validated).
@@ -421,26 +440,16 @@ public struct JSONWriter: ~Copyable {
     written += 1
   }
 
-  private mutating func appendQuoted(_ text: String) {
-    // Native strings lend their UTF-8 in place, small (inline) ones from a stack copy of
-    // their 16 bytes: no per-byte iteration either way.
-    var text = text
-    text.withUTF8 { appendQuoted(utf8: $0) }
+  private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
+    appendByte(UInt8(ascii: "\""))
+    appendEscaped(utf8)
+    appendByte(UInt8(ascii: "\""))
   }
 
-  private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
-    var index = JSONWriter.firstByteNeedingEscape(utf8, from: 0)
-    if index == utf8.count {
-      // No escape (the common case): quote, text and quote in one run.
-      let out = reserve(utf8.count + 2)
-      out[0] = UInt8(ascii: "\"")
-      if let source = utf8.baseAddress { (out + 1).update(from: source, count: utf8.count) }
-      out[utf8.count + 1] = UInt8(ascii: "\"")
-      written += utf8.count + 2
-      return
-    }
-    appendByte(UInt8(ascii: "\""))
+  /// Appends `utf8` escaped, with no quotes: runs without escapes are copied whole.
+  private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     var runStart = 0
+    var index = JSONWriter.firstByteNeedingEscape(utf8, from: 0)
     while index < utf8.count {
       appendRun(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       appendEscape(utf8[index])
@@ -448,7 +457,6 @@ public struct JSONWriter: ~Copyable {
       index = JSONWriter.firstByteNeedingEscape(utf8, from: runStart)
     }
     appendRun(UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-    appendByte(UInt8(ascii: "\""))
   }
 
   /// The high bit of each of the eight bytes of `word` (first byte lowest) that JSON requires

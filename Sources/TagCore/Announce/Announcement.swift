@@ -18,13 +18,26 @@ public enum Announcement {
     tags: [String],
     in language: Language = .en
   ) -> String? {
+    var said = SaidText()
+    say(outcome, tags: tags, in: language, into: &said)
+    return said.text.isEmpty ? nil : said.text
+  }
+
+  /// Puts the announcement for `outcome` into `sink`, its sentences separated by spaces;
+  /// nothing when nothing happened worth saying.
+  public static func say<Sink: PhraseSink & ~Copyable>(
+    _ outcome: FieldOutcome,
+    tags: [String],
+    in language: Language,
+    into sink: inout Sink
+  ) {
     // Most keystrokes do nothing worth saying.
-    guard !outcome.isEmpty else { return nil }
-    let said = sentences(for: outcome, tags: tags)
-    switch said.count {
-    case 0: return nil
-    case 1: return language.words(for: said[0])
-    default: return said.map { language.words(for: $0) }.joined(separator: " ")
+    guard !outcome.isEmpty else { return }
+    var first = true
+    forEachSentence(for: outcome, tags: tags) { sentence in
+      if !first { sink.words(" ") }
+      first = false
+      language.say(sentence, into: &sink)
     }
   }
 
@@ -35,39 +48,46 @@ public enum Announcement {
     deselected: [String],
     in language: Language = .en
   ) -> String? {
-    var said: [String] = []
-    if !selected.isEmpty { said.append(language.words(for: .cloudSelected(selected))) }
-    if !deselected.isEmpty { said.append(language.words(for: .cloudDeselected(deselected))) }
-    return said.isEmpty ? nil : said.joined(separator: " ")
+    var said = SaidText()
+    if !selected.isEmpty { language.say(.cloudSelected(selected), into: &said) }
+    if !deselected.isEmpty {
+      if !selected.isEmpty { said.words(" ") }
+      language.say(.cloudDeselected(deselected), into: &said)
+    }
+    return said.text.isEmpty ? nil : said.text
   }
 
-  /// The sentences that say what `outcome` did, in the order they are spoken.
-  public static func sentences(for outcome: FieldOutcome, tags: [String]) -> [Sentence] {
-    var sentences: [Sentence] = []
+  /// The sentences that say what `outcome` did, in the order they are spoken (one at a time,
+  /// with no list of them made).
+  static func forEachSentence(
+    for outcome: FieldOutcome,
+    tags: [String],
+    _ say: (Sentence) -> Void
+  ) {
     if let history = outcome.history {
-      sentences.append(describe(history, outcome))
+      say(describe(history, outcome))
     } else {
       if !outcome.added.isEmpty {
-        sentences.append(.added(outcome.added))
+        say(.added(outcome.added))
       }
       if let edited = outcome.edited {
         let others = outcome.removed.filter { $0 != edited }
-        if !others.isEmpty { sentences.append(.removed(others.map(\.tag))) }
-        sentences.append(.editing(edited.tag))
+        if !others.isEmpty { say(.removed(others.map(\.tag))) }
+        say(.editing(edited.tag))
       } else if !outcome.removed.isEmpty {
-        sentences.append(.removed(outcome.removed.map(\.tag)))
+        say(.removed(outcome.removed.map(\.tag)))
       }
       for move in outcome.moved {
-        sentences.append(.moved(move.tag, position: move.to + 1, count: tags.count))
+        say(.moved(move.tag, position: move.to + 1, count: tags.count))
       }
       for replacement in outcome.replaced {
-        sentences.append(.changed(from: replacement.old, to: replacement.new))
+        say(.changed(from: replacement.old, to: replacement.new))
       }
       if let selected = outcome.selected {
-        sentences.append(.selected(selected.tag, position: selected.index + 1, count: tags.count))
+        say(.selected(selected.tag, position: selected.index + 1, count: tags.count))
       }
       if !outcome.flagged.isEmpty {
-        sentences.append(.kept(outcome.flagged.map(\.tag)))
+        say(.kept(outcome.flagged.map(\.tag)))
       }
     }
     for drop in outcome.dropped {
@@ -76,18 +96,17 @@ public enum Announcement {
         continue
       case .duplicate(let index):
         let existing = tags.indices.contains(index) ? tags[index] : drop.text
-        sentences.append(
+        say(
           existing == drop.text
             ? .duplicate(drop.text) : .duplicateOf(drop.text, existing: existing)
         )
-      case .tooLong(let limit): sentences.append(.tooLong(drop.text, limit: limit))
-      case .tooMany(let limit): sentences.append(.tooMany(drop.text, limit: limit))
-      case .pattern: sentences.append(.pattern(drop.text))
-      case .notAllowed: sentences.append(.notAllowed(drop.text))
-      case .denied: sentences.append(.denied(drop.text))
+      case .tooLong(let limit): say(.tooLong(drop.text, limit: limit))
+      case .tooMany(let limit): say(.tooMany(drop.text, limit: limit))
+      case .pattern: say(.pattern(drop.text))
+      case .notAllowed: say(.notAllowed(drop.text))
+      case .denied: say(.denied(drop.text))
       }
     }
-    return sentences
   }
 
   /// The sentence for an undo or redo.

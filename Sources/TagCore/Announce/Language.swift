@@ -36,21 +36,30 @@ public enum Language: String, CaseIterable, Hashable, Sendable {
   /// `items` as a list in running text: "a, b and c" (Spanish "a, b y c", with "e" before an
   /// /i/ sound; German "a, b und c"; French "a, b et c"); more than five as a count of tags.
   public func list(_ items: [String]) -> String {
-    switch items.count {
-    case 0:
-      return words(for: .nothing)
-    case 1:
-      return items[0]
-    case 2...5:
-      let last = items[items.count - 1]
-      return items.dropLast().joined(separator: ", ") + " " + conjunction(before: last) + " " + last
-    default:
-      return words(for: .tagCount(items.count))
+    var said = SaidText()
+    list(items, into: &said)
+    return said.text
+  }
+
+  /// ``list(_:)`` into `sink`.
+  func list<Sink: PhraseSink & ~Copyable>(_ items: [String], into sink: inout Sink) {
+    guard (1...5).contains(items.count) else {
+      return say(items.isEmpty ? .nothing : .tagCount(items.count), into: &sink)
     }
+    let last = items.count - 1
+    for index in 0..<last {
+      sink.text(items[index])
+      sink.words(index + 1 < last ? ", " : " ")
+    }
+    if last > 0 {
+      sink.words(conjunction(before: items[last]))
+      sink.words(" ")
+    }
+    sink.text(items[last])
   }
 
   /// "and" in this language, spelt for the word that follows it.
-  private func conjunction(before word: String) -> String {
+  private func conjunction(before word: String) -> StaticString {
     switch self {
     case .en: return "and"
     case .de: return "und"

@@ -30,6 +30,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public var language: Language
   /// The tags that break the field's rules (after `field/setOptions`), written when any do.
   public var flagged: [FlaggedTag]
+  /// The session's JSON text of `field` and `prompt`, written as is (made here when nil).
+  public var head: FieldStateHead?
 
   /// Creates a result.
   public init(
@@ -44,8 +46,10 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
     canUndo: Bool = false,
     canRedo: Bool = false,
     language: Language = .en,
-    flagged: [FlaggedTag] = []
+    flagged: [FlaggedTag] = [],
+    head: FieldStateHead? = nil
   ) {
+    self.head = head
     self.flagged = flagged
     self.canUndo = canUndo
     self.canRedo = canRedo
@@ -62,9 +66,8 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.fieldState(
-      field: field,
+      head: head ?? FieldStateHead(field: field, prompt: prompt),
       version: version,
-      prompt: prompt,
       tags: tags,
       encodedTags: encodedTags,
       text: text,
@@ -78,13 +81,36 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   }
 }
 
+/// The JSON text of a field's id and prompt as a FieldState writes them, made when the field
+/// opens (and when its prompt changes) and copied into every reply: they are escaped once, not
+/// per keystroke.
+public struct FieldStateHead: Hashable, Sendable {
+  /// `{"field":"<id>","version":`, the text before the version.
+  let field: [UInt8]
+  /// `,"prompt":"<prompt>","tags":`, the member after it and the next one's name.
+  let prompt: [UInt8]
+
+  /// Writes the text of `field` and `prompt`.
+  public init(field: String, prompt: String) {
+    var w = JSONWriter()
+    w.fragment(#"{"field":"#)
+    w.string(field)
+    w.fragment(#","version":"#)
+    self.field = w.bytes
+    w.reset()
+    w.fragment(#","prompt":"#)
+    w.string(prompt)
+    w.fragment(#","tags":"#)
+    self.prompt = w.bytes
+  }
+}
+
 extension JSONWriter {
   /// Writes a ``FieldStateResult`` from its members, for a caller that holds them and need not
   /// make the result (the keystroke's reply, written from the session).
   public mutating func fieldState(
-    field: String,
+    head: FieldStateHead,
     version: Int,
-    prompt: String,
     tags: [String],
     encodedTags: EncodedTags?,
     text: String,
@@ -95,12 +121,9 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    fragment(#"{"field":"#)
-    string(field)
-    fragment(#","version":"#)
+    fragment(head.field)
     integer(version)
-    fragment(#","prompt":"#)
-    string(prompt)
+    fragment(head.prompt)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
@@ -115,7 +138,8 @@ extension JSONWriter {
     endObject()
   }
 
-  /// Writes the members FieldState and `field/didUpdate` share: `tags`, `text`, `selected` (when
+  /// Writes the members FieldState and `field/didUpdate` share, after the name `"tags":`: the
+  /// tags, `text`, `selected` (when
   /// a chip is selected), `flagged` (when a tag breaks the rules), `outcome`, `canUndo` and
   /// `canRedo` (when true) and, when the outcome has something to say, `announcement` in
   /// `language`.
@@ -130,7 +154,6 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    key("tags")
     self.tags(tags, encoded: encodedTags)
     fragment(#","text":"#)
     string(text)
@@ -142,7 +165,8 @@ extension JSONWriter {
       key("flagged")
       self.flagged(flagged)
     }
-    if outcome.isEmpty, FastPath.emptyOutcome.isOn {
+    let saysNothing = outcome.isEmpty
+    if saysNothing, FastPath.emptyOutcome.isOn {
       // What most keystrokes do: nothing to report.
       FastPath.emptyOutcome.taken()
       members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
@@ -152,11 +176,23 @@ extension JSONWriter {
     }
     if canUndo { members(#","canUndo":true"#) }
     if canRedo { members(#","canRedo":true"#) }
-    if let announcement = Announcement.text(for: outcome, tags: tags, in: language) {
-      key("announcement")
-      string(announcement)
+    if !saysNothing {
+      // Said straight into the reply; taken back when the outcome has nothing worth saying.
+      let start = count
+      fragment(#","announcement":""#)
+      let words = count
+      Announcement.say(outcome, tags: tags, in: language, into: &self)
+      if count == words { truncate(to: start) } else { members("\"") }
     }
   }
+}
+
+/// An announcement's words go straight into the JSON string being written: the phrasebook's own
+/// words as they are (they hold nothing JSON escapes), tags and texts escaped.
+extension JSONWriter: PhraseSink {
+  public mutating func words(_ text: StaticString) { appendRaw(text) }
+  public mutating func text(_ text: String) { stringContents(text) }
+  public mutating func number(_ value: Int) { digits(value) }
 }
 
 extension FieldOutcome: JSONWritable {

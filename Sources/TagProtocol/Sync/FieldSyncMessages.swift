@@ -160,6 +160,7 @@ extension JSONWriter {
     endArray()
     fragment(#","stateVersion":"#)
     integer(stateVersion)
+    fragment(#","tags":"#)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
