@@ -183,6 +183,13 @@ extension ByteDecodingTests {
       #"[{"range":null,"text":"t"}]"#,
       #"[{"range":{"start":{"line":0,"character":99},"end":\#(position)},"text":"u"}]"#,
       #"[{"range":{"start":{"line":0,"character":1,"line":0},"end":\#(position)},"text":"v"}]"#,
+      // Range-less with the caret (the Emacs front end's shape), and its wrong spellings.
+      #"[{"text":"abw","caret":{"line":0,"character":2}}]"#,
+      #"[{"text":"abx","caret":\#(position),"range":\#(range)}]"#,
+      #"[{"text":"y","range":\#(range),"caret":\#(position)}]"#,
+      #"[{"text":"abz","caret":{"line":0}}]"#,
+      #"[{"text":"ab","caret":{"line":0,"character":-1}}]"#,
+      #"[{"text":"ab","caret":{"line":0,"character":9}}]"#, #"[{"text":"ab","caret":null}]"#,
     ]
     let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
     let openSynced =
@@ -284,5 +291,30 @@ extension ByteDecodingTests {
     }
     #expect(error?.description.contains("x") == true)
     #expect(taken.isEmpty, "byte readers ran on tree params: \(taken)")
+  }
+}
+
+extension ByteDecodingTests {
+  /// A range-less change's caret reaches the rule whichever reader takes it: deleting one of
+  /// two commas with the caret between them tidies the text and keeps the tag, where without a
+  /// caret it would be the Backspace at the end that removes it (Protocol/sync.md).
+  @Test func theCaretReachesTheRuleOnBothReaders() {
+    let bodies = [
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"s","sync":{"version":0}}}"#,
+      #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":1,"contentChanges":[{"text":"x,,"}]}}"#,
+      #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"contentChanges":[{"text":"x,","caret":{"line":0,"character":1}}]}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"field/state","params":{"field":"s"}}"#,
+    ]
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    var state = ""
+    for body in bodies {
+      let answer = Self.outcome(&fast, body)
+      #expect(answer == Self.outcome(&slow, body), "\(body)")
+      state = answer.first ?? ""
+    }
+    #expect(state.contains(#""tags":["x"]"#), "\(state)")
   }
 }

@@ -70,6 +70,14 @@ import Testing
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
       ]
     ),
+    // A range-less change with its caret (the Emacs front end's shape) reads compactly too.
+    Case(
+      path: .compactContentChanges,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"text":"red","caret":{"line":0,"character":3}}]}}"#,
+      ]
+    ),
     Case(path: .shortString, messages: [open, change("green")]),
     Case(
       path: .integerDigits,

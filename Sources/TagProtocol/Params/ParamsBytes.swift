@@ -301,7 +301,8 @@ struct ParamsBytes {
   /// The content changes in `range` when they are written the way editors write them.
   ///
   /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
-  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}`,
+  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
+  /// `{"text":"…","caret":{"line":L,"character":C}}`,
   /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
   /// reading) on anything else. The body is valid JSON, so only the shape is checked.
   private func compactTextEdits(_ range: Range<Int>) -> [TextEdit]? {
@@ -343,6 +344,7 @@ struct ParamsBytes {
     if expect("]") { return cursor.at == cursor.end ? edits : nil }
     while true {
       var range: TextRange?
+      var caret: TextPosition?
       let newText: String?
       if expect(#"{"range":{"start":"#) {
         guard let found = textRange() else { return nil }
@@ -355,12 +357,16 @@ struct ParamsBytes {
         if expect(#","range":{"start":"#) {
           guard let found = textRange() else { return nil }
           range = found
+        } else if expect(#","caret":"#) {
+          // A range-less change with its caret, as the Emacs front end sends it.
+          guard let found = position() else { return nil }
+          caret = found
         }
       } else {
         return nil
       }
       guard let newText, expect("}") else { return nil }
-      edits.append(TextEdit(range: range, newText: newText))
+      edits.append(TextEdit(range: range, newText: newText, caret: caret))
       if expect(",") { continue }
       guard expect("]"), cursor.at == cursor.end else { return nil }
       return edits
