@@ -112,6 +112,7 @@ public struct FieldStateHead: Hashable, Sendable {
 extension JSONWriter {
   /// Writes a ``FieldStateResult`` from its members, for a caller that holds them and need not
   /// make the result (the keystroke's reply, written from the session).
+  ///
   /// `inResponse`: the response's `,"result":` is written here, from the head's text.
   public mutating func fieldState(
     head: FieldStateHead,
