@@ -38,12 +38,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case objectMember
   /// Sizes written `{"width":W,"height":H}`, matched as fixed runs and numbers.
   case compactSizes
-  /// Sizes in any other spelling, read by the scanner without a tree.
-  case scannedSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// LSP content changes in any other spelling, read by the scanner without a tree.
-  case contentChanges
   /// Params decoded with the server's record of members read (no object allocated per decode).
   case lentParamsUse
 
@@ -89,6 +85,12 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// Edits to a one-line ASCII mirror checked with characters as byte offsets
   /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
   case plainMirrorEdits
+
+  // MARK: TagServer
+
+  /// The field a message names found where the previous lookup found it (`Server.withField`),
+  /// without hashing its id: a keystroke usually names the field the last one did.
+  case lastFieldLookup
 
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).
   @inlinable @inline(__always)

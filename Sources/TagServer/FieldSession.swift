@@ -76,7 +76,8 @@ struct FieldSession: Sendable {
     encoding: PositionEncoding
   ) throws(FieldChangeError) -> FieldOutcome {
     let outcome: FieldOutcome
-    if byteCount + maxGrowth(of: input) <= limit {
+    let draftBytes = field.draft.utf8.count
+    if field.tagBytes + draftBytes + Self.maxGrowth(of: input, draftBytes: draftBytes) <= limit {
       // Cannot overflow: applied in place, no copy of the tags.
       outcome = try perform(input, encoding: encoding)
     } else {
@@ -101,9 +102,11 @@ struct FieldSession: Sendable {
     // Pushed when the rule did something, when the selection changed (typing clears a
     // selected chip, which the client draws until told) or when the buffer still holds text
     // to change; a draft the client typed itself is not told back.
+    // Read in place (a `buffer.map` copied the mirror for the question).
     updateDue =
-      buffer.map { !outcome.isEmpty || outcome.changed.contains(.selection) || $0.hasPendingEdits }
-      ?? false
+      isSynced
+      && (!outcome.isEmpty || outcome.changed.contains(.selection)
+        || buffer?.hasPendingEdits == true)
     return outcome
   }
 
@@ -115,10 +118,10 @@ struct FieldSession: Sendable {
   ) throws(FieldChangeError) -> FieldOutcome {
     switch input {
     case .event(let event):
-      guard buffer != nil else { return field.apply(event) }
+      guard isSynced else { return field.apply(event) }
       return buffer?.apply(event, to: &field) ?? FieldOutcome()
     case .buffer(let version, let edits, let composing, let applied):
-      if buffer == nil { buffer = EditorBuffer(text: field.draft, version: Int.min) }
+      if !isSynced { buffer = EditorBuffer(text: field.draft, version: Int.min) }
       do throws(EditorBufferError) {
         return try buffer?.clientChanged(
           version: version,
@@ -134,16 +137,29 @@ struct FieldSession: Sendable {
     }
   }
 
+  /// Whether the field is synced with an editor buffer (``buffer`` is set).
+  ///
+  /// Asked by a switch: `buffer == nil` picked `Optional`'s `==` for an `Equatable` wrapped
+  /// type, which copied the mirror into a tuple and destroyed it through its metadata on every
+  /// keystroke.
+  var isSynced: Bool {
+    switch buffer {
+    case .none: false
+    case .some: true
+    }
+  }
+
   /// The UTF-8 bytes held by the field's tags and draft: what `--max-field-bytes` bounds.
   var byteCount: Int {
     field.tagBytes + field.draft.utf8.count
   }
 
-  /// An upper bound on the bytes `input` can add to the field.
+  /// An upper bound on the bytes `input` can add to a field whose draft holds `draftBytes`.
   ///
   /// A candidate's transform can lengthen it (`ΐ` uppercases to three scalars), but never by more
-  /// than 6 bytes per input byte; a removal or Backspace adds nothing.
-  private func maxGrowth(of input: FieldInput) -> Int {
+  /// than 6 bytes per input byte; a removal or Backspace adds nothing. Static: as a method it
+  /// copied the whole session (617 bytes) on every keystroke.
+  private static func maxGrowth(of input: FieldInput, draftBytes: Int) -> Int {
     switch input {
     case .buffer(_, let edits, _, _): edits.reduce(0) { $0 + 6 * $1.newText.utf8.count }
     case .event(.draftChanged(let text)): 6 * text.utf8.count
@@ -152,7 +168,7 @@ struct FieldSession: Sendable {
     case .event(.draftComposing(let text)): text.utf8.count
     // These may commit the draft (edit commits a non-empty draft first, blur may commit it).
     case .event(.submitted), .event(.deletedBackward), .event(.tagEdited), .event(.blurred):
-      6 * field.draft.utf8.count
+      6 * draftBytes
     // Undo and redo only return to states that were within the limit when they were made.
     case .event(.tagRemoved), .event(.tagRemovedMatching), .event(.selected), .event(.tagMoved),
       .event(.undo), .event(.redo):

@@ -53,13 +53,26 @@ extension Server {
   }
 
   /// Runs `body` on the open field `id` in place: one lookup, no copy of its tags.
+  ///
+  /// A field named by the message before is not looked up again: its place in the table is
+  /// kept until the table changes (``lastField``, ``FastPath/lastFieldLookup``).
   mutating func withField<T>(
     _ id: String,
     _ body: (inout FieldSession) throws(RequestError) -> T
   ) throws(RequestError) -> T {
-    guard let index = fields.index(forKey: id) else {
-      throw .session(.unknownSession(kind: "field", id: id))
+    let index: [String: FieldSession].Index
+    if FastPath.lastFieldLookup.isOn, let last = lastField, last.id == id {
+      FastPath.lastFieldLookup.taken()
+      index = last.index
+    } else {
+      guard let found = fields.index(forKey: id) else {
+        throw .session(.unknownSession(kind: "field", id: id))
+      }
+      index = found
     }
+    // Changing the session in place runs the table's `didSet`, which forgets the place: it is
+    // noted after, still valid (a session changed in place moves no entry).
+    defer { lastField = (id, index) }
     return try body(&fields.values[index])
   }
 
@@ -76,7 +89,7 @@ extension Server {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
     return try withField(params.field) { session throws(RequestError) in
-      guard session.buffer == nil else { throw .session(.syncedWithBuffer(field: params.field)) }
+      guard !session.isSynced else { throw .session(.syncedWithBuffer(field: params.field)) }
       let text: String
       switch params.change {
       case .text(let whole):
@@ -207,7 +220,7 @@ extension Server {
           spacing: params.spacing,
           fieldMinWidth: params.fieldMinWidth
         )
-        if session.buffer != nil { session.cellLayout = spec }
+        if session.isSynced { session.cellLayout = spec }
         (result, labels) = spec.layout(for: session.field.tags)
       }
       guard params.motion, !reducedMotion else {

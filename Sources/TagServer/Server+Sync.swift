@@ -68,7 +68,7 @@ extension Server {
     outbox: inout Outbox
   ) {
     outbox.log(.warning, "field/didChange not taken: \(error.message)")
-    if session.buffer == nil {
+    if !session.isSynced {
       session.buffer = EditorBuffer(text: session.field.draft, version: Int.min)
     }
     let resync = error.code != .limitExceeded

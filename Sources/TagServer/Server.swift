@@ -56,7 +56,13 @@ public struct Server: Sendable {
   /// The language of announcements and default prompts, from `initialize`'s `locale`.
   public internal(set) var language = Language.en
 
-  var fields: [String: FieldSession] = [:]
+  var fields: [String: FieldSession] = [:] {
+    // Any change of the table may move its entries: where a field was last found is forgotten
+    // (``withField(_:_:)`` notes it again after changing a session in place).
+    didSet { lastField = nil }
+  }
+  /// Where ``withField(_:_:)`` last found a field, by id (``FastPath/lastFieldLookup``).
+  var lastField: (id: String, index: [String: FieldSession].Index)?
   var clouds: [String: CloudSession] = [:]
   /// The vaults, their index and the editor's open notes (SPEC §6d).
   var vault = VaultState()

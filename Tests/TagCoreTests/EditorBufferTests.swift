@@ -18,6 +18,35 @@ import Testing
     )
   }
 
+  /// An edit across consumed and typed text takes the cells it covers and keeps what is left
+  /// of each: the consumed text before it still to delete, the typed text after it still the
+  /// draft's.
+  @Test func anEditAcrossConsumedAndTypedTextKeepsWhatIsLeftOfEach() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    _ = try buffer.clientChanged(
+      version: 1,
+      edits: [insert("red,gr", at: 0)],
+      encoding: .utf16,
+      field: &field
+    )
+    #expect(field.tags == ["red"])
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 4)])
+    // "re" [d, g] "r": the last two consumed cells and the first typed one become "X".
+    let replacing = TextEdit(
+      range: TextRange(
+        start: TextPosition(line: 0, character: 2),
+        end: TextPosition(line: 0, character: 5)
+      ),
+      newText: "X"
+    )
+    _ = try buffer.clientChanged(version: 2, edits: [replacing], encoding: .utf16, field: &field)
+    #expect(buffer.text == "reXr")
+    #expect(field.draft == "Xr")
+    #expect(buffer.draft == "Xr")
+    #expect(buffer.pendingEdits(encoding: .utf16) == [delete(0, 2)])
+  }
+
   /// A whole-text change is compared with the mirror: typing after committed text the client
   /// has not deleted yet is typing, not the committed text typed again.
   @Test func wholeTextChangesAreFoundAgainstTheMirror() throws {

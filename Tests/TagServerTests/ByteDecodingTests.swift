@@ -1,4 +1,5 @@
 import JSONRPC
+import TagProtocol
 import TagTestSupport
 import Testing
 
@@ -262,5 +263,26 @@ extension ByteDecodingTests {
         #expect(Self.outcome(&fastCopy, body) == Self.outcome(&slowCopy, body), "\(body)")
       }
     }
+  }
+}
+
+extension ByteDecodingTests {
+  /// Params that arrive as a tree (a batch's) are read in that tree, through the accessors the
+  /// bytes take: not written back to JSON text and scanned again (which took the byte readers'
+  /// shortcuts).
+  @Test func treeParamsAreReadInPlace() throws {
+    let params = try JSONReader.parse(
+      Array(#"{"field":"f","version":2,"changes":[{"text":"a b"}],"x":{"y":true}}"#.utf8)
+    )
+    var error: ParamsError?
+    let taken = FastPath.counting {
+      do throws(ParamsError) {
+        _ = try FieldChangeRequest.decode(params)
+      } catch let refused {
+        error = refused
+      }
+    }
+    #expect(error?.description.contains("x") == true)
+    #expect(taken.isEmpty, "byte readers ran on tree params: \(taken)")
   }
 }

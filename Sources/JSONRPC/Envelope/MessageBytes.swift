@@ -1,47 +1,18 @@
-/// A message body (or JSON text written for one), read through accessors that keep within its
-/// bytes: how code outside JSONRPC reads message bytes without holding a pointer.
+/// A message body, read through accessors that keep within its bytes: how code outside
+/// JSONRPC reads message bytes without holding a pointer.
 ///
-/// A body lent by the framer is valid only for the call it is lent to; nothing read from it
-/// (strings, values, numbers) keeps it. Its bytes are valid JSON (the envelope scan accepted
-/// them, or they were checked when copied), so their strings are read without being validated
-/// a second time.
+/// A body is lent by the framer and valid only for the call it is lent to; nothing read from
+/// it (strings, values, numbers) keeps it. Its bytes are valid JSON (the envelope scan lends
+/// only what it accepted), so their strings are read without being validated a second time.
 public struct MessageBytes {
-  // The pointer stays in this module; `owner`, when set, keeps `buffer` alive. Inlinable, so
-  // that a matcher's byte reads are loads at the call site.
+  // The pointer stays in this module. Inlinable, so that a matcher's byte reads are loads at
+  // the call site.
   @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
-  private let owner: Storage?
-
-  /// Whether the bytes are known to be one valid JSON text.
-  ///
-  /// Lent ones always are (the envelope scan lends only what it accepted), copied ones when the
-  /// copy checked them. Kept out of the struct's own fields, which fit an existential's inline buffer.
-  private var trusted: Bool { owner?.trusted ?? true }
-
-  /// Bytes that a ``MessageBytes`` owns.
-  private final class Storage {
-    let bytes: UnsafeMutableBufferPointer<UInt8>
-    let trusted: Bool
-    init(_ text: [UInt8]) {
-      bytes = .allocate(capacity: text.count)
-      _ = bytes.initialize(from: text)
-      var scanner = JSONScanner(UnsafeBufferPointer(bytes), maxDepth: JSONReader.maxSupportedDepth)
-      trusted = (try? scanner.scanDocument()) != nil
-    }
-    deinit { bytes.deallocate() }
-  }
 
   /// Lends `buffer` (valid as long as the caller keeps it), which the envelope scan has
   /// validated as one JSON text.
   init(lendingValidated buffer: UnsafeBufferPointer<UInt8>) {
     self.buffer = buffer
-    owner = nil
-  }
-
-  /// Owns a copy of `text` (checked once here: only valid JSON is read without validating).
-  public init(copying text: [UInt8]) {
-    let storage = Storage(text)
-    self.buffer = UnsafeBufferPointer(storage.bytes)
-    owner = storage
   }
 
   /// No bytes.
@@ -71,7 +42,7 @@ public struct MessageBytes {
 
   /// A scanner over `range`.
   public func scanner(_ range: Range<Int>, maxDepth: Int) -> JSONScanner {
-    JSONScanner(slice(range), maxDepth: maxDepth, trusted: trusted)
+    JSONScanner(slice(range), maxDepth: maxDepth, trusted: true)
   }
 
   /// The length (quotes included) up to which a string without escapes is made by the
@@ -80,10 +51,9 @@ public struct MessageBytes {
 
   /// The string value of `member`, escapes decoded; nil when it is not a string.
   ///
-  /// Bytes known to be valid JSON are decoded in one pass, without validating them again: the
-  /// content lies between two quote bytes, so it is whole UTF-8 scalars. A short string without
-  /// escapes is made by the standard library's small-string path, which is cheaper there; other
-  /// bytes are read by the validating scanner.
+  /// Decoded in one pass, without validating the bytes again: the content lies between two
+  /// quote bytes of valid JSON, so it is whole UTF-8 scalars. A short string without escapes is
+  /// made by the standard library's small-string path, which is cheaper there.
   @inlinable public func stringValue(of member: JSONObjectRanges.Member) -> String? {
     // Inlinable for this case, the common one (ids, a draft): a copy at the call site.
     if member.isPlainString, member.value.count <= Self.shortString {
@@ -94,23 +64,16 @@ public struct MessageBytes {
 
   /// ``stringValue(of:)`` for a string with escapes, or a long one.
   @usableFromInline func decodedString(of member: JSONObjectRanges.Member) -> String? {
-    let value = member.value
-    if member.isPlainString, !trusted {
-      return string((value.lowerBound + 1)..<(value.upperBound - 1))
-    }
-    guard let content = trustedContent(of: member) else {
-      var scanner = JSONScanner(slice(value), maxDepth: 1)
-      return (try? scanner.readString()) ?? nil
-    }
+    guard let content = trustedContent(of: member) else { return nil }
     FastPath.trustedString.taken()
     return JSONScanner.Key(raw: content, hasEscapes: !member.isPlainString).string
   }
 
-  /// The bytes between the quotes of `member`'s string value when these bytes are valid JSON
-  /// (so they need no validating); nil for untrusted bytes or a value that is no string.
+  /// The bytes between the quotes of `member`'s string value (valid JSON, so they need no
+  /// validating); nil for a value that is no string.
   private func trustedContent(of member: JSONObjectRanges.Member) -> UnsafeBufferPointer<UInt8>? {
     let value = member.value
-    guard trusted, value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
+    guard value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
       buffer[value.upperBound - 1] == UInt8(ascii: "\"")
     else { return nil }
     return slice((value.lowerBound + 1)..<(value.upperBound - 1))
@@ -119,11 +82,11 @@ public struct MessageBytes {
   /// The string value of `member` as UTF-8, escapes decoded, with the offset after each of its
   /// line breaks when the decoder found them; nil when it is not a string.
   ///
-  /// For a document's whole text: bytes known to be valid JSON are decoded in one pass that also
-  /// finds the lines (every line break in a JSON string is an escape) and no `String` is made.
-  /// Other bytes are read as ``stringValue(of:)`` reads them, and their lines are left unknown.
+  /// For a document's whole text: decoded in one pass that also finds the lines (every line
+  /// break in a JSON string is an escape), and no `String` is made.
   public func text(of member: JSONObjectRanges.Member) -> DecodedText? {
     guard FastPath.decodedLines.isOn, let content = trustedContent(of: member) else {
+      // Switched off (a test), or no string.
       return stringValue(of: member).map { DecodedText(utf8: Array($0.utf8), lineStarts: nil) }
     }
     FastPath.decodedLines.taken()

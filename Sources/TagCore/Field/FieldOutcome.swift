@@ -59,7 +59,7 @@ public struct FieldOutcome: Hashable, Sendable {
   /// Kept out of line so that the outcome of a keystroke (nothing, or a tag added or dropped)
   /// is made and destroyed with one reference where there were seven arrays and three
   /// optionals.
-  private var rare: Rare?
+  @usableFromInline var rare: Rare?
   /// What the event changed of the field's state, decided once by the core: what versions
   /// move on, what an undo step records and what a front end must redraw follow from it.
   public var changed: FieldChanges = []
@@ -102,7 +102,10 @@ public struct FieldOutcome: Hashable, Sendable {
 
   /// True when nothing was added, removed, dropped, inserted, moved, replaced, edited, selected,
   /// undone, redone or flagged.
-  public var isEmpty: Bool {
+  ///
+  /// Inlinable: asked of every keystroke's outcome by the server, a call retained and released
+  /// each of the outcome's four references around it.
+  @inlinable public var isEmpty: Bool {
     added.isEmpty && removed.isEmpty && dropped.isEmpty && (rare?.members.isEmpty ?? true)
   }
 
@@ -171,16 +174,16 @@ public struct FieldOutcome: Hashable, Sendable {
 }
 
 /// ``FieldOutcome``'s members that few events set.
-private struct RareMembers: Sendable {
-  var inserted: [PlacedTag] = []
-  var moved: [MovedTag] = []
-  var replaced: [ReplacedTag] = []
-  var edited: RemovedTag?
-  var selected: PlacedTag?
-  var history: HistoryChange?
-  var flagged: [FlaggedTag] = []
+@usableFromInline struct RareMembers: Sendable {
+  @usableFromInline var inserted: [PlacedTag] = []
+  @usableFromInline var moved: [MovedTag] = []
+  @usableFromInline var replaced: [ReplacedTag] = []
+  @usableFromInline var edited: RemovedTag?
+  @usableFromInline var selected: PlacedTag?
+  @usableFromInline var history: HistoryChange?
+  @usableFromInline var flagged: [FlaggedTag] = []
 
-  var isEmpty: Bool {
+  @inlinable var isEmpty: Bool {
     inserted.isEmpty && moved.isEmpty && replaced.isEmpty && edited == nil && selected == nil
       && history == nil && flagged.isEmpty
   }
@@ -188,8 +191,8 @@ private struct RareMembers: Sendable {
 
 /// The box that holds ``RareMembers`` out of line; an outcome changes it only when it holds the
 /// only reference (``FieldOutcome``'s `rareMembers`), so sharing it between copies is safe.
-private final class Rare: @unchecked Sendable {
-  var members: RareMembers
+@usableFromInline final class Rare: @unchecked Sendable {
+  @usableFromInline var members: RareMembers
 
   init(_ members: RareMembers) { self.members = members }
 }

@@ -308,7 +308,14 @@ public struct TagField: Hashable, Sendable {
   ) -> FieldAction {
     switch event {
     case .draftChanged(let text):
-      guard !extendsPlainDraft(text), let rest = admitPieces(of: text, into: &outcome) else {
+      guard
+        !Self.extendsPlainDraft(
+          text,
+          draft: draft,
+          draftIsPlain: draftIsPlain,
+          separators: separators
+        ), let rest = admitPieces(of: text, into: &outcome)
+      else {
         if selected != nil, !text.hasSameUTF8(as: draft) { selected = nil }
         draft = text
         draftIsPlain = true
@@ -598,7 +605,14 @@ public struct TagField: Hashable, Sendable {
   ///
   /// Drafts shorter than 32 bytes are scanned whole: there the prefix checks cost more than
   /// they spare, and a keystroke that commits would pay for both (BENCHMARKS.md).
-  private func extendsPlainDraft(_ text: String) -> Bool {
+  ///
+  /// Static, given what it reads: as a method it copied the whole field on every keystroke.
+  private static func extendsPlainDraft(
+    _ text: String,
+    draft: String,
+    draftIsPlain: Bool,
+    separators: FieldText.Separators
+  ) -> Bool {
     guard FastPath.plainDraftExtension.isOn, draftIsPlain, draft.utf8.count >= 32 else {
       return false
     }

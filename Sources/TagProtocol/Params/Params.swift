@@ -6,44 +6,36 @@ public import TagCore
 /// Missing, `null`, `[]` and `{}` params all read as an empty object (CLIENTS.md: Neovim sends
 /// `[]`, Emacs and jsonrpc-glib send `null`).
 ///
-/// The object is the byte ranges of its members in the message body: a member's value is read
-/// from its bytes when asked (strings, numbers, Booleans, sizes and content changes in their
-/// usual shapes, without building a ``JSONValue``); every error and unusual shape goes through
-/// the ``JSONValue``-based code. Params that arrive as a tree are written back to bytes first,
-/// so there is one path. Every member asked for is noted (``ParamsUse``): the names a type's
+/// The object is the byte ranges of its members in the message body, or, for params that
+/// arrived as a tree (batches), that tree's object, read in place through the same accessors
+/// (``ParamsObject``): a member's value is read from its bytes when asked (strings, numbers,
+/// Booleans, sizes and content changes in their usual shapes, without building a
+/// ``JSONValue``); every error and unusual shape goes through the ``JSONValue``-based code.
+/// Every member asked for is noted (``ParamsUse``): the names a type's
 /// `init(params:)` asks for are its members, and any other is refused.
 public struct Params {
-  let bytes: ParamsBytes
+  let members: ParamsObject
   private let use: ParamsUse
   private let slot: Int
-  /// Builds the path only when it is read (an error message): nested objects and array
-  /// elements would otherwise build a path string each on the fast path.
-  private let pathText: @Sendable () -> String
+  /// Where this object is, spelt out only when read (an error message): nested objects and
+  /// array elements would otherwise build a path string each on the fast path.
+  private let at: ParamsPath
 
   /// The path of this object from the params root, such as `options`.
   ///
   /// Empty at the root.
-  public var path: String { pathText() }
+  public var path: String { at.text }
 
-  init(_ bytes: ParamsBytes, use: ParamsUse, path: @escaping @Sendable () -> String = { "" }) {
-    self.bytes = bytes
+  init(_ members: ParamsObject, use: ParamsUse, at: ParamsPath = .root) {
+    self.members = members
     self.use = use
-    self.pathText = path
-    slot = use.open(bytes, path: path)
-  }
-
-  /// The path of member `key`, built when read.
-  private func lazyPath(_ key: StaticString) -> @Sendable () -> String {
-    let parent = pathText
-    return {
-      let path = parent()
-      return path.isEmpty ? key.description : "\(path).\(key)"
-    }
+    self.at = at
+    slot = use.open(members, at: at)
   }
 
   /// The index of member `key`, noted as read.
   private func member(_ key: StaticString) -> Int? {
-    let index = bytes.index(of: key)
+    let index = members.index(of: key)
     if let index { use.read(index, of: slot) }
     if use.diagnosing { use.asked(key.description, of: slot) }
     return index
@@ -92,7 +84,7 @@ public struct Params {
   ///
   /// Nil when absent. `null` is returned as `.null`.
   public subscript(key: StaticString) -> JSONValue? {
-    member(key).map { bytes.value(at: $0) }
+    member(key).map { members.value(at: $0) }
   }
 
   /// A required string member.
@@ -101,8 +93,8 @@ public struct Params {
       try refuse(missing(key, "a string"))
       return ""
     }
-    if let text = bytes.string(at: index) { return text }
-    try refuse(mismatch(key, "a string", bytes.value(at: index)))
+    if let text = members.string(at: index) { return text }
+    try refuse(mismatch(key, "a string", members.value(at: index)))
     return ""
   }
 
@@ -113,18 +105,16 @@ public struct Params {
       try refuse(missing(key, "a string"))
       return DocumentText("")
     }
-    if let text = bytes.body.text(of: bytes.ranges.members[index]) {
-      return DocumentText(utf8: text.utf8, lineStarts: text.lineStarts)
-    }
-    try refuse(mismatch(key, "a string", bytes.value(at: index)))
+    if let text = members.text(at: index) { return text }
+    try refuse(mismatch(key, "a string", members.value(at: index)))
     return DocumentText("")
   }
 
   /// An optional string member (absent or `null` → nil).
   public func optionalString(_ key: StaticString) throws(ParamsError) -> String? {
     guard let index = member(key) else { return nil }
-    if let text = bytes.string(at: index) { return text }
-    let value = bytes.value(at: index)
+    if let text = members.string(at: index) { return text }
+    let value = members.value(at: index)
     guard value != .null else { return nil }
     try refuse(mismatch(key, "a string", value))
     return nil
@@ -133,8 +123,8 @@ public struct Params {
   /// An optional Boolean member (absent or `null` → nil).
   public func optionalBool(_ key: StaticString) throws(ParamsError) -> Bool? {
     guard let index = member(key) else { return nil }
-    if let flag = bytes.bool(at: index) { return flag }
-    let value = bytes.value(at: index)
+    if let flag = members.bool(at: index) { return flag }
+    let value = members.value(at: index)
     guard value != .null else { return nil }
     try refuse(mismatch(key, "true or false", value))
     return nil
@@ -143,7 +133,7 @@ public struct Params {
   /// Member `key` as a number when it is one, else as a ``JSONValue``; nil when absent.
   private func numeric(_ key: StaticString) -> JSONValue? {
     guard let index = member(key) else { return nil }
-    return bytes.number(at: index) ?? bytes.value(at: index)
+    return members.number(at: index) ?? members.value(at: index)
   }
 
   /// A required integer member within `range`.
@@ -221,7 +211,7 @@ public struct Params {
   /// A required array of sizes (`{width, height}`, finite numbers ≥ 0), read straight from the
   /// bytes when it can be; the errors are those of the element-by-element reading.
   public func sizes(_ key: StaticString) throws(ParamsError) -> [Size] {
-    if let index = member(key), let sizes = bytes.sizes(at: index) { return sizes }
+    if let index = member(key), let sizes = members.sizes(at: index) { return sizes }
     let items = try array(key)
     let path = path(key)
     var sizes: [Size] = []
@@ -256,7 +246,7 @@ public struct Params {
   /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
   public func plainTextEdits(_ key: StaticString) -> [TextEdit]? {
     guard let index = member(key) else { return nil }
-    return bytes.textEdits(at: index)
+    return members.textEdits(at: index)
   }
 
   /// `items`, found at `path`, as LSP content changes.
@@ -294,25 +284,29 @@ public struct Params {
   /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
   public func optionalObject(_ key: StaticString) throws(ParamsError) -> Params? {
     guard let index = member(key) else { return nil }
-    if let nested = bytes.object(at: index) { return Params(nested, use: use, path: lazyPath(key)) }
-    let value = bytes.value(at: index)
+    if let nested = members.object(at: index) {
+      return Params(nested, use: use, at: .member(at, key))
+    }
+    let value = members.value(at: index)
     guard value != .null else { return nil }
-    return try object(value, lazyPath: lazyPath(key))
+    return try object(value, at: .member(at, key))
   }
 
   /// A required object member (`[]` reads as `{}`).
   public func requiredObject(_ key: StaticString) throws(ParamsError) -> Params {
     guard let index = member(key) else {
       try refuse(missing(key, "an object"))
-      return Params(.empty, use: use, path: lazyPath(key))
+      return Params(.empty, use: use, at: .member(at, key))
     }
-    if let nested = bytes.object(at: index) { return Params(nested, use: use, path: lazyPath(key)) }
-    let value = bytes.value(at: index)
+    if let nested = members.object(at: index) {
+      return Params(nested, use: use, at: .member(at, key))
+    }
+    let value = members.value(at: index)
     guard value != .null else {
       try refuse(missing(key, "an object"))
-      return Params(.empty, use: use, path: lazyPath(key))
+      return Params(.empty, use: use, at: .member(at, key))
     }
-    return try object(value, lazyPath: lazyPath(key))
+    return try object(value, at: .member(at, key))
   }
 
   func missing(_ key: StaticString, _ expected: String) -> ParamsError {
@@ -397,21 +391,18 @@ extension Params {
     _ value: JSONValue,
     path: @autoclosure @escaping @Sendable () -> String
   ) throws(ParamsError) -> Params {
-    try object(value, lazyPath: path)
+    try object(value, at: .lazy(path))
   }
 
-  private func object(
-    _ value: JSONValue,
-    lazyPath: @escaping @Sendable () -> String
-  ) throws(ParamsError) -> Params {
+  private func object(_ value: JSONValue, at: ParamsPath) throws(ParamsError) -> Params {
     switch value {
     case .object(let object):
-      return Params(ParamsBytes(writing: object), use: use, path: lazyPath)
+      return Params(.tree(object), use: use, at: at)
     case .array(let items) where items.isEmpty:
-      return Params(.empty, use: use, path: lazyPath)
+      return Params(.empty, use: use, at: at)
     default:
-      try refuse(ParamsError(path: lazyPath(), problem: "must be an object, got \(value.kindName)"))
-      return Params(.empty, use: use, path: lazyPath)
+      try refuse(ParamsError(path: at.text, problem: "must be an object, got \(value.kindName)"))
+      return Params(.empty, use: use, at: at)
     }
   }
 
@@ -425,6 +416,25 @@ extension Params {
       return ""
     }
     return text
+  }
+}
+
+/// Where a params object is, from the root: kept as its parts, spelt out only for an error.
+enum ParamsPath: Sendable {
+  case root
+  indirect case member(ParamsPath, StaticString)
+  /// An array element's path, made by the caller when read.
+  case lazy(@Sendable () -> String)
+
+  /// The path as text, such as `options` or `changes[0].range` (empty at the root).
+  var text: String {
+    switch self {
+    case .root: return ""
+    case .member(let parent, let key):
+      let path = parent.text
+      return path.isEmpty ? key.description : "\(path).\(key)"
+    case .lazy(let text): return text()
+    }
   }
 }
 

@@ -14,8 +14,20 @@ public enum ParamsSource {
 
 extension TagMessage {
   /// Decodes params from either source, refusing every member ``init(params:)`` does not read.
+  ///
+  /// Inlinable, so that each type's decoding is compiled for that type: ``init(params:)`` is
+  /// called directly and its value kept in place, not passed through a generic function.
+  @inlinable
   public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
-    try Params.decode(source) { params throws(ParamsError) in try Self(params: params) }
+    var decoded: Self?
+    try Params.decode(source) { params throws(ParamsError) in
+      let value = try Self(params: params)
+      // The first pass's value; a diagnosing pass (run after it) only looks for an error.
+      if decoded == nil { decoded = value }
+    }
+    // `Params.decode` returns only when the first pass succeeded, so this never traps.
+    guard let decoded else { preconditionFailure("params decoded without a value") }
+    return decoded
   }
 
   /// Decodes parsed params (nil when absent).
@@ -24,36 +36,26 @@ extension TagMessage {
   }
 }
 
-/// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes {
-  let body: MessageBytes
-  let ranges: JSONObjectRanges
-
-  init(body: MessageBytes, ranges: JSONObjectRanges) {
-    self.body = body
-    self.ranges = ranges
-  }
+/// One params object, read through the same accessors whichever way it came: the byte ranges
+/// of its members in the (already validated) body, or the members of a parsed tree (batches,
+/// and the calls ``Envelope/scanCall(_:maxDepth:reusing:)`` declines), read in place.
+enum ParamsObject {
+  case bytes(ParamsBytes)
+  case tree(JSONObject)
 
   /// An object without members.
-  static var empty: ParamsBytes { ParamsBytes(body: MessageBytes(), ranges: JSONObjectRanges()) }
-
-  /// `object` written as JSON text and read back as ranges: the one path for tree params.
-  init(writing object: JSONObject) {
-    let body = MessageBytes(copying: text(of: .object(object)))
-    var scanner = body.scanner(0..<body.count, maxDepth: JSONReader.maxSupportedDepth)
-    // Written by us from a tree, so valid.
-    let ranges = (try? scanner.readObjectRanges()) ?? nil
-    self.init(body: body, ranges: ranges ?? JSONObjectRanges())
-  }
+  static var empty: ParamsObject { .tree(JSONObject()) }
 
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
-  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsBytes {
+  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsObject {
     switch source {
     case .bytes(_, .absent, _): return .empty
-    case .bytes(let body, .object(let ranges), _): return ParamsBytes(body: body, ranges: ranges)
-    case .bytes(let body, .other(let range), _): return try root(.tree(parse(body, range)))
+    case .bytes(let body, .object(let ranges), _):
+      return .bytes(ParamsBytes(body: body, ranges: ranges))
+    case .bytes(let body, .other(let range), _):
+      return try root(.tree(ParamsBytes.parse(body, range)))
     case .tree(nil), .tree(.null): return .empty
-    case .tree(.object(let object)): return ParamsBytes(writing: object)
+    case .tree(.object(let object)): return .tree(object)
     case .tree(.array(let items)) where items.isEmpty: return .empty
     case .tree(.array):
       throw ParamsError(path: "", problem: "must be an object with named members, not an array")
@@ -62,15 +64,118 @@ struct ParamsBytes {
     }
   }
 
-  /// The whole value at `range` of `body` as a ``JSONValue``.
-  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
-    // The body was validated with the configured depth, so this cannot fail.
-    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
+  /// The number of members, duplicates included.
+  var count: Int {
+    switch self {
+    case .bytes(let bytes): bytes.ranges.members.count
+    case .tree(let object): object.members.count
+    }
   }
 
   /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
   func index(of key: StaticString) -> Int? {
-    body.lastIndex(of: key, in: ranges)
+    switch self {
+    case .bytes(let bytes): return bytes.body.lastIndex(of: key, in: bytes.ranges)
+    case .tree(let object):
+      let name = key.description
+      return object.members.lastIndex { $0.key == name }
+    }
+  }
+
+  /// The name of member `index`.
+  func key(at index: Int) -> String {
+    switch self {
+    case .bytes(let bytes): bytes.body.key(of: bytes.ranges.members[index])
+    case .tree(let object): object.members[index].key
+    }
+  }
+
+  /// The value of member `index` as a ``JSONValue``.
+  func value(at index: Int) -> JSONValue {
+    switch self {
+    case .bytes(let bytes): bytes.value(at: index)
+    case .tree(let object): object.members[index].value
+    }
+  }
+
+  /// The value of member `index` if it is a string.
+  func string(at index: Int) -> String? {
+    switch self {
+    case .bytes(let bytes): return bytes.string(at: index)
+    case .tree(let object):
+      guard case .string(let text) = object.members[index].value else { return nil }
+      return text
+    }
+  }
+
+  /// The value of member `index` if it is a string, as a document's text.
+  func text(at index: Int) -> DocumentText? {
+    switch self {
+    case .bytes(let bytes):
+      return bytes.body.text(of: bytes.ranges.members[index]).map {
+        DocumentText(utf8: $0.utf8, lineStarts: $0.lineStarts)
+      }
+    case .tree: return string(at: index).map(DocumentText.init)
+    }
+  }
+
+  /// The value of member `index` if it is a number (``JSONReader``'s meaning).
+  func number(at index: Int) -> JSONValue? {
+    switch self {
+    case .bytes(let bytes): return bytes.number(at: index)
+    case .tree(let object):
+      let value = object.members[index].value
+      switch value {
+      case .integer, .double: return value
+      default: return nil
+      }
+    }
+  }
+
+  /// The value of member `index` if it is a Boolean.
+  func bool(at index: Int) -> Bool? {
+    switch self {
+    case .bytes(let bytes): return bytes.bool(at: index)
+    case .tree(let object):
+      guard case .bool(let flag) = object.members[index].value else { return nil }
+      return flag
+    }
+  }
+
+  /// The value of member `index` if it is an object.
+  func object(at index: Int) -> ParamsObject? {
+    switch self {
+    case .bytes(let bytes): return bytes.object(at: index).map(ParamsObject.bytes)
+    case .tree(let object):
+      guard case .object(let nested) = object.members[index].value else { return nil }
+      return .tree(nested)
+    }
+  }
+
+  /// Member `index` as sizes read straight from the bytes (see ``ParamsBytes/sizes(at:)``);
+  /// nil for a tree, which the caller reads element by element.
+  func sizes(at index: Int) -> [Size]? {
+    guard case .bytes(let bytes) = self else { return nil }
+    return bytes.sizes(at: index)
+  }
+
+  /// Member `index` as content changes read straight from the bytes (see
+  /// ``ParamsBytes/textEdits(at:)``); nil for a tree, which the caller reads element by element.
+  func textEdits(at index: Int) -> [TextEdit]? {
+    guard case .bytes(let bytes) = self else { return nil }
+    return bytes.textEdits(at: index)
+  }
+}
+
+/// A params object as the byte ranges of its members in the (already validated) body.
+struct ParamsBytes {
+  let body: MessageBytes
+  let ranges: JSONObjectRanges
+
+  /// The whole value at `range` of `body` as a ``JSONValue``.
+  static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
+    // The body was validated with the configured depth, so this cannot fail.
+    body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
   }
 
   /// The value of member `index` as a ``JSONValue``.
@@ -113,50 +218,13 @@ struct ParamsBytes {
     return ParamsBytes(body: body, ranges: nested.offset(by: start))
   }
 
-  /// The value of member `index` if it is an array of `{width, height}` objects, each with
-  /// exactly those two members and finite numbers ≥ 0; nil for anything else (the caller then
-  /// reads the array as ``JSONValue``s, which reports the exact error).
+  /// The value of member `index` if it is an array of sizes written as JSON writers write
+  /// them (see ``compactSizes(_:estimate:)``); nil for anything else, which the caller reads
+  /// element by element (in its tree, so every spelling reads alike and errors are exact).
   func sizes(at index: Int) -> [Size]? {
-    func length(_ scanner: inout JSONScanner) throws(JSONParseError) -> Double? {
-      let number: Double
-      switch try scanner.readNumber() {
-      case .integer(let value)?: number = Double(value)
-      case .double(let value)?: number = value
-      default: return nil
-      }
-      return number.isFinite && number >= 0 ? number : nil
-    }
-    let estimate = ranges.members[index].value.count / 28
-    if let sizes = compactSizes(ranges.members[index].value, estimate: estimate) {
-      FastPath.compactSizes.taken()
-      return sizes
-    }
-    let sizes =
-      scan(index) { scanner throws(JSONParseError) -> [Size]? in
-        guard try scanner.beginArray() else { return nil }
-        var sizes: [Size] = []
-        sizes.reserveCapacity(estimate)
-        while try scanner.nextElement() {
-          guard try scanner.beginObject() else { return nil }
-          var width: Double?
-          var height: Double?
-          while let key = try scanner.nextKey() {
-            if key == "width", width == nil {
-              guard let value = try length(&scanner) else { return nil }
-              width = value
-            } else if key == "height", height == nil {
-              guard let value = try length(&scanner) else { return nil }
-              height = value
-            } else {
-              return nil
-            }
-          }
-          guard let width, let height else { return nil }
-          sizes.append(Size(width: width, height: height))
-        }
-        return sizes
-      } ?? nil
-    if sizes != nil { FastPath.scannedSizes.taken() }
+    let value = ranges.members[index].value
+    guard let sizes = compactSizes(value, estimate: value.count / 28) else { return nil }
+    FastPath.compactSizes.taken()
     return sizes
   }
 
@@ -221,90 +289,12 @@ struct ParamsBytes {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The value of member `index` if it is an array of LSP content changes in their usual form
-  /// (`{range: {start: {line, character}, end: {line, character}}, rangeLength?, text}` or
-  /// `{text}`, each member once, positions non-negative integers); nil for anything else (the
-  /// caller then reads the array as ``JSONValue``s, which reports the exact error).
+  /// The value of member `index` if it is an array of LSP content changes written as editors
+  /// write them (see ``compactTextEdits(_:)``); nil for anything else, which the caller reads
+  /// element by element (in its tree, so every spelling reads alike and errors are exact).
   func textEdits(at index: Int) -> [TextEdit]? {
-    if let edits = compactTextEdits(ranges.members[index].value) {
-      FastPath.compactContentChanges.taken()
-      return edits
-    }
-    func count(_ scanner: inout JSONScanner) throws(JSONParseError) -> Int? {
-      guard case .integer(let value)? = try scanner.readNumber(), value >= 0,
-        value <= Int64(Int.max)
-      else { return nil }
-      return Int(value)
-    }
-    func position(_ scanner: inout JSONScanner) throws(JSONParseError) -> TextPosition? {
-      guard try scanner.beginObject() else { return nil }
-      var line: Int?
-      var character: Int?
-      while let key = try scanner.nextKey() {
-        if key == "line", line == nil {
-          guard let value = try count(&scanner) else { return nil }
-          line = value
-        } else if key == "character", character == nil {
-          guard let value = try count(&scanner) else { return nil }
-          character = value
-        } else {
-          return nil
-        }
-      }
-      guard let line, let character else { return nil }
-      return TextPosition(line: line, character: character)
-    }
-    let edits =
-      scan(index) { scanner throws(JSONParseError) -> [TextEdit]? in
-        guard try scanner.beginArray() else { return nil }
-        var edits: [TextEdit] = []
-        while try scanner.nextElement() {
-          guard try scanner.beginObject() else { return nil }
-          var range: TextRange?
-          var sawRange = false
-          var sawLength = false
-          var caret: TextPosition?
-          var text: String?
-          while let key = try scanner.nextKey() {
-            if key == "text", text == nil {
-              guard let value = try scanner.readString() else { return nil }
-              text = value
-            } else if key == "range", !sawRange {
-              sawRange = true
-              guard try scanner.beginObject() else { return nil }
-              var start: TextPosition?
-              var end: TextPosition?
-              while let key = try scanner.nextKey() {
-                if key == "start", start == nil {
-                  guard let value = try position(&scanner) else { return nil }
-                  start = value
-                } else if key == "end", end == nil {
-                  guard let value = try position(&scanner) else { return nil }
-                  end = value
-                } else {
-                  return nil
-                }
-              }
-              guard let start, let end else { return nil }
-              range = TextRange(start: start, end: end)
-            } else if key == "rangeLength", !sawLength {
-              // Deprecated in LSP and not used (the range says what is replaced), but checked.
-              sawLength = true
-              guard try count(&scanner) != nil else { return nil }
-            } else if key == "caret", caret == nil {
-              guard let value = try position(&scanner) else { return nil }
-              caret = value
-            } else {
-              return nil
-            }
-          }
-          // A caret belongs to a whole-text change; the tree path words the refusal.
-          guard let text, caret == nil || range == nil else { return nil }
-          edits.append(TextEdit(range: range, newText: text, caret: caret))
-        }
-        return edits
-      } ?? nil
-    if edits != nil { FastPath.contentChanges.taken() }
+    guard let edits = compactTextEdits(ranges.members[index].value) else { return nil }
+    FastPath.compactContentChanges.taken()
     return edits
   }
 
@@ -377,10 +367,6 @@ struct ParamsBytes {
     }
   }
 
-  func keyString(_ member: JSONObjectRanges.Member) -> String {
-    body.key(of: member)
-  }
-
   /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
   /// body being valid).
   private func scan<T>(
@@ -391,33 +377,4 @@ struct ParamsBytes {
     var scanner = body.scanner(range, maxDepth: JSONReader.maxSupportedDepth)
     return try? read(&scanner)
   }
-}
-
-/// `value` as JSON text that reads back as the same value: doubles keep their fraction (`3.0`
-/// stays a double, so messages name it as sent) and out-of-range numbers stay out of range.
-func text(of value: JSONValue) -> [UInt8] {
-  var writer = JSONWriter()
-  func write(_ value: JSONValue) {
-    switch value {
-    case .double(let d) where !d.isFinite:
-      writer.raw(Array((d < 0 ? "-1e999" : "1e999").utf8))
-    case .double(let d):
-      writer.raw(Array("\(d)".utf8))
-    case .array(let items):
-      writer.beginArray()
-      for item in items { write(item) }
-      writer.endArray()
-    case .object(let object):
-      writer.beginObject()
-      for member in object.members {
-        writer.key(named: member.key)
-        write(member.value)
-      }
-      writer.endObject()
-    default:
-      writer.value(value)
-    }
-  }
-  write(value)
-  return writer.bytes
 }

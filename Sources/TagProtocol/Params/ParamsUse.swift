@@ -42,8 +42,8 @@ public final class ParamsUse: @unchecked Sendable {
 
   /// What the diagnosing pass keeps of one opened object.
   struct Record {
-    var bytes: ParamsBytes
-    var path: @Sendable () -> String
+    var bytes: ParamsObject
+    var at: ParamsPath
     /// The names asked of this object, in the order first asked.
     var asked: [String] = []
   }
@@ -85,10 +85,10 @@ public final class ParamsUse: @unchecked Sendable {
   }
 
   /// Registers an object; returns its slot.
-  func open(_ bytes: ParamsBytes, path: @escaping @Sendable () -> String) -> Int {
-    let reads = Reads(members: bytes.ranges.members.count)
+  func open(_ bytes: ParamsObject, at: ParamsPath) -> Int {
+    let reads = Reads(members: bytes.count)
     if count == 0 { root = reads } else { nested.append(reads) }
-    if diagnosing { records.append(Record(bytes: bytes, path: path)) }
+    if diagnosing { records.append(Record(bytes: bytes, at: at)) }
     count += 1
     return count - 1
   }
@@ -135,10 +135,10 @@ public final class ParamsUse: @unchecked Sendable {
     for (slot, record) in records.enumerated().prefix(openAtFirstRefusal ?? records.count) {
       let open = slot == 0 ? root.open : nested[slot - 1].open
       if open { continue }
-      for member in record.bytes.ranges.members {
-        let key = record.bytes.keyString(member)
+      for index in 0..<record.bytes.count {
+        let key = record.bytes.key(at: index)
         if !record.asked.contains(key) {
-          return unknown(key, at: record.path(), known: record.asked)
+          return unknown(key, at: record.at.text, known: record.asked)
         }
       }
     }
@@ -147,13 +147,14 @@ public final class ParamsUse: @unchecked Sendable {
 }
 
 extension Params {
-  /// Decodes the params in `source` with `read` (a type's `init(params:)`), refusing every
-  /// member `read` never asked for.
-  static func decode<T>(
+  /// Runs `read` (a type's `init(params:)`, keeping its value) on the params in `source`,
+  /// refusing every member `read` never asked for.
+  @usableFromInline
+  static func decode(
     _ source: ParamsSource,
-    _ read: (Params) throws(ParamsError) -> T
-  ) throws(ParamsError) -> T {
-    let root = try ParamsBytes.root(source)
+    _ read: (Params) throws(ParamsError) -> Void
+  ) throws(ParamsError) {
+    let root = try ParamsObject.root(source)
     let use: ParamsUse
     if case .bytes(_, _, let lent?) = source, lent.take() {
       FastPath.lentParamsUse.taken()
@@ -162,26 +163,22 @@ extension Params {
       use = ParamsUse(diagnosing: false)
     }
     defer { use.giveBack() }
-    let value: T
     do throws(ParamsError) {
-      value = try read(Params(root, use: use))
+      try read(Params(root, use: use))
     } catch {
       try diagnose(root, read)
       throw error
     }
     if !use.readEveryMember { try diagnose(root, read) }
-    return value
   }
-}
 
-extension Params {
   /// Runs `read` again on a diagnosing pass; throws the unknown-member error it finds.
-  static func diagnose<T>(
-    _ root: ParamsBytes,
-    _ read: (Params) throws(ParamsError) -> T
+  static func diagnose(
+    _ root: ParamsObject,
+    _ read: (Params) throws(ParamsError) -> Void
   ) throws(ParamsError) {
     let diagnosis = ParamsUse(diagnosing: true)
-    _ = try? read(Params(root, use: diagnosis))
+    try? read(Params(root, use: diagnosis))
     if let unknown = diagnosis.unknownMember() { throw unknown }
   }
 }

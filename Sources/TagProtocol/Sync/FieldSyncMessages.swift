@@ -33,10 +33,12 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   /// The `field` of params that do not decode as a whole, when it is a string: the field the
   /// client meant, to be told that its change was not taken.
   public static func field(in source: ParamsSource) -> String? {
+    var field: String?
     try? Params.decode(source) { params throws(ParamsError) in
       params.acceptAnyMember()
-      return try params.string("field")
+      field = try params.string("field")
     }
+    return field
   }
 }
 
