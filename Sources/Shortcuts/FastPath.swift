@@ -50,7 +50,7 @@ public enum FastPath: Int, CaseIterable, Sendable {
 
   // MARK: Writer shortcuts
 
-  /// A short string stored a word (or two half-words) at a time.
+  /// A string without escapes checked and stored a word (or two half-words) at a time.
   case shortString
   /// An integer written by digit pairs.
   case integerDigits

@@ -74,7 +74,7 @@ public struct EncodedTags: Hashable, Sendable {
   }
 
   /// Whether this is the text of `tags`: the same array storage (checked in O(1)).
-  public func isText(of tags: [String]) -> Bool {
+  @inlinable public func isText(of tags: [String]) -> Bool {
     guard tags.count == self.tags.count else { return false }
     return tags.isEmpty || tags.span.isIdentical(to: self.tags.span)
   }

@@ -184,11 +184,13 @@ struct FieldSession: Sendable {
     return fresh
   }
 
-  /// Writes ``state(_:)``'s result without making it.
-  mutating func writeState(_ outcome: FieldOutcome, to w: inout JSONWriter) {
+  /// Writes the response carrying ``state(_:)``'s result, without making the result.
+  mutating func writeReply(id: RequestID, _ outcome: FieldOutcome, to w: inout JSONWriter) {
     let encodedTags = tagsText()
+    w.beginMessage(id: id)
     w.fieldState(
       head: head,
+      inResponse: true,
       version: version,
       tags: field.tags,
       encodedTags: encodedTags,
@@ -200,6 +202,7 @@ struct FieldSession: Sendable {
       language: language,
       flagged: field.flagged
     )
+    w.endObject()
   }
 
   mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {

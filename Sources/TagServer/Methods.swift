@@ -224,7 +224,7 @@ extension FieldChangeRequest: ServedRequest {
   /// The keystroke, answered from the session in place.
   ///
   /// A ``FieldStateResult`` would be built, copied out of a temporary and destroyed (about
-  /// 1,300 of a keystroke's instructions); `FieldSession.writeState` writes the same bytes.
+  /// 1,300 of a keystroke's instructions); `FieldSession.writeReply` writes the same bytes.
   static func serve(
     id: RequestID,
     params: ParamsSource,
@@ -238,7 +238,7 @@ extension FieldChangeRequest: ServedRequest {
     }
     try s.changeField(decoded(params), outbox: &outbox) { session, outcome, outbox in
       FastPath.stateInPlace.taken()
-      outbox.write { w in w.response(id: id) { session.writeState(outcome, to: &$0) } }
+      outbox.write { session.writeReply(id: id, outcome, to: &$0) }
     }
     return true
   }

@@ -120,7 +120,7 @@ extension Server {
     outbox.write { w in
       w.notification(method: FieldUpdateNotification.method) {
         $0.fieldUpdate(
-          field: session.id,
+          head: session.head,
           version: buffer.version,
           edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
           stateVersion: session.version,

@@ -5,9 +5,9 @@ import Testing
 
 @testable import TagServer
 
-/// The `field/change` reply written from the session in place (`FieldSession.writeState`) is
-/// byte for byte the `FieldStateResult` the other requests make and write, whatever the
-/// outcome holds: tags added, dropped and removed, a selection, undo and redo, flagged tags,
+/// The `field/change` response written from the session in place (`FieldSession.writeReply`)
+/// is byte for byte the response carrying the `FieldStateResult` the other requests make and
+/// write, whatever the outcome holds: tags added, dropped and removed, a selection, undo and redo, flagged tags,
 /// a kept tags text or a fresh one.
 @Test func stateWrittenInPlaceMatchesTheResultWritten() {
   var session = FieldSession(
@@ -27,24 +27,29 @@ import Testing
     guard let outcome = try? session.change(.event(event), limit: .max, encoding: .utf16) else {
       continue
     }
-    var inPlace = JSONWriter()
-    session.writeState(outcome, to: &inPlace)
-    var made = JSONWriter()
-    session.state(outcome).write(to: &made)
-    #expect(text(inPlace) == text(made), "after \(event)")
+    #expect(inPlace(&session, outcome) == made(&session, outcome), "after \(event)")
     compared += 1
   }
   // Flagged tags: rules that the tags now break.
   var rules = FieldRules()
   rules.maxTags = 1
   let outcome = session.setOptions(FieldOptions(rules: rules), config: ServerConfig())
-  var inPlace = JSONWriter()
-  session.writeState(outcome, to: &inPlace)
-  var made = JSONWriter()
-  session.state(outcome).write(to: &made)
-  #expect(text(inPlace) == text(made))
-  #expect(text(made).contains("\"flagged\""))
+  #expect(inPlace(&session, outcome) == made(&session, outcome))
+  #expect(made(&session, outcome).contains("\"flagged\""))
   #expect(compared == events.count)
 }
 
-private func text(_ w: borrowing JSONWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
+/// The response written in place.
+private func inPlace(_ session: inout FieldSession, _ outcome: FieldOutcome) -> String {
+  var w = JSONWriter()
+  session.writeReply(id: .integer(12), outcome, to: &w)
+  return String(decoding: w.bytes, as: UTF8.self)
+}
+
+/// The response written from the result made.
+private func made(_ session: inout FieldSession, _ outcome: FieldOutcome) -> String {
+  var w = JSONWriter()
+  let result = session.state(outcome)
+  w.response(id: .integer(12)) { result.write(to: &$0) }
+  return String(decoding: w.bytes, as: UTF8.self)
+}

@@ -1,19 +1,24 @@
 extension JSONWriter {
   /// Writes a success response `{"jsonrpc":"2.0","id":…,"result":…}`; `result` writes one value.
   public mutating func response(id: RequestID?, result: (inout JSONWriter) -> Void) {
-    fragment(#"{"jsonrpc":"2.0","id":"#)
-    self.id(id)
+    beginMessage(id: id)
     fragment(#","result":"#)
     result(&self)
     endObject()
   }
 
+  /// Writes `{"jsonrpc":"2.0","id":…`, the start of a response or a request: a writer goes on
+  /// with `,"result":` and the result (a field's reply keeps them in one run), or another member,
+  /// then ``endObject()``.
+  public mutating func beginMessage(id: RequestID?) {
+    fragment(#"{"jsonrpc":"2.0","id":"#)
+    self.id(id)
+  }
+
   /// Writes an error response; `id` nil is written as `"id":null`.
   public mutating func errorResponse(id: RequestID?, error: ResponseError) {
-    beginMessage()
-    key("id")
-    self.id(id)
-    key("error")
+    beginMessage(id: id)
+    fragment(#","error":"#)
     self.error(error)
     endObject()
   }
@@ -34,22 +39,19 @@ extension JSONWriter {
 
   /// Writes a notification; `params` writes one value.
   public mutating func notification(method: String, params: (inout JSONWriter) -> Void) {
-    beginMessage()
-    key("method")
+    fragment(#"{"jsonrpc":"2.0","method":"#)
     string(method)
-    key("params")
+    fragment(#","params":"#)
     params(&self)
     endObject()
   }
 
   /// Writes a request; `params` writes one value.
   public mutating func request(id: RequestID, method: String, params: (inout JSONWriter) -> Void) {
-    beginMessage()
-    key("id")
-    self.id(id)
-    key("method")
+    beginMessage(id: id)
+    fragment(#","method":"#)
     string(method)
-    key("params")
+    fragment(#","params":"#)
     params(&self)
     endObject()
   }
@@ -62,12 +64,5 @@ extension JSONWriter {
     case .double(let number)?: double(number)
     case .string(let text)?: string(text)
     }
-  }
-
-  /// Opens the message object and writes `"jsonrpc":"2.0"`.
-  private mutating func beginMessage() {
-    beginObject()
-    key("jsonrpc")
-    string("2.0")
   }
 }

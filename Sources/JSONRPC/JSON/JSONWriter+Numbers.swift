@@ -11,13 +11,16 @@ extension JSONWriter {
 
   /// Writes an integer.
   public mutating func integer(_ value: Int64) {
-    separate()
-    let out = reserve(20)
-    written += Self.writeDecimal(value, to: out)
+    // The comma and the digits after one capacity check.
+    let out = reserve(21)
+    let comma = needsComma ? 1 : 0
+    out[0] = UInt8(ascii: ",")
+    written += comma + Self.writeDecimal(value, to: out + comma)
+    needsComma = true
   }
 
   /// Writes an integer.
-  public mutating func integer(_ value: Int) { integer(Int64(value)) }
+  @inlinable public mutating func integer(_ value: Int) { integer(Int64(value)) }
 
   /// Appends `value`'s decimal digits, not as a value of its own (no comma): for a number
   /// inside a string being written.

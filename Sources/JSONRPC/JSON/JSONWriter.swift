@@ -249,16 +249,9 @@ public struct JSONWriter: ~Copyable {
 
   /// ``fragment(_:)-(StaticString)`` for text made at run time and kept, such as a field's
   /// `{"field":"f","version":` (trusted JSON text, as it is).
-  public mutating func fragment(_ text: [UInt8]) {
+  public mutating func fragment(_ text: ArraySlice<UInt8>) {
     text.withUnsafeBufferPointer { appendRun($0) }
     needsComma = false
-  }
-
-  /// ``members(_:)-(StaticString)`` for text made at run time and kept, such as a field's
-  /// `,"prompt":"Add a tag"` (trusted JSON text, as it is).
-  public mutating func members(_ text: [UInt8]) {
-    text.withUnsafeBufferPointer { appendRun($0) }
-    needsComma = true
   }
 
   /// Appends bytes that are not a JSON value (framing), as they are.

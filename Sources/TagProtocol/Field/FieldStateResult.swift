@@ -67,6 +67,7 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
   public func write(to w: inout JSONWriter) {
     w.fieldState(
       head: head ?? FieldStateHead(field: field, prompt: prompt),
+      inResponse: false,
       version: version,
       tags: tags,
       encodedTags: encodedTags,
@@ -85,15 +86,18 @@ public struct FieldStateResult: JSONWritable, Hashable, Sendable {
 /// opens (and when its prompt changes) and copied into every reply: they are escaped once, not
 /// per keystroke.
 public struct FieldStateHead: Hashable, Sendable {
-  /// `{"field":"<id>","version":`, the text before the version.
+  /// `,"result":{"field":"<id>","version":`, the text before the version in a response (the
+  /// result's own starts after `,"result":`, ``resultName`` bytes).
   let field: [UInt8]
+  /// The length of `,"result":`.
+  static let resultName = 10
   /// `,"prompt":"<prompt>","tags":`, the member after it and the next one's name.
   let prompt: [UInt8]
 
   /// Writes the text of `field` and `prompt`.
   public init(field: String, prompt: String) {
     var w = JSONWriter()
-    w.fragment(#"{"field":"#)
+    w.fragment(#","result":{"field":"#)
     w.string(field)
     w.fragment(#","version":"#)
     self.field = w.bytes
@@ -108,8 +112,11 @@ public struct FieldStateHead: Hashable, Sendable {
 extension JSONWriter {
   /// Writes a ``FieldStateResult`` from its members, for a caller that holds them and need not
   /// make the result (the keystroke's reply, written from the session).
+  ///
+  /// `inResponse`: the response's `,"result":` is written here, from the head's text.
   public mutating func fieldState(
     head: FieldStateHead,
+    inResponse: Bool,
     version: Int,
     tags: [String],
     encodedTags: EncodedTags?,
@@ -121,9 +128,9 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    fragment(head.field)
+    fragment(head.field[(inResponse ? 0 : FieldStateHead.resultName)...])
     integer(version)
-    fragment(head.prompt)
+    fragment(head.prompt[...])
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
@@ -167,15 +174,21 @@ extension JSONWriter {
     }
     let saysNothing = outcome.isEmpty
     if saysNothing, FastPath.emptyOutcome.isOn {
-      // What most keystrokes do: nothing to report.
+      // What most keystrokes do: nothing to report, and an undo step to take (one run).
       FastPath.emptyOutcome.taken()
-      members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
+      switch (canUndo, canRedo) {
+      case (true, false):
+        members(#","outcome":{"added":[],"removed":[],"dropped":[]},"canUndo":true"#)
+      case (false, false): members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
+      default:
+        members(#","outcome":{"added":[],"removed":[],"dropped":[]}"#)
+        undoRedo(canUndo, canRedo)
+      }
     } else {
       key("outcome")
       outcome.write(to: &self, tags: tags, encodedTags: encodedTags)
+      undoRedo(canUndo, canRedo)
     }
-    if canUndo { members(#","canUndo":true"#) }
-    if canRedo { members(#","canRedo":true"#) }
     if !saysNothing {
       // Said straight into the reply; taken back when the outcome has nothing worth saying.
       let start = count
@@ -293,6 +306,12 @@ extension FieldOutcome: JSONWritable {
 }
 
 extension JSONWriter {
+  /// `canUndo` and `canRedo`, each when true.
+  mutating func undoRedo(_ canUndo: Bool, _ canRedo: Bool) {
+    if canUndo { members(#","canUndo":true"#) }
+    if canRedo { members(#","canRedo":true"#) }
+  }
+
   /// The members `reason` and, for the reasons that have one, `duplicateOf` or `limit`.
   mutating func reason(_ reason: DropReason) {
     switch reason {

@@ -118,7 +118,7 @@ public struct CellLayout: Hashable, Sendable {
 /// `field/didUpdate` (server → client notification): the field changed; edits for the buffer.
 ///
 /// Its params, `{field, version, edits, stateVersion, tags, text, …, resync?, error?, frames?,
-/// size?}`, are written by ``JSONWriter/fieldUpdate(field:version:edits:stateVersion:tags:encodedTags:text:outcome:resync:error:layout:labels:selected:canUndo:canRedo:language:flagged:)``
+/// size?}`, are written by ``JSONWriter/fieldUpdate(head:version:edits:stateVersion:tags:encodedTags:text:outcome:resync:error:layout:labels:selected:canUndo:canRedo:language:flagged:)``
 /// straight from the session: no value is made on the sync keystroke's path.
 public enum FieldUpdateNotification {
   /// The method name.
@@ -133,7 +133,7 @@ extension JSONWriter {
   /// `field/didChange` was not taken, and the pushed layout with each chip's label when the
   /// client asked for one.
   public mutating func fieldUpdate(
-    field: String,
+    head: FieldStateHead,
     version: Int,
     edits: [TextEdit],
     stateVersion: Int,
@@ -151,9 +151,8 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    fragment(#"{"field":"#)
-    string(field)
-    fragment(#","version":"#)
+    // `{"field":…,"version":` as a FieldState starts (the field's kept text).
+    fragment(head.field[FieldStateHead.resultName...])
     integer(version)
     fragment(#","edits":["#)
     for edit in edits { write(edit) }
@@ -195,15 +194,12 @@ extension TextEdit: JSONWritable {
   public func write(to w: inout JSONWriter) {
     w.beginObject()
     if let range {
-      w.key("range")
-      w.beginObject()
-      w.key("start")
-      w.write(range.start)
-      w.key("end")
-      w.write(range.end)
-      w.endObject()
+      w.fragment(#""range":"#)
+      w.write(range)
+      w.fragment(#","newText":"#)
+    } else {
+      w.fragment(#""newText":"#)
     }
-    w.key("newText")
     w.string(newText)
     w.endObject()
   }
@@ -213,9 +209,9 @@ extension TextPosition: JSONWritable {
   /// `{line, character}`.
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("line")
+    w.fragment(#""line":"#)
     w.integer(line)
-    w.key("character")
+    w.fragment(#","character":"#)
     w.integer(character)
     w.endObject()
   }

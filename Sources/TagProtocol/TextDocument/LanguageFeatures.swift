@@ -228,13 +228,18 @@ public struct RenameRequest: TagRequest, Hashable {
 }
 
 extension TextRange: JSONWritable {
+  /// `{start: {line, character}, end: {line, character}}`, its names in four constant runs.
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("start")
-    w.write(start)
-    w.key("end")
-    w.write(end)
-    w.endObject()
+    w.fragment(#""start":{"line":"#)
+    w.integer(start.line)
+    w.fragment(#","character":"#)
+    w.integer(start.character)
+    w.fragment(#"},"end":{"line":"#)
+    w.integer(end.line)
+    w.fragment(#","character":"#)
+    w.integer(end.character)
+    w.members("}}")
   }
 }
 
