@@ -4,6 +4,7 @@ import TagTestSupport
 import Testing
 
 @testable import TagProtocol
+@testable import TagServer
 
 /// An announcement said straight into a reply (the phrasebook writing into the `JSONWriter` as
 /// its ``PhraseSink``) is byte for byte the announcement made as a `String` and then written
@@ -63,4 +64,34 @@ private func respell(_ sentence: Sentence, _ spelling: String) -> Sentence {
     }
   case .suggestions(let count, _): return .suggestions(count: count, first: spelling)
   }
+}
+
+/// An outcome that changed something but has nothing to say (a separator typed into an empty
+/// draft drops an empty piece) has its announcement taken back; the members written after it
+/// (a synced field's pushed `frames`) still get their comma, so every message is valid JSON.
+@Test func anAnnouncementTakenBackLeavesTheNextMemberItsComma() throws {
+  let bodies = [
+    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+    #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","tags":["a"],"sync":{"version":0,"layout":{"width":40,"cells":{}}}}}"#,
+    #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"text":","}]}}"#,
+  ]
+  var server = Server()
+  var messages: [[UInt8]] = []
+  for body in bodies {
+    var outbox = Outbox()
+    server.handle(.message(Array(body.utf8)), into: &outbox)
+    messages += outbox.messages.map { Array($0) }
+  }
+  let update = try #require(messages.last)
+  let text = String(decoding: update, as: UTF8.self)
+  #expect(text.contains(#""reason":"empty""#), "\(text)")
+  #expect(!text.contains(#""announcement""#), "\(text)")
+  for message in messages {
+    let parsed = try? JSONReader.parse(message)
+    #expect(parsed != nil, "not JSON: \(String(decoding: message, as: UTF8.self))")
+  }
+  guard case .object(let object)? = try? JSONReader.parse(update),
+    case .object(let params)? = object["params"]
+  else { return }
+  #expect(params["frames"] != nil, "\(text)")
 }

@@ -260,9 +260,13 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// Forgets everything written after the first `newCount` bytes.
-  public mutating func truncate(to newCount: Int) {
+  ///
+  /// `afterValue`: `newCount` stood right after a value, so a member written next gets its
+  /// comma (as if what was taken back had never been written).
+  public mutating func truncate(to newCount: Int, afterValue: Bool = false) {
     precondition(newCount >= 0 && newCount <= count)
     written = newCount
+    if afterValue { needsComma = true }
   }
 
   /// Moves the bytes from `start` to the end so they begin at `destination` (either way),

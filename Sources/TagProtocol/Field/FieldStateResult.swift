@@ -195,7 +195,7 @@ extension JSONWriter {
       fragment(#","announcement":""#)
       let words = count
       Announcement.say(outcome, tags: tags, in: language, into: &self)
-      if count == words { truncate(to: start) } else { members("\"") }
+      if count == words { truncate(to: start, afterValue: true) } else { members("\"") }
     }
   }
 }
