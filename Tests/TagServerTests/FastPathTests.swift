@@ -100,6 +100,11 @@ import Testing
       ]
     ),
     Case(path: .asciiCandidate, messages: [open, change("green,")]),
+    // A paste over 4,096 bytes counts its separators first, to make room once.
+    Case(
+      path: .wordSeparatorCount,
+      messages: [open, change((0..<1_000).map { "t\($0)" }.joined(separator: ",") + ",x")]
+    ),
     Case(path: .asciiTrimmedEnds, messages: [openAllowing]),
     Case(path: .asciiKeyHash, messages: [open, change("Green,")]),
     Case(path: .asciiCaselessFold, messages: [open, change("Green,")]),
