@@ -637,7 +637,8 @@ public struct TagField: Hashable, Sendable {
   /// Runs each piece of `text` before its last separator through the candidate checks, as
   /// bytes; returns the new draft, or nil when `text` holds no separator.
   private mutating func admitPieces(of text: String, into outcome: inout FieldOutcome) -> String? {
-    let separators = separators
+    // The separators are read in place, not copied to a local (two retains and releases a
+    // keystroke): each `next` borrows them between the candidates' admissions.
     let utf8 = text.utf8.span
     var pieces = FieldText.Pieces()
     if utf8.count > 4096 {
