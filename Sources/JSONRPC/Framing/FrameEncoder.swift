@@ -20,7 +20,8 @@ public enum FrameEncoder {
     keepEmpty: Bool = false,
     _ body: (inout JSONWriter) -> Void
   ) -> Range<Int>? {
-    let frameStart = w.count
+    let frame = w.mark()
+    let frameStart = frame.count
     switch framing {
     case .contentLength:
       w.skip(20 + guessedDigits)  // "Content-Length: " N "\r\n\r\n"
@@ -29,7 +30,7 @@ public enum FrameEncoder {
       body(&w)
       let length = w.count - bodyStart
       guard length > 0 || keepEmpty else {
-        w.truncate(to: frameStart)
+        w.rewind(to: frame)
         return nil
       }
       let digits = digitCount(length)

@@ -259,14 +259,22 @@ public struct JSONWriter: ~Copyable {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// Forgets everything written after the first `newCount` bytes.
-  ///
-  /// `afterValue`: `newCount` stood right after a value, so a member written next gets its
-  /// comma (as if what was taken back had never been written).
-  public mutating func truncate(to newCount: Int, afterValue: Bool = false) {
-    precondition(newCount >= 0 && newCount <= count)
-    written = newCount
-    if afterValue { needsComma = true }
+  /// A place in the text to come back to with ``rewind(to:)``: the count and whether the next
+  /// value or member needs a comma there.
+  public struct Mark {
+    let count: Int
+    let needsComma: Bool
+  }
+
+  /// Where the text stands now, for taking back what is written next.
+  public func mark() -> Mark { Mark(count: written, needsComma: needsComma) }
+
+  /// Forgets everything written since `mark`, comma state included: the writer is as it was
+  /// then, as if what was taken back had never been written.
+  public mutating func rewind(to mark: Mark) {
+    precondition(mark.count <= written)
+    written = mark.count
+    needsComma = mark.needsComma
   }
 
   /// Moves the bytes from `start` to the end so they begin at `destination` (either way),

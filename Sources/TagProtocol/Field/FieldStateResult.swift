@@ -191,11 +191,11 @@ extension JSONWriter {
     }
     if !saysNothing {
       // Said straight into the reply; taken back when the outcome has nothing worth saying.
-      let start = count
+      let start = mark()
       fragment(#","announcement":""#)
       let words = count
       Announcement.say(outcome, tags: tags, in: language, into: &self)
-      if count == words { truncate(to: start, afterValue: true) } else { members("\"") }
+      if count == words { rewind(to: start) } else { members("\"") }
     }
   }
 }
