@@ -248,9 +248,9 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// ``fragment(_:)-(StaticString)`` for text made at run time and kept, such as a field's
-  /// `{"field":"f","version":` (trusted JSON text, as it is).
-  public mutating func fragment(_ text: ArraySlice<UInt8>) {
-    text.withUnsafeBufferPointer { appendRun($0) }
+  /// `{"field":"f","version":` (trusted JSON text, as it is), from byte `start` on.
+  public mutating func fragment(_ text: [UInt8], from start: Int = 0) {
+    text.withUnsafeBufferPointer { appendRun(UnsafeBufferPointer(rebasing: $0[start...])) }
     needsComma = false
   }
 

@@ -128,9 +128,9 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    fragment(head.field[(inResponse ? 0 : FieldStateHead.resultName)...])
+    fragment(head.field, from: inResponse ? 0 : FieldStateHead.resultName)
     integer(version)
-    fragment(head.prompt[...])
+    fragment(head.prompt)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
