@@ -49,9 +49,6 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: base, count: count))
   }
 
-  /// Whether nothing has been written.
-  public var isEmpty: Bool { count == 0 }
-
   /// Lends the text written so far.
   public func withBytes<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
     try body(UnsafeBufferPointer(start: base, count: count).span)
@@ -259,8 +256,7 @@ public struct JSONWriter: ~Copyable {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// A place in the text to come back to with ``rewind(to:)``: the count and whether the next
-  /// value or member needs a comma there.
+  /// A place to come back to with ``rewind(to:)``: the count and the comma state there.
   public struct Mark {
     let count: Int
     let needsComma: Bool
@@ -269,8 +265,7 @@ public struct JSONWriter: ~Copyable {
   /// Where the text stands now, for taking back what is written next.
   public func mark() -> Mark { Mark(count: written, needsComma: needsComma) }
 
-  /// Forgets everything written since `mark`, comma state included: the writer is as it was
-  /// then, as if what was taken back had never been written.
+  /// Forgets what was written since `mark`, comma state included, as if never written.
   public mutating func rewind(to mark: Mark) {
     precondition(mark.count <= written)
     written = mark.count

@@ -208,13 +208,9 @@ extension JSONWriter: PhraseSink {
   public mutating func number(_ value: Int) { digits(value) }
 }
 
-extension FieldOutcome: JSONWritable {
-  /// `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? | limit?}]}`.
-  public func write(to w: inout JSONWriter) {
-    write(to: &w, tags: [], encodedTags: nil)
-  }
-
-  /// Writes the outcome of a change that left the field holding `tags`, whose JSON text
+extension FieldOutcome {
+  /// Writes `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? |
+  /// limit?}], …}`, the outcome of a change that left the field holding `tags`, whose JSON text
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
