@@ -22,9 +22,7 @@ public struct CloudOpenRequest: TagRequest, Hashable {
     cloud = try params.string(.cloud)
     tags = try cloudTags(params.array(.tags), at: params.path(.tags))
     selection =
-      try params.optionalArray(.selection).map { items throws(ParamsError) in
-        try params.strings(items, at: params.path(.selection))
-      } ?? []
+      try params.optionalStrings(.selection) ?? []
   }
 }
 

@@ -25,41 +25,33 @@ public struct DocumentTarget: Hashable, Sendable {
         self.format = format
       } else {
         let known = DocumentFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path(.format),
-            problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
-          )
+        throw ParamsError(
+          path: params.path(.format),
+          problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
         )
       }
     }
     key = try params.optionalString(.key)
     if key?.isEmpty == true {
-      try params.refuse(ParamsError(path: params.path(.key), problem: "must not be empty"))
+      throw ParamsError(path: params.path(.key), problem: "must not be empty")
     }
     line = try params.optionalInteger(.line)
     if let format, line != nil, format != .orgHeading {
-      try params.refuse(
-        ParamsError(
-          path: params.path(.line),
-          problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
-        )
+      throw ParamsError(
+        path: params.path(.line),
+        problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
       )
     }
     if format == .orgHeading, line == nil {
-      try params.refuse(
-        ParamsError(
-          path: params.path(.line),
-          problem: "is required for format \"org-heading\""
-        )
+      throw ParamsError(
+        path: params.path(.line),
+        problem: "is required for format \"org-heading\""
       )
     }
     if let format, key != nil, format == .orgHeading || format == .orgFiletags {
-      try params.refuse(
-        ParamsError(
-          path: params.path(.key),
-          problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
-        )
+      throw ParamsError(
+        path: params.path(.key),
+        problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
       )
     }
   }

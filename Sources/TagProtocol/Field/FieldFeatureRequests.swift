@@ -138,9 +138,7 @@ public struct FieldSelectRequest: TagRequest, Hashable {
   public init(params: Params<Member>) throws(ParamsError) {
     field = try params.string(.field)
     if !params.has(.index) {
-      try params.refuse(
-        ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
-      )
+      throw ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
     }
     index = try params.optionalInteger(.index)
   }

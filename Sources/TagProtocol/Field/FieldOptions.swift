@@ -49,10 +49,7 @@ public struct FieldOptions: Hashable, Sendable {
         }
         let scalars = text.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first else {
-          try params.refuse(
-            ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
-          )
-          continue
+          throw ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
         }
         separators.insert(scalar)
       }
@@ -66,11 +63,9 @@ public struct FieldOptions: Hashable, Sendable {
         rules.transform = transform
       } else {
         let names = TagTransform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path(.transform),
-            problem: "must be one of \(names), got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.transform),
+          problem: "must be one of \(names), got \"\(name)\""
         )
       }
     }
@@ -79,34 +74,24 @@ public struct FieldOptions: Hashable, Sendable {
       do throws(TagPatternError) {
         rules.pattern = try TagPattern(source)
       } catch {
-        try params.refuse(
-          ParamsError(
-            path: params.path(.pattern),
-            problem: "`\(source)` does not compile: \(error.problem)"
-          )
+        throw ParamsError(
+          path: params.path(.pattern),
+          problem: "`\(source)` does not compile: \(error.problem)"
         )
       }
     }
-    rules.allow = try params.optionalArray(.allow).map { items throws(ParamsError) in
-      try params.strings(items, at: params.path(.allow))
-    }
+    rules.allow = try params.optionalStrings(.allow)
     rules.deny =
-      try params.optionalArray(.deny).map { items throws(ParamsError) in
-        try params.strings(items, at: params.path(.deny))
-      } ?? []
-    suggestions = try params.optionalArray(.suggestions).map { items throws(ParamsError) in
-      try params.strings(items, at: params.path(.suggestions))
-    }
+      try params.optionalStrings(.deny) ?? []
+    suggestions = try params.optionalStrings(.suggestions)
     if let name = try params.optionalString(.backspace) {
       if let mode = BackspaceMode(rawValue: name) {
         rules.backspace = mode
       } else {
         let names = BackspaceMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path(.backspace),
-            problem: "must be one of \(names), got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.backspace),
+          problem: "must be one of \(names), got \"\(name)\""
         )
       }
     }

@@ -25,9 +25,7 @@ public struct FieldOpenRequest: TagRequest, Hashable {
   public init(params: Params<Member>) throws(ParamsError) {
     field = try params.string(.field)
     tags =
-      try params.optionalArray(.tags).map { items throws(ParamsError) in
-        try params.strings(items, at: params.path(.tags))
-      } ?? []
+      try params.optionalStrings(.tags) ?? []
     text = try params.optionalString(.text) ?? ""
     options = try FieldOptions(params: params.optionalObject(.options))
     sync = try params.optionalObject(.sync).map(FieldSyncOptions.init(params:))

@@ -78,9 +78,6 @@ public struct Params<M: ParamsMember> {
   /// The value of member `key` where it lies; nil when absent.
   private func member(_ key: M) -> Range<Int>? { slots.value(key.slot) }
 
-  /// Throws `error`: a bad value.
-  public func refuse(_ error: ParamsError) throws(ParamsError) { throw error }
-
   /// Whether member `key` is present (`null` included).
   public func has(_ key: M) -> Bool { member(key) != nil }
 

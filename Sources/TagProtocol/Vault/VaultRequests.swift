@@ -118,11 +118,9 @@ public struct VaultNotesRequest: TagRequest, Hashable {
       if let match = Match(rawValue: name) {
         self.match = match
       } else {
-        try params.refuse(
-          ParamsError(
-            path: params.path(.match),
-            problem: "must be \"all\" or \"any\", got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.match),
+          problem: "must be \"all\" or \"any\", got \"\(name)\""
         )
       }
     }
@@ -190,7 +188,7 @@ public struct VaultRenameRequest: TagRequest, Hashable {
     from = try params.string(.from)
     to = try params.string(.to)
     for (key, value) in [("from", from), ("to", to)] where value.allSatisfy(\.isWhitespace) {
-      try params.refuse(ParamsError(path: key, problem: "must be a tag, got a blank string"))
+      throw ParamsError(path: key, problem: "must be a tag, got a blank string")
     }
   }
 }
