@@ -220,19 +220,8 @@ public struct Params<M: ParamsMember> {
     sizes.reserveCapacity(items.count)
     for (i, item) in items.enumerated() {
       // Paths are only spelled out for an error: 100,000 chips must not build 100,000 strings.
-      if case .object(let size) = item, size.members.count == 2, let width = size["width"],
-        let height = size["height"]
-      {
-        sizes.append(
-          Size(
-            width: try length(width, path: "\(path)[\(i)].width"),
-            height: try length(height, path: "\(path)[\(i)].height")
-          )
-        )
-      } else {
-        let size = try Params<SizeMember>.element(item, path: "\(path)[\(i)]")
-        sizes.append(Size(width: try size.length(.width), height: try size.length(.height)))
-      }
+      let size = try Params<SizeMember>.element(item, path: "\(path)[\(i)]")
+      sizes.append(Size(width: try size.length(.width), height: try size.length(.height)))
     }
     return sizes
   }
