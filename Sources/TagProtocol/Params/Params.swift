@@ -76,9 +76,11 @@ public struct Params<M: ParamsMember> {
   }
 
   /// The value of member `key` where it lies; nil when absent.
+  @inline(__always)
   private func member(_ key: M) -> Range<Int>? { slots.value(key.slot) }
 
   /// Whether member `key` is present (`null` included).
+  @inline(__always)
   public func has(_ key: M) -> Bool { member(key) != nil }
 
   /// Throws when both `a` and `b` are present: they are alternatives, and one must be chosen.
@@ -109,6 +111,7 @@ public struct Params<M: ParamsMember> {
   }
 
   /// A required string member.
+  @inline(__always)
   public func string(_ key: M) throws(ParamsError) -> String {
     guard let value = member(key) else { throw missing(key, "a string") }
     if let text = object.string(value, isPlain: slots.isPlainString(key.slot)) { return text }
