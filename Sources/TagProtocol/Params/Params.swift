@@ -145,12 +145,14 @@ public struct Params<M: ParamsMember> {
   }
 
   /// Member `key` as a number when it is one, else as a ``JSONValue``; nil when absent.
+  @inline(__always)
   private func numeric(_ key: M) -> JSONValue? {
     guard let value = member(key) else { return nil }
     return object.number(value) ?? object.value(value)
   }
 
   /// A required integer member within `range`.
+  @inline(__always)
   public func integer(_ key: M, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int
   {
     guard let value = numeric(key), value != .null else { throw missing(key, "an integer") }
@@ -158,6 +160,7 @@ public struct Params<M: ParamsMember> {
   }
 
   /// An optional integer member within `range` (absent or `null` → nil).
+  @inline(__always)
   public func optionalInteger(
     _ key: M,
     in range: ClosedRange<Int> = 0...Int.max
@@ -231,6 +234,7 @@ public struct Params<M: ParamsMember> {
 
   /// A required array of LSP content changes, read straight from the bytes when it can be; the
   /// errors are those of the element-by-element reading.
+  @inline(__always)
   public func textEdits(_ key: M) throws(ParamsError) -> [TextEdit] {
     if let edits = plainTextEdits(key) { return edits }
     return try textEdits(array(key), at: path(key))
@@ -238,6 +242,7 @@ public struct Params<M: ParamsMember> {
 
   /// Member `key` as LSP content changes when it is in their usual form (see
   /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
+  @inline(__always)
   public func plainTextEdits(_ key: M) -> [TextEdit]? {
     member(key).flatMap(object.textEdits)
   }
@@ -267,6 +272,7 @@ public struct Params<M: ParamsMember> {
   }
 
   /// An optional object member (absent or `null` → nil; `[]` reads as `{}`).
+  @inline(__always)
   public func optionalObject<N>(_ key: M, as _: N.Type = N.self) throws(ParamsError) -> Params<N>? {
     guard let value = member(key) else { return nil }
     if let nested = try object.object(value, N.self, at: .member(at, name(key))) { return nested }
