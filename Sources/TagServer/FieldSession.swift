@@ -27,7 +27,7 @@ struct FieldSession: Sendable {
   /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
   private(set) var suggestsFromVault: Bool
   /// The tags' JSON text as last written, reused while they do not change.
-  private var encodedTags: EncodedTags?
+  private(set) var encodedTags: EncodedTags?
   /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
   private(set) var updateDue = false
 
@@ -176,17 +176,15 @@ struct FieldSession: Sendable {
     }
   }
 
-  /// The tags' JSON text, written again only when they changed since it was last asked for.
-  mutating func tagsText() -> EncodedTags {
-    if let encodedTags, encodedTags.isText(of: field.tags) { return encodedTags }
-    let fresh = EncodedTags(field.tags)
-    encodedTags = fresh
-    return fresh
+  /// Writes the tags' JSON text (``encodedTags``) again when they changed since it was last
+  /// written.
+  mutating func keepTagsText() {
+    if encodedTags?.isText(of: field.tags) != true { encodedTags = EncodedTags(field.tags) }
   }
 
   /// Writes the response carrying ``state(_:)``'s result, without making the result.
   mutating func writeReply(id: RequestID, _ outcome: FieldOutcome, to w: inout JSONWriter) {
-    let encodedTags = tagsText()
+    keepTagsText()
     w.beginMessage(id: id)
     w.fieldState(
       head: head,
@@ -206,7 +204,8 @@ struct FieldSession: Sendable {
   }
 
   mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {
-    FieldStateResult(
+    keepTagsText()
+    return FieldStateResult(
       field: id,
       version: version,
       tags: field.tags,
@@ -214,7 +213,7 @@ struct FieldSession: Sendable {
       prompt: prompt,
       outcome: outcome,
       selected: field.selected,
-      encodedTags: tagsText(),
+      encodedTags: encodedTags,
       canUndo: field.canUndo,
       canRedo: field.canRedo,
       language: language,

@@ -13,8 +13,6 @@ public struct Outbox: ~Copyable {
   private var buffer = JSONWriter(reservingCapacity: 4096)
   /// The Content-Length digits the next header reserves: the last body's.
   private var guessedDigits = 3
-  /// Where each body lies in ``wire`` (the tests read them through ``messages``).
-  private var bodyRanges: [Range<Int>] = []
   /// Set when the process should exit with this code after writing ``wire``.
   public var exitCode: Int32?
   /// A client process id to poll; exit when it disappears.
@@ -35,23 +33,20 @@ public struct Outbox: ~Copyable {
     try buffer.withBytes(body)
   }
 
-  /// The bodies sent, one per message, in order.
+  /// The bodies sent, one per message, in order: read back from ``wire`` (a batch's replies, the
+  /// tests), so writing a message records nothing beside its bytes.
   public var messages: [ArraySlice<UInt8>] {
-    let bytes = buffer.bytes
-    return bodyRanges.map { bytes[$0] }
+    var decoder = FrameDecoder(framing: framing, limits: FrameLimits(maxMessageBytes: buffer.count))
+    decoder.feed(buffer.bytes)
+    var bodies: [ArraySlice<UInt8>] = []
+    while case .message(let body)? = decoder.next() { bodies.append(body[...]) }
+    return bodies
   }
 
   /// Writes one message body in place and frames it; `body` writes one JSON value (writing
   /// nothing sends nothing).
   public mutating func write(_ body: (inout JSONWriter) -> Void) {
-    if let range = FrameEncoder.write(
-      as: framing,
-      into: &buffer,
-      guessedDigits: &guessedDigits,
-      body
-    ) {
-      bodyRanges.append(range)
-    }
+    _ = FrameEncoder.write(as: framing, into: &buffer, guessedDigits: &guessedDigits, body)
   }
 
   /// Sends one message body already written elsewhere (copied).
@@ -75,7 +70,6 @@ public struct Outbox: ~Copyable {
   /// Empties the outbox after the executable has performed it (keeps buffer capacity).
   public mutating func clear() {
     buffer.reset()
-    bodyRanges.removeAll(keepingCapacity: true)
     logs.removeAll(keepingCapacity: true)
     vaultTasks.removeAll()
     exitCode = nil

@@ -115,6 +115,7 @@ extension Server {
   ) {
     guard let buffer = session.buffer else { return }
     let cells = session.cellLayout?.layout(for: session.field.tags)
+    session.keepTagsText()
     // Written from the session in place: a FieldUpdateNotification value would be built,
     // copied and destroyed on every sync keystroke (BENCHMARKS.md).
     outbox.write { w in
@@ -125,7 +126,7 @@ extension Server {
           edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
           stateVersion: session.version,
           tags: session.field.tags,
-          encodedTags: session.tagsText(),
+          encodedTags: session.encodedTags,
           text: session.field.draft,
           outcome: outcome,
           resync: resync,

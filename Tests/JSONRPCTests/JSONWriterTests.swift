@@ -240,3 +240,27 @@ private func referenceQuoted(_ text: String) -> String {
     }
   }
 }
+
+/// A member written and taken back leaves the writer as it was, comma state included, wherever
+/// the mark was taken: after a value, after a key, right after `{`.
+@Test func rewindingToAMarkTakesBackTheCommaStateToo() {
+  var w = JSONWriter()
+  w.beginObject()
+  let first = w.mark()
+  w.key("gone")
+  w.integer(1)
+  w.rewind(to: first)
+  w.key("a")
+  let afterKey = w.mark()
+  w.beginArray()
+  w.rewind(to: afterKey)
+  w.integer(1)
+  let afterValue = w.mark()
+  w.key("gone")
+  w.string("x")
+  w.rewind(to: afterValue)
+  w.key("b")
+  w.integer(2)
+  w.endObject()
+  #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"a":1,"b":2}"#)
+}

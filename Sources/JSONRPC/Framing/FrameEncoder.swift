@@ -20,7 +20,7 @@ public enum FrameEncoder {
     keepEmpty: Bool = false,
     _ body: (inout JSONWriter) -> Void
   ) -> Range<Int>? {
-    let frameStart = w.count
+    let frame = w.mark()  // where the frame starts (`frame.count`), to take it back
     switch framing {
     case .contentLength:
       w.skip(20 + guessedDigits)  // "Content-Length: " N "\r\n\r\n"
@@ -29,25 +29,25 @@ public enum FrameEncoder {
       body(&w)
       let length = w.count - bodyStart
       guard length > 0 || keepEmpty else {
-        w.truncate(to: frameStart)
+        w.rewind(to: frame)
         return nil
       }
       let digits = digitCount(length)
       guessedDigits = digits
       let headerLength = 20 + digits
-      if headerLength != bodyStart - frameStart || !FastPath.headerDigitsGuessed.isOn {
-        w.moveTail(from: bodyStart, to: frameStart + headerLength)
+      if headerLength != bodyStart - frame.count || !FastPath.headerDigitsGuessed.isOn {
+        w.moveTail(from: bodyStart, to: frame.count + headerLength)
       } else {
         FastPath.headerDigitsGuessed.taken()
       }
-      w.contentLengthHeader(at: frameStart, length: length, digits: digits)
-      return (frameStart + headerLength)..<w.count
+      w.contentLengthHeader(at: frame.count, length: length, digits: digits)
+      return (frame.count + headerLength)..<w.count
     case .newlineDelimited:
       w.beginValue()
       body(&w)
-      guard w.count > frameStart || keepEmpty else { return nil }
+      guard w.count > frame.count || keepEmpty else { return nil }
       defer { w.appendRaw("\n") }
-      return frameStart..<w.count
+      return frame.count..<w.count
     }
   }
 

@@ -49,9 +49,6 @@ public struct JSONWriter: ~Copyable {
     Array(UnsafeBufferPointer(start: base, count: count))
   }
 
-  /// Whether nothing has been written.
-  public var isEmpty: Bool { count == 0 }
-
   /// Lends the text written so far.
   public func withBytes<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
     try body(UnsafeBufferPointer(start: base, count: count).span)
@@ -248,9 +245,9 @@ public struct JSONWriter: ~Copyable {
   }
 
   /// ``fragment(_:)-(StaticString)`` for text made at run time and kept, such as a field's
-  /// `{"field":"f","version":` (trusted JSON text, as it is).
-  public mutating func fragment(_ text: ArraySlice<UInt8>) {
-    text.withUnsafeBufferPointer { appendRun($0) }
+  /// `{"field":"f","version":` (trusted JSON text, as it is), from byte `start` on.
+  public mutating func fragment(_ text: [UInt8], from start: Int = 0) {
+    text.withUnsafeBufferPointer { appendRun(UnsafeBufferPointer(rebasing: $0[start...])) }
     needsComma = false
   }
 
@@ -259,14 +256,20 @@ public struct JSONWriter: ~Copyable {
     appendRun(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// Forgets everything written after the first `newCount` bytes.
-  ///
-  /// `afterValue`: `newCount` stood right after a value, so a member written next gets its
-  /// comma (as if what was taken back had never been written).
-  public mutating func truncate(to newCount: Int, afterValue: Bool = false) {
-    precondition(newCount >= 0 && newCount <= count)
-    written = newCount
-    if afterValue { needsComma = true }
+  /// A place to come back to with ``rewind(to:)``: the count and the comma state there.
+  public struct Mark {
+    let count: Int
+    let needsComma: Bool
+  }
+
+  /// Where the text stands now, for taking back what is written next.
+  public func mark() -> Mark { Mark(count: written, needsComma: needsComma) }
+
+  /// Forgets what was written since `mark`, comma state included, as if never written.
+  public mutating func rewind(to mark: Mark) {
+    precondition(mark.count <= written)
+    written = mark.count
+    needsComma = mark.needsComma
   }
 
   /// Moves the bytes from `start` to the end so they begin at `destination` (either way),

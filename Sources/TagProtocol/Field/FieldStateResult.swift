@@ -128,9 +128,9 @@ extension JSONWriter {
     language: Language,
     flagged: [FlaggedTag]
   ) {
-    fragment(head.field[(inResponse ? 0 : FieldStateHead.resultName)...])
+    fragment(head.field, from: inResponse ? 0 : FieldStateHead.resultName)
     integer(version)
-    fragment(head.prompt[...])
+    fragment(head.prompt)
     fieldChange(
       tags: tags,
       encodedTags: encodedTags,
@@ -191,11 +191,11 @@ extension JSONWriter {
     }
     if !saysNothing {
       // Said straight into the reply; taken back when the outcome has nothing worth saying.
-      let start = count
+      let start = mark()
       fragment(#","announcement":""#)
       let words = count
       Announcement.say(outcome, tags: tags, in: language, into: &self)
-      if count == words { truncate(to: start, afterValue: true) } else { members("\"") }
+      if count == words { rewind(to: start) } else { members("\"") }
     }
   }
 }
@@ -208,13 +208,9 @@ extension JSONWriter: PhraseSink {
   public mutating func number(_ value: Int) { digits(value) }
 }
 
-extension FieldOutcome: JSONWritable {
-  /// `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? | limit?}]}`.
-  public func write(to w: inout JSONWriter) {
-    write(to: &w, tags: [], encodedTags: nil)
-  }
-
-  /// Writes the outcome of a change that left the field holding `tags`, whose JSON text
+extension FieldOutcome {
+  /// Writes `{added: [tag], removed: [{index, tag}], dropped: [{text, reason, duplicateOf? |
+  /// limit?}], …}`, the outcome of a change that left the field holding `tags`, whose JSON text
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {

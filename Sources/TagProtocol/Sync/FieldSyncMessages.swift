@@ -164,7 +164,7 @@ extension JSONWriter {
     flagged: [FlaggedTag]
   ) {
     // `{"field":…,"version":` as a FieldState starts (the field's kept text).
-    fragment(head.field[FieldStateHead.resultName...])
+    fragment(head.field, from: FieldStateHead.resultName)
     integer(version)
     fragment(#","edits":["#)
     for edit in edits { write(edit) }
