@@ -53,6 +53,7 @@ public struct Params<M: ParamsMember> {
   public var path: String { at.text }
 
   /// The object with its members in `slots`; throws for a member `M` does not declare.
+  @inline(__always)
   init(_ object: ParamsObject, slots: consuming MemberSlots, at: ParamsPath) throws(ParamsError) {
     self.object = object
     self.slots = slots

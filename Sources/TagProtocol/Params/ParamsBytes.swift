@@ -29,7 +29,7 @@ extension TagMessage {
 
 extension Params {
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
-  @usableFromInline
+  @usableFromInline @inline(__always)
   static func root(_ source: ParamsSource) throws(ParamsError) -> Params {
     switch source {
     case .bytes(_, .absent): return try Params(tree: JSONObject(), at: .root)
