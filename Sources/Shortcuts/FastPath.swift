@@ -45,8 +45,6 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// Params decoded with the server's record of members read (no object allocated per decode).
-  case lentParamsUse
 
   // MARK: Writer shortcuts
 

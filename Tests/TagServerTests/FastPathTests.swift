@@ -52,7 +52,6 @@ import Testing
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","options":{"commitOnBlur":true}}}"#
       ]
     ),
-    Case(path: .lentParamsUse, messages: [open]),
     Case(
       path: .objectMember,
       messages: [
@@ -166,7 +165,7 @@ import Testing
     .integerDigits, .plainStringMember, .shortScannedString, .shortInteger, .scannedStringMember,
     .trustedString,
     .numberMember,
-    .boolMember, .objectMember, .compactSizes, .compactContentChanges, .lentParamsUse,
+    .boolMember, .objectMember, .compactSizes, .compactContentChanges,
   ]
 
   /// Frames `messages` after `initialize` in Content-Length framing, in one read.
