@@ -291,7 +291,7 @@ extension FieldSuggestRequest: ServedRequest {
     let encoding = s.positionEncoding
     let session = try s.withField(field) { session throws(RequestError) in session }
     return session.suggest(query, limit: limit, encoding: encoding) { query, limit, excluded in
-      s.vaultSuggestions(for: query, limit: limit, excluding: excluded)
+      s.vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
     }
   }
 }

@@ -302,14 +302,4 @@ extension Server {
       }
     )
   }
-
-  /// The vault's tags as field suggestions for `query`: prefix, then word-prefix, then fuzzy
-  /// matches, each tier ranked by the notes carrying the tag.
-  mutating func vaultSuggestions(
-    for query: String,
-    limit: Int,
-    excluding excluded: (String) -> Bool
-  ) -> [Suggestion] {
-    vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
-  }
 }
