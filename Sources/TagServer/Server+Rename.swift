@@ -41,8 +41,7 @@ extension Server {
       }
       guard !plan.edits.isEmpty else { continue }
       merged = merged || plan.merged
-      let edits = DocumentEditsResult(plan.edits.reversed(), in: text, encoding: positionEncoding)
-      changes.append((FileURI.uri(ofPath: path), edits.edits))
+      changes.append((FileURI.uri(ofPath: path), textEdits(plan.edits, in: text)))
     }
     return VaultRenameResult(
       edit: WorkspaceEdit(changes: changes),
