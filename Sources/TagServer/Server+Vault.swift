@@ -282,15 +282,7 @@ extension Server {
 
   /// `vault/tags`.
   func vaultTags(prefix: String?, limit: Int?) -> VaultTagsResult {
-    VaultTagsResult(
-      tags: vault.index.tags(prefix: prefix, limit: limit).map { tag in
-        VaultTagsResult.Entry(
-          tag: tag.spelling,
-          notes: tag.notes,
-          spellings: tag.spellings.map { VaultTagsResult.Spelling(text: $0.text, notes: $0.notes) }
-        )
-      }
-    )
+    VaultTagsResult(tags: vault.index.tags(prefix: prefix, limit: limit))
   }
 
   /// `vault/notes`.
