@@ -56,7 +56,7 @@ struct FuzzInput {
     if sendsInitialize {
       var first: [UInt8] = []
       FrameEncoder.append(Self.initialize, as: framing ?? .contentLength, to: &first)
-      connection.receive(first, into: &outbox)
+      connection.receive(first.span, into: &outbox)
       guard drained(&outbox, connection) else { return }
     }
     var offset = stream.startIndex

@@ -37,11 +37,6 @@ public struct Connection: Sendable {
     {}
   }
 
-  /// ``receive(_:into:)`` for bytes in an array.
-  public mutating func receive(_ bytes: [UInt8], into outbox: inout Outbox) {
-    receive(bytes.span, into: &outbox)
-  }
-
   /// The input stream ended: reports a message cut short, then ends the session.
   public mutating func inputClosed(into outbox: inout Outbox) {
     outbox.framing = framing
