@@ -45,8 +45,6 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// Params decoded with the server's record of members read (no object allocated per decode).
-  case lentParamsUse
 
   // MARK: Writer shortcuts
 
@@ -87,6 +85,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// Long ASCII texts compared by the standard library's memcmp (`hasSameUTF8`, `hasUTF8Prefix`)
   /// instead of the word loop.
   case knownASCIIComparison
+  /// A large paste's separators counted eight bytes a step (`FieldText.Pieces.bound`) when
+  /// they are at most four ASCII bytes, not looked up byte by byte.
+  case wordSeparatorCount
   /// Edits to a one-line ASCII mirror checked with characters as byte offsets
   /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
   case plainMirrorEdits

@@ -1,18 +1,17 @@
 public import JSONRPC
 
-/// A message a client sends to tagd: its method name and its typed params (whose members
-/// are the ones its `init(params:)` reads), all declared once, on the one type.
+/// A message a client sends to tagd: its method name, its params' members (``Member``) and its
+/// typed params, all declared once, on the one type.
 ///
 /// The server's list of served types (TagServer's `Server.requestTypes`) is the only map from
 /// method strings to types.
 public protocol TagMessage: Sendable {
   /// The JSON-RPC method name.
   static var method: String { get }
+  /// The members the params may have: any other is refused with -32602 naming it.
+  associatedtype Member: ParamsMember
   /// Decodes the params (missing, `null`, `[]` and `{}` read as empty).
-  ///
-  /// The names it asks of `params` are the members the method takes: any other member is
-  /// refused with -32602 naming it (``Params``).
-  init(params: Params) throws(ParamsError)
+  init(params: Params<Member>) throws(ParamsError)
 }
 
 /// A request: a message that is answered with a typed ``Result``.

@@ -68,8 +68,6 @@ public struct Server: Sendable {
   var vault = VaultState()
   /// The buffer the params' member ranges are scanned into, kept between messages.
   var paramsMembers: [JSONObjectRanges.Member] = []
-  /// The record of which params members were read, lent to each decoding in turn.
-  let paramsUse = ParamsUse()
   /// Whether single calls are decoded straight from their bytes (the tests turn it off to
   /// compare with the ``JSONValue`` path, which must answer identically).
   var decodesFromBytes = true
@@ -108,7 +106,7 @@ public struct Server: Sendable {
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
     {
       FastPath.envelopeScan.taken()
-      let params = ParamsSource.bytes(call.body, call.params, reusing: paramsUse)
+      let params = ParamsSource.bytes(call.body, call.params)
       let method = body.extracting(call.method)
       if let id = call.id {
         reply(to: method, id: id, params: params, outbox: &outbox)

@@ -8,6 +8,8 @@ import Glibc
 //   .build/release/tagd-bench --quick                        smoke run (seconds), writes nothing
 //   .build/release/tagd-bench --output PATH                  write the report elsewhere
 //   .build/release/tagd-bench --emit-typing N                print the typing workload (for callgrind)
+//   .build/release/tagd-bench --emit ID [--quick] [--base]    print the --instructions workload ID's
+//                         stream (its base alone with --base), for callgrind or cmp of replies
 //   .build/release/tagd-bench --documents [--quick]           the document/… figures only, printed
 //   .build/release/tagd-bench --vault [--quick]               tagd tags/rename on generated vaults
 //                         of 1k, 10k, 100k notes beside ripgrep, printed as Markdown
@@ -59,6 +61,15 @@ if arguments.first == "--emit-typing", arguments.count == 2, let count = Int(arg
   )
   var bytes = writer.bytes
   bytes += Workloads.typing(count: count, firstID: 100, field: "f").frames.bytes
+  writeText(String(decoding: bytes, as: UTF8.self), to: STDOUT_FILENO)
+  exit(0)
+}
+
+if arguments.first == "--emit", arguments.count >= 2 {
+  let quick = arguments.contains("--quick")
+  guard let workload = Instructions.workloads(quick: quick).first(where: { $0.id == arguments[1] })
+  else { fail("no workload \(arguments[1]); see bench/budgets.json") }
+  let bytes = arguments.contains("--base") ? workload.base : workload.full
   writeText(String(decoding: bytes, as: UTF8.self), to: STDOUT_FILENO)
   exit(0)
 }

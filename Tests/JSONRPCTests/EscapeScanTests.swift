@@ -154,9 +154,7 @@ import Testing
       var decoded: DecodedText?
       let taken = FastPath.counting {
         Self.lending(#"{"text":"\#(chosen.map(\.json).joined())"}"#) { body in
-          var scanner = body.scanner(0..<body.count, maxDepth: 8)
-          let member = ((try? scanner.readObjectRanges()) ?? nil)?.members.first
-          decoded = member.flatMap(body.text(of:))
+          decoded = Self.text(in: body)
         }
       }
       #expect(decoded?.utf8 == Array(text.utf8), "\(text.debugDescription)")
@@ -171,12 +169,19 @@ import Testing
   @Test func noTextFromAValueThatIsNoString() {
     for value in ["5", "null", "[\"a\"]", "{\"a\":\"b\"}"] {
       Self.lending(#"{"text":\#(value)}"#) { body in
-        var scanner = body.scanner(0..<body.count, maxDepth: 8)
-        let member = ((try? scanner.readObjectRanges()) ?? nil)?.members.first
-        #expect(member != nil)
-        #expect(member.flatMap(body.text(of:)) == nil, "\(value)")
+        #expect(body.slots(ofObjectAt: 0..<body.count, Self.text)?.value(0) != nil)
+        #expect(Self.text(in: body) == nil, "\(value)")
       }
     }
+  }
+
+  /// The one member these bodies have.
+  static let text = DeclaredMembers(["text"])
+
+  /// The text of member `text` of `body`, an object.
+  static func text(in body: MessageBytes) -> DecodedText? {
+    let slots = body.slots(ofObjectAt: 0..<body.count, text)
+    return slots?.value(0).flatMap { body.text(at: $0, isPlain: slots?.isPlainString(0) ?? false) }
   }
 
   /// `text` (valid JSON) lent as a body, as the envelope scan lends one.

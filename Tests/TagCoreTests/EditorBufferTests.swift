@@ -18,6 +18,37 @@ import Testing
     )
   }
 
+  /// The mirror's cells are Unicode scalars, not characters: an edit that takes a combining
+  /// mark away from its letter, in the middle or at the end, or puts one back, changes exactly
+  /// that scalar (the cells are a `String`, whose own edits work on characters).
+  @Test func editsInsideACharacterChangeOnlyTheirScalars() throws {
+    var field = TagField()
+    var buffer = EditorBuffer(text: "", version: 0)
+    func expectText(_ bytes: String) {
+      #expect(Array(buffer.text.utf8) == Array(bytes.utf8))
+      #expect(Array(buffer.draft.utf8) == Array(bytes.utf8))
+      #expect(Array(field.draft.utf8) == Array(bytes.utf8))
+    }
+    // c a f e ◌́ s: the combining acute accent is UTF-16 position 4.
+    let steps: [(TextEdit, String)] = [
+      (insert("cafe\u{301}s", at: 0), "cafe\u{301}s"),
+      (delete(4, 5), "cafes"),
+      (insert("\u{301}", at: 4), "cafe\u{301}s"),
+      (delete(5, 6), "cafe\u{301}"),
+      (delete(4, 5), "cafe"),
+      (insert("\u{301}", at: 4), "cafe\u{301}"),
+    ]
+    for (version, (edit, text)) in steps.enumerated() {
+      _ = try buffer.clientChanged(
+        version: version + 1,
+        edits: [edit],
+        encoding: .utf16,
+        field: &field
+      )
+      expectText(text)
+    }
+  }
+
   /// An edit across consumed and typed text takes the cells it covers and keeps what is left
   /// of each: the consumed text before it still to delete, the typed text after it still the
   /// draft's.

@@ -21,33 +21,13 @@ public struct JSONObjectRanges: Sendable {
   public init(members: [Member] = []) {
     self.members = members
   }
-
-  /// The same members with every range moved `distance` bytes on (ranges found in a slice
-  /// made relative to the whole).
-  public func offset(by distance: Int) -> JSONObjectRanges {
-    JSONObjectRanges(
-      members: members.map { member in
-        Member(
-          key: (member.key.lowerBound + distance)..<(member.key.upperBound + distance),
-          keyHasEscapes: member.keyHasEscapes,
-          value: (member.value.lowerBound + distance)..<(member.value.upperBound + distance),
-          isPlainString: member.isPlainString
-        )
-      }
-    )
-  }
 }
 
 extension JSONScanner {
-  /// Reads the object that comes next as ranges (each value skipped, so validated); nil
-  /// (nothing consumed) when the next value is not an object.
-  public mutating func readObjectRanges() throws(JSONParseError) -> JSONObjectRanges? {
-    var storage: [JSONObjectRanges.Member] = []
-    return try readObjectRanges(reusing: &storage)
-  }
-
-  /// ``readObjectRanges()`` into `storage`'s buffer (emptied first): a caller that keeps one
-  /// array and lets each result go before the next read allocates nothing per object.
+  /// Reads the object that comes next as ranges (each value skipped, so validated), into
+  /// `storage`'s buffer (emptied first: a caller that keeps one array and lets each result go
+  /// before the next read allocates nothing per object); nil (nothing consumed) when the next
+  /// value is not an object.
   public mutating func readObjectRanges(
     reusing storage: inout [JSONObjectRanges.Member]
   ) throws(JSONParseError) -> JSONObjectRanges? {

@@ -45,95 +45,43 @@ public struct MessageBytes {
     JSONScanner(slice(range), maxDepth: maxDepth, trusted: true)
   }
 
-  /// The length (quotes included) up to which a string without escapes is made by the
-  /// standard library's small-string path rather than copied unvalidated.
-  @usableFromInline static let shortString = 34
-
-  /// The string value of `member`, escapes decoded; nil when it is not a string.
+  /// The string value at `value`, escapes decoded (`isPlain`: it has none); nil when it is
+  /// not a string.
   ///
   /// Decoded in one pass, without validating the bytes again: the content lies between two
-  /// quote bytes of valid JSON, so it is whole UTF-8 scalars. A short string without escapes is
-  /// made by the standard library's small-string path, which is cheaper there.
-  @inlinable public func stringValue(of member: JSONObjectRanges.Member) -> String? {
-    // Inlinable for this case, the common one (ids, a draft): a copy at the call site.
-    if member.isPlainString, member.value.count <= Self.shortString {
-      return string((member.value.lowerBound + 1)..<(member.value.upperBound - 1))
-    }
-    return decodedString(of: member)
-  }
-
-  /// ``stringValue(of:)`` for a string with escapes, or a long one.
-  @usableFromInline func decodedString(of member: JSONObjectRanges.Member) -> String? {
-    guard let content = trustedContent(of: member) else { return nil }
+  /// quote bytes of valid JSON, so it is whole UTF-8 scalars.
+  public func stringValue(at value: Range<Int>, isPlain: Bool) -> String? {
+    guard let content = trustedContent(of: value) else { return nil }
     FastPath.trustedString.taken()
-    return JSONScanner.Key(raw: content, hasEscapes: !member.isPlainString).string
+    return JSONScanner.Key(raw: content, hasEscapes: !isPlain).string
   }
 
-  /// The bytes between the quotes of `member`'s string value (valid JSON, so they need no
+  /// The bytes between the quotes of the string value at `value` (valid JSON, so they need no
   /// validating); nil for a value that is no string.
-  private func trustedContent(of member: JSONObjectRanges.Member) -> UnsafeBufferPointer<UInt8>? {
-    let value = member.value
+  private func trustedContent(of value: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
     guard value.count >= 2, buffer[value.lowerBound] == UInt8(ascii: "\""),
       buffer[value.upperBound - 1] == UInt8(ascii: "\"")
     else { return nil }
     return slice((value.lowerBound + 1)..<(value.upperBound - 1))
   }
 
-  /// The string value of `member` as UTF-8, escapes decoded, with the offset after each of its
+  /// The string value at `value` as UTF-8, escapes decoded, with the offset after each of its
   /// line breaks when the decoder found them; nil when it is not a string.
   ///
   /// For a document's whole text: decoded in one pass that also finds the lines (every line
   /// break in a JSON string is an escape), and no `String` is made.
-  public func text(of member: JSONObjectRanges.Member) -> DecodedText? {
-    guard FastPath.decodedLines.isOn, let content = trustedContent(of: member) else {
+  public func text(at value: Range<Int>, isPlain: Bool) -> DecodedText? {
+    guard FastPath.decodedLines.isOn, let content = trustedContent(of: value) else {
       // Switched off (a test), or no string.
-      return stringValue(of: member).map { DecodedText(utf8: Array($0.utf8), lineStarts: nil) }
+      return stringValue(at: value, isPlain: isPlain).map {
+        DecodedText(utf8: Array($0.utf8), lineStarts: nil)
+      }
     }
     FastPath.decodedLines.taken()
-    guard !member.isPlainString else { return DecodedText(utf8: Array(content), lineStarts: []) }
+    guard !isPlain else { return DecodedText(utf8: Array(content), lineStarts: []) }
     var lines: [Int] = []
     let utf8 = JSONScanner.decodeEscapedRun(content, lineStarts: &lines, collecting: true)
     return DecodedText(utf8: utf8, lineStarts: lines)
-  }
-
-  /// The text of `member`'s key.
-  public func key(of member: JSONObjectRanges.Member) -> String {
-    guard member.keyHasEscapes else { return string(member.key) }
-    // The key with its quotes is a JSON string: read it as one.
-    let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
-    return parse(quoted, maxDepth: 1)?.stringValue ?? ""
-  }
-
-  /// The index of the last member of `object` (ranges in these bytes) whose key is `key`: the
-  /// one a ``JSONObject`` lookup returns.
-  ///
-  /// The name is a literal (a params type's member): its bytes are compared in place, without
-  /// making or borrowing a `String`.
-  public func lastIndex(of key: StaticString, in object: JSONObjectRanges) -> Int? {
-    guard key.hasPointerRepresentation else {
-      let name = key.description
-      return object.members.lastIndex { self.key(of: $0) == name }
-    }
-    guard let base = buffer.baseAddress else { return nil }
-    let name = key.utf8Start
-    let length = key.utf8CodeUnitCount
-    return object.members.withUnsafeBufferPointer { members -> Int? in
-      var index = members.count
-      while index > 0 {
-        index -= 1
-        let member = members[index]
-        if member.keyHasEscapes {
-          if self.key(of: member) == key.description { return index }
-          continue
-        }
-        guard member.key.count == length else { continue }
-        let bytes = base + member.key.lowerBound
-        var offset = 0
-        while offset < length, bytes[offset] == name[offset] { offset += 1 }
-        if offset == length { return index }
-      }
-      return nil
-    }
   }
 
   /// A cursor over `range`.

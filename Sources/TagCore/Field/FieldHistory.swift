@@ -29,7 +29,7 @@ struct TagChange: Hashable, Sendable {
 
 /// One undo step: the tag-list changes of one user action, in order, and the draft and
 /// selection on either side of it.
-struct HistoryStep: Hashable, Sendable {
+@usableFromInline struct HistoryStep: Hashable, Sendable {
   var action: FieldAction
   var changes: [TagChange]
   var draftBefore: String
@@ -45,10 +45,10 @@ struct HistoryStep: Hashable, Sendable {
 }
 
 /// A field's undo and redo stacks, bounded to `limit` undo steps.
-struct FieldHistory: Hashable, Sendable {
+@usableFromInline struct FieldHistory: Hashable, Sendable {
   private(set) var limit: Int
-  private(set) var undo: [HistoryStep] = []
-  private(set) var redo: [HistoryStep] = []
+  @usableFromInline private(set) var undo: [HistoryStep] = []
+  @usableFromInline private(set) var redo: [HistoryStep] = []
   /// Whether the top undo step may still absorb typing.
   private var typingOpen = false
 

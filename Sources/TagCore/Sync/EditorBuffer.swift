@@ -2,8 +2,8 @@ import Shortcuts
 
 /// The server's mirror of an editor buffer that holds a field's draft, for asynchronous sync.
 ///
-/// The mirror is the UTF-8 bytes of a sequence of cells (Unicode scalars), kept as runs of
-/// cells in one state, each state one of:
+/// The mirror is one `String` of cells (Unicode scalars, addressed by UTF-8 offset), kept as
+/// runs of cells in one state, each state one of:
 ///
 /// - **normal**: in the client's buffer and in the draft;
 /// - **consumed**: in the client's buffer, but the commit rule has already turned it into tags
@@ -13,7 +13,9 @@ import Shortcuts
 ///
 /// The client's buffer at ``version`` is the cells that are not inserted; the field's draft is
 /// the cells that are not consumed. ``pendingEdits(encoding:)`` turns the client's buffer into
-/// the draft. See `Protocol/sync.md` for the protocol and the argument for why no keystroke is
+/// the draft. While no cell is consumed (most keystrokes) the draft is the cells' `String`
+/// itself: the field's draft and the mirror are one UTF-8 value, shared, never rebuilt
+/// (``draft``). See `Protocol/sync.md` for the protocol and the argument for why no keystroke is
 /// lost.
 ///
 /// A keystroke costs the size of the change, not of the buffer: typing at the end of a line of
@@ -37,15 +39,16 @@ public struct EditorBuffer: Hashable, Sendable {
     case inserted
   }
 
-  /// A stretch of cells in one state: `count` bytes of ``bytes``.
+  /// A stretch of cells in one state: `count` UTF-8 bytes of ``cells``.
   struct Run: Hashable, Sendable {
     var state: State
     var count: Int
   }
 
-  /// The cells' UTF-8, in order.
-  private var bytes: [UInt8]
-  /// The cells' states: runs covering ``bytes`` in order, none empty, no two neighbours alike.
+  /// The cells, in order: a `String`, so that the draft is this same value when it is every
+  /// cell (no copy, no validation), and so that text the client types is appended as it is.
+  private var cells: String
+  /// The cells' states: runs covering ``cells``' UTF-8 in order, none empty, no two neighbours alike.
   private var runs: [Run]
   /// The bytes of the client's text (the cells not inserted).
   private var visibleCount: Int
@@ -62,17 +65,18 @@ public struct EditorBuffer: Hashable, Sendable {
 
   /// Mirrors a buffer whose whole text is `text` at `version`.
   public init(text: String, version: Int) {
-    bytes = Array(text.utf8)
-    runs = bytes.isEmpty ? [] : [Run(state: .normal, count: bytes.count)]
-    visibleCount = bytes.count
-    specials = Self.specials(in: bytes[...])
+    cells = text
+    runs = text.isEmpty ? [] : [Run(state: .normal, count: text.utf8.count)]
+    visibleCount = text.utf8.count
+    specials = Self.specials(in: text.utf8.span)
     self.version = version
   }
 
   /// The client's buffer text.
   public var text: String { string { $0 != .inserted } }
 
-  /// The draft the field holds: the buffer without consumed text, with inserted text.
+  /// The draft the field holds: the buffer without consumed text, with inserted text; the
+  /// cells' own `String` (shared, not copied) when none is consumed.
   public var draft: String { string { $0 != .consumed } }
 
   /// Whether edits wait for the client: consumed text to delete or server text to insert.
@@ -86,28 +90,41 @@ public struct EditorBuffer: Hashable, Sendable {
     var length = 0
     for run in runs where include(run.state) { length += run.count }
     guard length > 0 else { return "" }
-    // The usual case, nothing left out: the bytes as they are, with no copy to gather them.
-    if length == bytes.count { return bytes.span.text() }
+    // The usual case, nothing left out: the cells' own value, shared.
+    if length == cells.utf8.count { return cells }
     var gathered: [UInt8] = []
     gathered.reserveCapacity(length)
     var from = 0
     for run in runs {
-      if include(run.state) { gathered += bytes[from..<(from + run.count)] }
+      if include(run.state) { append(from..<(from + run.count), to: &gathered) }
       from += run.count
     }
     return gathered.span.text()
   }
 
-  /// The bytes of `text` that are outside ASCII or line breaks.
-  private static func specials(in text: ArraySlice<UInt8>) -> Int {
-    var count = 0
-    for byte in text where byte >= 0x80 || byte == 0x0A || byte == 0x0D { count += 1 }
-    return count
+  /// Appends the cells' UTF-8 between byte offsets `range` to `array`.
+  private func append(_ range: Range<Int>, to array: inout [UInt8]) {
+    let utf8 = cells.utf8.span
+    for offset in range { array.append(utf8[offset]) }
   }
 
-  private static func specials(in text: String) -> Int {
+  /// The bytes of the cells between byte offsets `range` that are outside ASCII or line breaks.
+  private func specials(_ range: Range<Int>) -> Int {
+    Self.specials(in: cells.utf8.span.extracting(range))
+  }
+
+  /// The index of the cells' UTF-8 byte `offset` (constant time: the `String` is native UTF-8).
+  private func index(_ offset: Int) -> String.Index {
+    cells.utf8.index(cells.utf8.startIndex, offsetBy: offset)
+  }
+
+  /// The bytes of `text` that are outside ASCII or line breaks.
+  private static func specials(in text: Span<UInt8>) -> Int {
     var count = 0
-    for byte in text.utf8 where byte >= 0x80 || byte == 0x0A || byte == 0x0D { count += 1 }
+    for offset in text.indices {
+      let byte = text[offset]
+      if byte >= 0x80 || byte == 0x0A || byte == 0x0D { count += 1 }
+    }
     return count
   }
 
@@ -210,12 +227,12 @@ public struct EditorBuffer: Hashable, Sendable {
       throw .invalidEdit(error)
     }
     let draft = self.draft
-    bytes = Array(clientText.utf8) + Array(draft.utf8)
+    cells = clientText + draft
     runs = []
     Self.append(Run(state: .consumed, count: clientText.utf8.count), to: &runs)
     Self.append(Run(state: .inserted, count: draft.utf8.count), to: &runs)
     visibleCount = clientText.utf8.count
-    specials = Self.specials(in: clientText)
+    specials = Self.specials(in: clientText.utf8.span)
     self.version = version
   }
 
@@ -235,7 +252,7 @@ public struct EditorBuffer: Hashable, Sendable {
       }
       length += edit.newText.utf8.count - removed
       // Text that brings a line break or non-ASCII: the rest is checked the general way.
-      if index < edits.count - 1, Self.specials(in: edit.newText) > 0 { return false }
+      if index < edits.count - 1, Self.specials(in: edit.newText.utf8.span) > 0 { return false }
     }
     FastPath.plainMirrorEdits.taken()
     return true
@@ -261,7 +278,10 @@ public struct EditorBuffer: Hashable, Sendable {
       visible += run.count
       guard lower < upper else { continue }
       guard run.state == .consumed else { return false }
-      removed += bytes[(at + lower - (visible - run.count))..<(at + upper - (visible - run.count))]
+      append(
+        (at + lower - (visible - run.count))..<(at + upper - (visible - run.count)),
+        to: &removed
+      )
     }
     return String(decoding: removed, as: UTF8.self).count == 1
   }
@@ -323,7 +343,7 @@ public struct EditorBuffer: Hashable, Sendable {
           stretch.consumed += run.count
           visible += run.count
         } else {
-          stretch.text += bytes[at..<(at + run.count)]
+          append(at..<(at + run.count), to: &stretch.text)
         }
         at += run.count
         index += 1
@@ -385,7 +405,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Whether the draft cells end with the bytes of `suffix`, compared run by run from the end.
   private func draftEnds(with suffix: String) -> Bool {
     let wanted = suffix.utf8.span
-    let source = bytes.span
+    let source = cells.utf8.span
     var left = wanted.count
     var end = source.count
     var index = runs.count
@@ -405,7 +425,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Consumes every draft cell but the last `keep` bytes of them (normal cells become
   /// consumed, inserted ones go) and, when `inserting` is given, inserts it at the end.
   ///
-  /// In place, run by run (the runs and bytes were built anew on every commit).
+  /// In place, run by run (the runs and cells were built anew on every commit).
   private mutating func replaceDraft(keeping keep: Int, inserting: String?) {
     let draftCount = runs.reduce(0) { $0 + ($1.state != .consumed ? $1.count : 0) }
     var affected = draftCount - keep
@@ -422,7 +442,7 @@ public struct EditorBuffer: Hashable, Sendable {
       affected -= length
       if run.state == .inserted {
         // Its first `length` cells go: the client never had them.
-        bytes.removeSubrange(at..<(at + length))
+        cells.removeSubrange(self.index(at)..<self.index(at + length))
         if length == run.count {
           runs.remove(at: index)
         } else {
@@ -453,16 +473,9 @@ public struct EditorBuffer: Hashable, Sendable {
       }
     }
     if let inserting, !inserting.isEmpty {
-      bytes.append(contentsOf: inserting.utf8)
+      cells.append(inserting)
       Self.append(Run(state: .inserted, count: inserting.utf8.count), to: &runs)
     }
-  }
-
-  /// Appends the UTF-8 of `text` to `bytes`, a byte at a time: a keystroke's few bytes cost
-  /// less so than through `append(contentsOf: text.utf8)`'s generic copy (~170 instructions).
-  private static func append(_ text: String, to bytes: inout [UInt8]) {
-    let utf8 = text.utf8.span
-    for offset in utf8.indices { bytes.append(utf8[offset]) }
   }
 
   /// Appends `run` to `runs`, joining it to the last run when their states agree.
@@ -475,8 +488,8 @@ public struct EditorBuffer: Hashable, Sendable {
     }
   }
 
-  /// The byte index of the cell that starts visible (client) byte `offset`, or ``bytes``'s
-  /// count past the last one.
+  /// The byte index of the cell that starts visible (client) byte `offset`, or the cells'
+  /// UTF-8 count past the last one.
   private func indexOfVisible(_ offset: Int) -> Int {
     var visible = 0
     var at = 0
@@ -487,7 +500,7 @@ public struct EditorBuffer: Hashable, Sendable {
       }
       at += run.count
     }
-    return bytes.count
+    return cells.utf8.count
   }
 
   /// The cells that the client's range between visible byte offsets `start` and `end` covers.
@@ -505,28 +518,28 @@ public struct EditorBuffer: Hashable, Sendable {
   /// in cells of `state`.
   private mutating func replace(_ start: Int, _ end: Int, with text: String, as state: State) {
     let range = cellRange(start, end)
-    if range.isEmpty, range.lowerBound == bytes.count {
+    if range.isEmpty, range.lowerBound == cells.utf8.count {
       // Typing at the end: the text joins the last run or starts one.
-      Self.append(text, to: &bytes)
+      cells.append(text)
       Self.append(Run(state: state, count: text.utf8.count), to: &runs)
       if state != .inserted {
         visibleCount += text.utf8.count
-        specials += Self.specials(in: text)
+        specials += Self.specials(in: text.utf8.span)
       }
-    } else if text.isEmpty, range.upperBound == bytes.count, let last = runs.last,
+    } else if text.isEmpty, range.upperBound == cells.utf8.count, let last = runs.last,
       last.count >= range.count, last.state != .inserted
     {
       // Deleting at the end, within the last run.
       visibleCount -= range.count
-      specials -= Self.specials(in: bytes[range])
-      bytes.removeLast(range.count)
+      specials -= specials(range)
+      removeCells(range)
       if last.count == range.count {
         runs.removeLast()
       } else {
         runs[runs.count - 1].count -= range.count
       }
     } else {
-      splice(range, with: Array(text.utf8), as: state)
+      splice(range, with: text, as: state)
     }
   }
 
@@ -537,7 +550,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// before it, the new run, and what is left of the last after it), and neighbours in the same
   /// state are joined where they now meet. The runs were built anew each time, an allocation
   /// per `applied` report.
-  private mutating func splice(_ range: Range<Int>, with text: [UInt8], as state: State) {
+  private mutating func splice(_ range: Range<Int>, with text: String, as state: State) {
     // The runs wholly before the range stay.
     var first = 0
     var at = 0
@@ -554,7 +567,7 @@ public struct EditorBuffer: Hashable, Sendable {
       let upper = min(range.upperBound, at + run.count)
       if lower < upper, run.state != .inserted {
         visibleCount -= upper - lower
-        specials -= Self.specials(in: bytes[lower..<upper])
+        specials -= specials(lower..<upper)
       }
       at += run.count
       end += 1
@@ -572,7 +585,7 @@ public struct EditorBuffer: Hashable, Sendable {
       index += 1
     }
     if !text.isEmpty {
-      runs.insert(Run(state: state, count: text.count), at: index)
+      runs.insert(Run(state: state, count: text.utf8.count), at: index)
       index += 1
     }
     if tail.count > 0 {
@@ -588,13 +601,27 @@ public struct EditorBuffer: Hashable, Sendable {
       index -= 1
     }
     if state != .inserted {
-      visibleCount += text.count
-      specials += Self.specials(in: text[...])
+      visibleCount += text.utf8.count
+      specials += Self.specials(in: text.utf8.span)
     }
-    if range.isEmpty, range.lowerBound == bytes.count {
-      bytes.append(contentsOf: text)
+    if range.isEmpty, range.lowerBound == cells.utf8.count {
+      cells.append(text)
+    } else if text.isEmpty {
+      removeCells(range)
     } else {
-      bytes.replaceSubrange(range, with: text)
+      cells.replaceSubrange(self.index(range.lowerBound)..<self.index(range.upperBound), with: text)
+    }
+  }
+
+  /// Removes the cells at byte `range`: a whole or trailing range by taking what is left as a
+  /// new `String` (`removeSubrange` cost ~1,000 instructions even for a few bytes).
+  private mutating func removeCells(_ range: Range<Int>) {
+    if range.upperBound < cells.utf8.count {
+      cells.removeSubrange(index(range.lowerBound)..<index(range.upperBound))
+    } else if range.lowerBound == 0 {
+      cells = ""
+    } else {
+      cells = String(cells[..<index(range.lowerBound)])
     }
   }
 
@@ -618,14 +645,14 @@ public struct EditorBuffer: Hashable, Sendable {
       guard lo < hi else { continue }
       switch run.state {
       case .normal: sawNormal = true
-      case .inserted: wanted += bytes[lo..<hi]
+      case .inserted: append(lo..<hi, to: &wanted)
       case .consumed: break
       }
     }
     if !sawNormal, wanted.elementsEqual(text.utf8) {
-      splice(lower..<upper, with: wanted, as: .normal)
+      splice(lower..<upper, with: text, as: .normal)
     } else {
-      splice(cellRange(start, end), with: Array(text.utf8), as: .consumed)
+      splice(cellRange(start, end), with: text, as: .consumed)
     }
   }
 

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 public import TagCore
 
 /// `cloud/open` (request).
@@ -7,6 +7,10 @@ public import TagCore
 public struct CloudOpenRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/open"
+  public enum Member: Int, ParamsMember {
+    case cloud, tags, selection
+    public static let declared = declare()
+  }
   /// The client-chosen id of the cloud.
   public var cloud: String
   /// The tags; titles must be unique.
@@ -14,13 +18,11 @@ public struct CloudOpenRequest: TagRequest, Hashable {
   /// The initially selected titles.
   public var selection: [String]
 
-  public init(params: Params) throws(ParamsError) {
-    cloud = try params.string("cloud")
-    tags = try cloudTags(params.array("tags"), at: params.path("tags"), of: params)
+  public init(params: Params<Member>) throws(ParamsError) {
+    cloud = try params.string(.cloud)
+    tags = try cloudTags(params.array(.tags), at: params.path(.tags))
     selection =
-      try params.optionalArray("selection").map { items throws(ParamsError) in
-        try params.strings(items, at: params.path("selection"))
-      } ?? []
+      try params.optionalStrings(.selection) ?? []
   }
 }
 
@@ -30,14 +32,18 @@ public struct CloudOpenRequest: TagRequest, Hashable {
 public struct CloudToggleRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/toggle"
+  public enum Member: Int, ParamsMember {
+    case cloud, title
+    public static let declared = declare()
+  }
   /// The cloud's id.
   public var cloud: String
   /// The tag's title.
   public var title: String
 
-  public init(params: Params) throws(ParamsError) {
-    cloud = try params.string("cloud")
-    title = try params.string("title")
+  public init(params: Params<Member>) throws(ParamsError) {
+    cloud = try params.string(.cloud)
+    title = try params.string(.title)
   }
 }
 
@@ -47,14 +53,18 @@ public struct CloudToggleRequest: TagRequest, Hashable {
 public struct CloudSelectRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/select"
+  public enum Member: Int, ParamsMember {
+    case cloud, selection
+    public static let declared = declare()
+  }
   /// The cloud's id.
   public var cloud: String
   /// The titles to select; every other tag is deselected.
   public var selection: [String]
 
-  public init(params: Params) throws(ParamsError) {
-    cloud = try params.string("cloud")
-    selection = try params.strings("selection")
+  public init(params: Params<Member>) throws(ParamsError) {
+    cloud = try params.string(.cloud)
+    selection = try params.strings(.selection)
   }
 }
 
@@ -64,14 +74,18 @@ public struct CloudSelectRequest: TagRequest, Hashable {
 public struct CloudSetTagsRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/setTags"
+  public enum Member: Int, ParamsMember {
+    case cloud, tags
+    public static let declared = declare()
+  }
   /// The cloud's id.
   public var cloud: String
   /// The new tags.
   public var tags: [CloudTag]
 
-  public init(params: Params) throws(ParamsError) {
-    cloud = try params.string("cloud")
-    tags = try cloudTags(params.array("tags"), at: params.path("tags"), of: params)
+  public init(params: Params<Member>) throws(ParamsError) {
+    cloud = try params.string(.cloud)
+    tags = try cloudTags(params.array(.tags), at: params.path(.tags))
   }
 }
 
@@ -81,9 +95,10 @@ public struct CloudSetTagsRequest: TagRequest, Hashable {
 public struct CloudStateRequest: TagRequest, Hashable {
   public typealias Result = CloudStateResult
   public static let method = "cloud/state"
+  public typealias Member = CloudMember
   /// The cloud's id.
   public var cloud: String
-  public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
+  public init(params: Params<Member>) throws(ParamsError) { cloud = try params.string(.cloud) }
 }
 
 /// `cloud/close` (request).
@@ -92,9 +107,10 @@ public struct CloudStateRequest: TagRequest, Hashable {
 public struct CloudCloseRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "cloud/close"
+  public typealias Member = CloudMember
   /// The cloud's id.
   public var cloud: String
-  public init(params: Params) throws(ParamsError) { cloud = try params.string("cloud") }
+  public init(params: Params<Member>) throws(ParamsError) { cloud = try params.string(.cloud) }
 }
 
 /// `cloud/layout` (request).
@@ -106,6 +122,10 @@ public struct CloudCloseRequest: TagRequest, Hashable {
 public struct CloudLayoutRequest: TagRequest, Hashable {
   public typealias Result = LayoutResult
   public static let method = "cloud/layout"
+  public enum Member: Int, ParamsMember {
+    case cloud, width, sizes, spacing, mergeDistance, transition
+    public static let declared = declare()
+  }
   /// The cloud's id.
   public var cloud: String
   /// The available width; nil for unbounded.
@@ -119,23 +139,22 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
   /// An animated spacing change and the progress to sample it at.
   public var transition: (SpacingTransition, progress: Double)?
 
-  public init(params: Params) throws(ParamsError) {
-    cloud = try params.string("cloud")
-    width = try readWidth(params)
-    sizes = try params.sizes("sizes")
-    spacing = try params.optionalLength("spacing") ?? 16
-    mergeDistance = try params.optionalLength("mergeDistance") ?? 10
-    try params.exclusive("transition", "spacing")
-    if let t = try params.optionalObject("transition") {
-      t.accept("from")  // named in the docs' order in messages; `progress` is checked first
-      t.accept("to")
-      let progress = try t.length("progress")
+  public init(params: Params<Member>) throws(ParamsError) {
+    cloud = try params.string(.cloud)
+    width = try readWidth(params, .width)
+    sizes = try params.sizes(.sizes)
+    spacing = try params.optionalLength(.spacing) ?? 16
+    mergeDistance = try params.optionalLength(.mergeDistance) ?? 10
+    try params.exclusive(.transition, .spacing)
+    if let t = try params.optionalObject(.transition, as: TransitionMember.self) {
+      let progress = try t.length(.progress)
       if progress > 1 {
-        try t.refuse(
-          ParamsError(path: t.path("progress"), problem: "must be between 0 and 1, got \(progress)")
+        throw ParamsError(
+          path: t.path(.progress),
+          problem: "must be between 0 and 1, got \(progress)"
         )
       }
-      transition = (SpacingTransition(from: try t.length("from"), to: try t.length("to")), progress)
+      transition = (SpacingTransition(from: try t.length(.from), to: try t.length(.to)), progress)
     }
   }
 
@@ -151,16 +170,30 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
   }
 }
 
-func cloudTags(
-  _ items: [JSONValue],
-  at path: String,
-  of params: Params
-) throws(ParamsError) -> [CloudTag] {
+/// The members of a `cloud/layout` transition, in the docs' order (`progress` is checked first).
+enum TransitionMember: Int, ParamsMember {
+  case from, to, progress
+  static let declared = declare()
+}
+
+/// The members of a cloud's tag, `{title, tint?}`.
+enum CloudTagMember: Int, ParamsMember {
+  case title, tint
+  static let declared = declare()
+}
+
+/// The members of a request that names only its cloud.
+public enum CloudMember: Int, ParamsMember {
+  case cloud
+  public static let declared = declare()
+}
+
+func cloudTags(_ items: [JSONValue], at path: String) throws(ParamsError) -> [CloudTag] {
   var tags: [CloudTag] = []
   tags.reserveCapacity(items.count)
   for (i, item) in items.enumerated() {
-    let tag = try params.object(item, path: "\(path)[\(i)]")
-    tags.append(CloudTag(title: try tag.string("title"), tint: try tag.optionalString("tint")))
+    let tag: Params<CloudTagMember> = try Params.element(item, path: "\(path)[\(i)]")
+    tags.append(CloudTag(title: try tag.string(.title), tint: try tag.optionalString(.tint)))
   }
   return tags
 }

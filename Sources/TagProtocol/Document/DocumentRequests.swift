@@ -18,51 +18,51 @@ public struct DocumentTarget: Hashable, Sendable {
   /// The key to read.
   public var keyOrDefault: String { key ?? "tags" }
 
-  init(params: Params) throws(ParamsError) {
-    text = try params.text("text")
-    if let name = try params.optionalString("format") {
+  init(params: Params<some DocumentTargetMember>) throws(ParamsError) {
+    text = try params.text(.text)
+    if let name = try params.optionalString(.format) {
       if let format = DocumentFormat(rawValue: name) {
         self.format = format
       } else {
         let known = DocumentFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path("format"),
-            problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
-          )
+        throw ParamsError(
+          path: params.path(.format),
+          problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
         )
       }
     }
-    key = try params.optionalString("key")
+    key = try params.optionalString(.key)
     if key?.isEmpty == true {
-      try params.refuse(ParamsError(path: params.path("key"), problem: "must not be empty"))
+      throw ParamsError(path: params.path(.key), problem: "must not be empty")
     }
-    line = try params.optionalInteger("line")
+    line = try params.optionalInteger(.line)
     if let format, line != nil, format != .orgHeading {
-      try params.refuse(
-        ParamsError(
-          path: params.path("line"),
-          problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
-        )
+      throw ParamsError(
+        path: params.path(.line),
+        problem: "applies only to format \"org-heading\", not \"\(format.rawValue)\""
       )
     }
     if format == .orgHeading, line == nil {
-      try params.refuse(
-        ParamsError(
-          path: params.path("line"),
-          problem: "is required for format \"org-heading\""
-        )
+      throw ParamsError(
+        path: params.path(.line),
+        problem: "is required for format \"org-heading\""
       )
     }
     if let format, key != nil, format == .orgHeading || format == .orgFiletags {
-      try params.refuse(
-        ParamsError(
-          path: params.path("key"),
-          problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
-        )
+      throw ParamsError(
+        path: params.path(.key),
+        problem: "applies only to front matter (\"yaml\", \"toml\"), not \"\(format.rawValue)\""
       )
     }
   }
+}
+
+/// The members of params that hold a ``DocumentTarget``.
+protocol DocumentTargetMember: ParamsMember {
+  static var text: Self { get }
+  static var format: Self { get }
+  static var key: Self { get }
+  static var line: Self { get }
 }
 
 /// `document/tags` (request).
@@ -71,10 +71,14 @@ public struct DocumentTarget: Hashable, Sendable {
 public struct DocumentTagsRequest: TagRequest, Hashable {
   public typealias Result = DocumentTagsResult
   public static let method = "document/tags"
+  public enum Member: Int, DocumentTargetMember {
+    case text, format, key, line
+    public static let declared = declare()
+  }
   /// The document and where its tags are.
   public var target: DocumentTarget
 
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     target = try DocumentTarget(params: params)
   }
 }
@@ -85,17 +89,19 @@ public struct DocumentTagsRequest: TagRequest, Hashable {
 public struct DocumentSetTagsRequest: TagRequest, Hashable {
   public typealias Result = DocumentEditsResult
   public static let method = "document/setTags"
+  public enum Member: Int, DocumentTargetMember {
+    case text, tags, format, key, line
+    public static let declared = declare()
+  }
   /// The document and where its tags are.
   public var target: DocumentTarget
   /// The tags it should carry.
   public var tags: [String]
 
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     // Named in this order in messages (the docs' order); read after the target.
-    params.accept("text")
-    params.accept("tags")
     target = try DocumentTarget(params: params)
-    tags = try params.strings("tags")
+    tags = try params.strings(.tags)
   }
 }
 

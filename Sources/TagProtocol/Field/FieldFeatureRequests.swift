@@ -9,6 +9,10 @@ public import TagCore
 public struct FieldSuggestRequest: TagRequest, Hashable {
   public typealias Result = SuggestResult
   public static let method = "field/suggest"
+  public enum Member: Int, ParamsMember {
+    case field, query, limit
+    public static let declared = declare()
+  }
   /// The default `limit`.
   public static let defaultLimit = 10
   /// The field's id.
@@ -18,10 +22,10 @@ public struct FieldSuggestRequest: TagRequest, Hashable {
   /// The most items to return.
   public var limit: Int
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    query = try params.optionalString("query")
-    limit = try params.optionalInteger("limit", in: 0...10_000) ?? Self.defaultLimit
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    query = try params.optionalString(.query)
+    limit = try params.optionalInteger(.limit, in: 0...10_000) ?? Self.defaultLimit
   }
 }
 
@@ -31,14 +35,18 @@ public struct FieldSuggestRequest: TagRequest, Hashable {
 public struct FieldSetSuggestionsRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "field/setSuggestions"
+  public enum Member: Int, ParamsMember {
+    case field, suggestions
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The vocabulary, best first within equal matches is not implied: see Protocol/README.md.
   public var suggestions: [String]
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    suggestions = try params.strings("suggestions")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    suggestions = try params.strings(.suggestions)
   }
 }
 
@@ -48,6 +56,10 @@ public struct FieldSetSuggestionsRequest: TagRequest, Hashable {
 public struct FieldMoveTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/moveTag"
+  public enum Member: Int, ParamsMember {
+    case field, from, to
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The tag's index now.
@@ -55,10 +67,10 @@ public struct FieldMoveTagRequest: TagRequest, Hashable {
   /// Its index after the move.
   public var to: Int
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    from = try params.integer("from")
-    to = try params.integer("to")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    from = try params.integer(.from)
+    to = try params.integer(.to)
   }
 }
 
@@ -68,6 +80,10 @@ public struct FieldMoveTagRequest: TagRequest, Hashable {
 public struct FieldReplaceTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/replaceTag"
+  public enum Member: Int, ParamsMember {
+    case field, index, text
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -75,10 +91,10 @@ public struct FieldReplaceTagRequest: TagRequest, Hashable {
   /// Its new text.
   public var text: String
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    index = try params.integer("index")
-    text = try params.string("text")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    index = try params.integer(.index)
+    text = try params.string(.text)
   }
 }
 
@@ -89,14 +105,18 @@ public struct FieldReplaceTagRequest: TagRequest, Hashable {
 public struct FieldEditTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/editTag"
+  public enum Member: Int, ParamsMember {
+    case field, index
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// Which tag.
   public var index: Int
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    index = try params.integer("index")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    index = try params.integer(.index)
   }
 }
 
@@ -106,19 +126,21 @@ public struct FieldEditTagRequest: TagRequest, Hashable {
 public struct FieldSelectRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/select"
+  public enum Member: Int, ParamsMember {
+    case field, index
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The chip, or nil to clear.
   public var index: Int?
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    if !params.has("index") {
-      try params.refuse(
-        ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
-      )
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    if !params.has(.index) {
+      throw ParamsError(path: "index", problem: "is missing: give a chip index, or null to clear")
     }
-    index = try params.optionalInteger("index")
+    index = try params.optionalInteger(.index)
   }
 }
 
@@ -128,9 +150,10 @@ public struct FieldSelectRequest: TagRequest, Hashable {
 public struct FieldUndoRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/undo"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// `field/redo` (request).
@@ -139,9 +162,10 @@ public struct FieldUndoRequest: TagRequest, Hashable {
 public struct FieldRedoRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/redo"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// `field/blur` (request).
@@ -150,9 +174,10 @@ public struct FieldRedoRequest: TagRequest, Hashable {
 public struct FieldBlurRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/blur"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// The answer to `field/suggest`: `{items: [{text, matches: [{start, end}]}], announcement}`.

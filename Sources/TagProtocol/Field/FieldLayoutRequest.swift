@@ -12,6 +12,10 @@ public import TagCore
 public struct FieldLayoutRequest: TagRequest, Hashable {
   public typealias Result = LayoutResult
   public static let method = "field/layout"
+  public enum Member: Int, ParamsMember {
+    case field, width, chipSizes, cells, fieldHeight, spacing, fieldMinWidth, motion
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The available width; nil for unbounded.
@@ -35,20 +39,19 @@ public struct FieldLayoutRequest: TagRequest, Hashable {
     case cells(CellChips)
   }
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    width = try readWidth(params)
-    params.accept("chipSizes")  // named before `cells` in messages, as in the docs
-    try params.exclusive("cells", "chipSizes")
-    if let cells = try params.optionalObject("cells") {
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    width = try readWidth(params, .width)
+    try params.exclusive(.cells, .chipSizes)
+    if let cells = try params.optionalObject(.cells, as: CellChips.Member.self) {
       chips = .cells(try CellChips(params: cells))
     } else {
-      chips = .sizes(try params.sizes("chipSizes"))
+      chips = .sizes(try params.sizes(.chipSizes))
     }
-    fieldHeight = try params.length("fieldHeight")
-    spacing = try params.optionalLength("spacing") ?? 8
-    fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 96
-    motion = try params.optionalBool("motion") ?? false
+    fieldHeight = try params.length(.fieldHeight)
+    spacing = try params.optionalLength(.spacing) ?? 8
+    fieldMinWidth = try params.optionalLength(.fieldMinWidth) ?? 96
+    motion = try params.optionalBool(.motion) ?? false
   }
 }
 
@@ -217,28 +220,31 @@ extension Size: JSONWritable {
   }
 }
 
-func readWidth(_ params: Params) throws(ParamsError) -> Double? {
-  guard let value = params["width"] else {
-    try params.refuse(
-      ParamsError(
-        path: params.path("width"),
-        problem: "is required: expected a number ≥ 0, or null for unbounded"
-      )
+/// Member `key` of `params`, a width: a number ≥ 0, or `null` for unbounded.
+func readWidth<M>(_ params: Params<M>, _ key: M) throws(ParamsError) -> Double? {
+  guard let value = params[key] else {
+    throw ParamsError(
+      path: params.path(key),
+      problem: "is required: expected a number ≥ 0, or null for unbounded"
     )
-    return nil
   }
   if value == .null { return nil }
-  return try params.length(value, path: params.path("width"))
+  return try params.length(value, path: params.path(key))
 }
 
 extension CellChips {
+  /// The members of `cells`.
+  public enum Member: Int, ParamsMember {
+    case left, right, padding
+    public static let declared = declare()
+  }
 
   /// Decodes `{left?, right?, padding?}` (see ``CellChips/init(left:right:padding:)``).
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     self.init(
-      left: try params.optionalString("left") ?? "",
-      right: try params.optionalString("right") ?? "",
-      padding: try params.optionalInteger("padding", in: 0...1000)
+      left: try params.optionalString(.left) ?? "",
+      right: try params.optionalString(.right) ?? "",
+      padding: try params.optionalInteger(.padding, in: 0...1000)
     )
   }
 }

@@ -1,3 +1,4 @@
+public import JSONRPC
 public import TagCore
 
 /// The `options` of `field/open`: the field's rules, its prompt and its vocabulary.
@@ -23,17 +24,24 @@ public struct FieldOptions: Hashable, Sendable {
     self.suggestions = suggestions
   }
 
+  /// The members of `options`.
+  public enum Member: Int, ParamsMember {
+    case separators, maxTags, maxTagLength, caseSensitive, transform, prompt, pattern, allow, deny
+    case suggestions, backspace, suggestFromVault, commitOnBlur, history
+    public static let declared = declare()
+  }
+
   /// Decodes `{separators?, maxTags?, maxTagLength?, caseSensitive?, transform?, prompt?,
   /// pattern?, allow?, deny?, suggestions?, backspace?, commitOnBlur?, history?}`.
   ///
   /// Each separator is a one-character string; `"\n"`, `"\r"` and `"\r\n"` all mean "newline".
-  public init(params: Params?) throws(ParamsError) {
+  public init(params: Params<Member>?) throws(ParamsError) {
     self.init()
     guard let params else { return }
-    if let items = try params.optionalArray("separators") {
+    if let items = try params.optionalArray(.separators) {
       var separators = Set<Unicode.Scalar>()
       for (i, item) in items.enumerated() {
-        let path = params.path("separators") + "[\(i)]"
+        let path = params.path(.separators) + "[\(i)]"
         let text = try params.string(item, path: path)
         if text == "\r\n" || text == "\r" {
           separators.insert("\n")
@@ -41,69 +49,54 @@ public struct FieldOptions: Hashable, Sendable {
         }
         let scalars = text.unicodeScalars
         guard scalars.count == 1, let scalar = scalars.first else {
-          try params.refuse(
-            ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
-          )
-          continue
+          throw ParamsError(path: path, problem: "must be a single character, got \(item.kindName)")
         }
         separators.insert(scalar)
       }
       rules.separators = separators
     }
-    rules.maxTags = try params.optionalInteger("maxTags", in: 0...Int.max)
-    rules.maxTagLength = try params.optionalInteger("maxTagLength", in: 1...Int.max)
-    rules.caseSensitive = try params.optionalBool("caseSensitive") ?? false
-    if let name = try params.optionalString("transform") {
+    rules.maxTags = try params.optionalInteger(.maxTags, in: 0...Int.max)
+    rules.maxTagLength = try params.optionalInteger(.maxTagLength, in: 1...Int.max)
+    rules.caseSensitive = try params.optionalBool(.caseSensitive) ?? false
+    if let name = try params.optionalString(.transform) {
       if let transform = TagTransform(rawValue: name) {
         rules.transform = transform
       } else {
         let names = TagTransform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path("transform"),
-            problem: "must be one of \(names), got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.transform),
+          problem: "must be one of \(names), got \"\(name)\""
         )
       }
     }
-    prompt = try params.optionalString("prompt")
-    if let source = try params.optionalString("pattern") {
+    prompt = try params.optionalString(.prompt)
+    if let source = try params.optionalString(.pattern) {
       do throws(TagPatternError) {
         rules.pattern = try TagPattern(source)
       } catch {
-        try params.refuse(
-          ParamsError(
-            path: params.path("pattern"),
-            problem: "`\(source)` does not compile: \(error.problem)"
-          )
+        throw ParamsError(
+          path: params.path(.pattern),
+          problem: "`\(source)` does not compile: \(error.problem)"
         )
       }
     }
-    rules.allow = try params.optionalArray("allow").map { items throws(ParamsError) in
-      try params.strings(items, at: params.path("allow"))
-    }
+    rules.allow = try params.optionalStrings(.allow)
     rules.deny =
-      try params.optionalArray("deny").map { items throws(ParamsError) in
-        try params.strings(items, at: params.path("deny"))
-      } ?? []
-    suggestions = try params.optionalArray("suggestions").map { items throws(ParamsError) in
-      try params.strings(items, at: params.path("suggestions"))
-    }
-    if let name = try params.optionalString("backspace") {
+      try params.optionalStrings(.deny) ?? []
+    suggestions = try params.optionalStrings(.suggestions)
+    if let name = try params.optionalString(.backspace) {
       if let mode = BackspaceMode(rawValue: name) {
         rules.backspace = mode
       } else {
         let names = BackspaceMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        try params.refuse(
-          ParamsError(
-            path: params.path("backspace"),
-            problem: "must be one of \(names), got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.backspace),
+          problem: "must be one of \(names), got \"\(name)\""
         )
       }
     }
-    suggestFromVault = try params.optionalBool("suggestFromVault") ?? false
-    rules.commitOnBlur = try params.optionalBool("commitOnBlur") ?? false
-    rules.historyLimit = try params.optionalInteger("history", in: 0...100_000) ?? 100
+    suggestFromVault = try params.optionalBool(.suggestFromVault) ?? false
+    rules.commitOnBlur = try params.optionalBool(.commitOnBlur) ?? false
+    rules.historyLimit = try params.optionalInteger(.history, in: 0...100_000) ?? 100
   }
 }

@@ -1,4 +1,4 @@
-import JSONRPC
+public import JSONRPC
 public import TagCore
 
 /// `field/open` (request).
@@ -7,6 +7,10 @@ public import TagCore
 public struct FieldOpenRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/open"
+  public enum Member: Int, ParamsMember {
+    case field, tags, text, options, sync
+    public static let declared = declare()
+  }
   /// The client-chosen id of the field.
   public var field: String
   /// Initial tags, added with the typed-tag rules.
@@ -18,20 +22,13 @@ public struct FieldOpenRequest: TagRequest, Hashable {
   /// Present when an editor buffer holds the draft (Protocol/sync.md).
   public var sync: FieldSyncOptions?
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
     tags =
-      try params.optionalArray("tags").map { items throws(ParamsError) in
-        try params.strings(items, at: params.path("tags"))
-      } ?? []
-    text = try params.optionalString("text") ?? ""
-    options = try FieldOptions(
-      params: params.optionalObject("options")
-    )
-    sync = try params.optionalObject("sync").map {
-      p throws(ParamsError) in
-      try FieldSyncOptions(params: p)
-    }
+      try params.optionalStrings(.tags) ?? []
+    text = try params.optionalString(.text) ?? ""
+    options = try FieldOptions(params: params.optionalObject(.options))
+    sync = try params.optionalObject(.sync).map(FieldSyncOptions.init(params:))
   }
 }
 
@@ -43,14 +40,18 @@ public struct FieldOpenRequest: TagRequest, Hashable {
 public struct FieldSetOptionsRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/setOptions"
+  public enum Member: Int, ParamsMember {
+    case field, options
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The new options, all of them.
   public var options: FieldOptions
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    options = try FieldOptions(params: params.requiredObject("options"))
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    options = try FieldOptions(params: params.requiredObject(.options))
   }
 }
 
@@ -63,6 +64,10 @@ public struct FieldSetOptionsRequest: TagRequest, Hashable {
 public struct FieldChangeRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/change"
+  public enum Member: Int, ParamsMember {
+    case field, text, version, changes
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// What changed.
@@ -76,28 +81,28 @@ public struct FieldChangeRequest: TagRequest, Hashable {
     case edits(version: Int, changes: [TextEdit])
   }
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    let wholeDraft = params.has("text")
-    let hasVersion = params.has("version")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    let wholeDraft = params.has(.text)
+    let hasVersion = params.has(.version)
     if wholeDraft {
       // The whole draft, what typing sends: neither alternative may come with it.
-      if params.has("changes") { try params.refuse(params.alternatives("text", "changes")) }
-      if hasVersion { try params.refuse(params.alternatives("text", "version")) }
-      change = .text(try params.string("text"))
-    } else if let changes = params.plainTextEdits("changes") {
-      change = .edits(version: try params.integer("version"), changes: changes)
-    } else if let changes = try params.optionalArray("changes") {
-      let version = try params.integer("version")
+      if params.has(.changes) { throw params.alternatives(.text, .changes) }
+      if hasVersion { throw params.alternatives(.text, .version) }
+      change = .text(try params.string(.text))
+    } else if let changes = params.plainTextEdits(.changes) {
+      change = .edits(version: try params.integer(.version), changes: changes)
+    } else if let changes = try params.optionalArray(.changes) {
+      let version = try params.integer(.version)
       change = .edits(
         version: version,
-        changes: try params.textEdits(changes, at: params.path("changes"))
+        changes: try params.textEdits(changes, at: params.path(.changes))
       )
     } else {
-      try params.refuse(
-        ParamsError(path: "", problem: "needs `text` (the whole draft) or `version` and `changes`")
+      throw ParamsError(
+        path: "",
+        problem: "needs `text` (the whole draft) or `version` and `changes`"
       )
-      change = .text("")
     }
   }
 }
@@ -108,9 +113,10 @@ public struct FieldChangeRequest: TagRequest, Hashable {
 public struct FieldSubmitRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/submit"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// `field/deleteBackward` (request).
@@ -119,9 +125,10 @@ public struct FieldSubmitRequest: TagRequest, Hashable {
 public struct FieldDeleteBackwardRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/deleteBackward"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// `field/addTags` (request).
@@ -130,14 +137,18 @@ public struct FieldDeleteBackwardRequest: TagRequest, Hashable {
 public struct FieldAddTagsRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/addTags"
+  public enum Member: Int, ParamsMember {
+    case field, tags
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The candidates.
   public var tags: [String]
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    tags = try params.strings("tags")
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    tags = try params.strings(.tags)
   }
 }
 
@@ -147,6 +158,10 @@ public struct FieldAddTagsRequest: TagRequest, Hashable {
 public struct FieldRemoveTagRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/removeTag"
+  public enum Member: Int, ParamsMember {
+    case field, index, tag
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// Which tag.
@@ -160,18 +175,15 @@ public struct FieldRemoveTagRequest: TagRequest, Hashable {
     case tag(String)
   }
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    try params.exclusive("index", "tag")
-    if params.has("index") {
-      target = .index(try params.integer("index"))
-    } else if params.has("tag") {
-      target = .tag(try params.string("tag"))
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    try params.exclusive(.index, .tag)
+    if params.has(.index) {
+      target = .index(try params.integer(.index))
+    } else if params.has(.tag) {
+      target = .tag(try params.string(.tag))
     } else {
-      try params.refuse(
-        ParamsError(path: "", problem: "needs `index` (a tag position) or `tag` (a tag's text)")
-      )
-      target = .index(0)
+      throw ParamsError(path: "", problem: "needs `index` (a tag position) or `tag` (a tag's text)")
     }
   }
 }
@@ -182,9 +194,10 @@ public struct FieldRemoveTagRequest: TagRequest, Hashable {
 public struct FieldStateRequest: TagRequest, Hashable {
   public typealias Result = FieldStateResult
   public static let method = "field/state"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
 /// `field/close` (request).
@@ -193,20 +206,14 @@ public struct FieldStateRequest: TagRequest, Hashable {
 public struct FieldCloseRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "field/close"
+  public typealias Member = FieldMember
   /// The field's id.
   public var field: String
-  public init(params: Params) throws(ParamsError) { field = try params.string("field") }
+  public init(params: Params<Member>) throws(ParamsError) { field = try params.string(.field) }
 }
 
-/// An LSP `Range`: `{start, end}`.
-func textRange(_ range: Params) throws(ParamsError) -> TextRange {
-  TextRange(
-    start: try position(range.requiredObject("start")),
-    end: try position(range.requiredObject("end"))
-  )
-}
-
-/// An LSP `Position`: `{line, character}`.
-func position(_ params: Params) throws(ParamsError) -> TextPosition {
-  TextPosition(line: try params.integer("line"), character: try params.integer("character"))
+/// The members of a request that names only its field.
+public enum FieldMember: Int, ParamsMember {
+  case field
+  public static let declared = declare()
 }

@@ -7,6 +7,10 @@ public import TagCore
 public struct InitializeRequest: TagRequest, Hashable {
   public typealias Result = InitializeResult
   public static let method = "initialize"
+  public enum Member: Int, ParamsMember {
+    case processId, capabilities, initializationOptions, locale, workspaceFolders, rootUri, rootPath
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// The client's process id.
   ///
   /// Tagd exits when it dies. nil when absent or `null`.
@@ -26,15 +30,12 @@ public struct InitializeRequest: TagRequest, Hashable {
 
   /// Open: LSP clients send many members (`clientInfo`, `rootUri`, `workspaceFolders`, …) and
   /// new LSP versions add more; tagd reads the ones below and ignores the rest.
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    processID = try params.optionalInteger("processId", in: 0...Int(Int32.max)).map { Int32($0) }
-    let capabilities = try params.optionalObject("capabilities")
-    capabilities?.acceptAnyMember()
-    let general = try capabilities?.optionalObject("general")
-    general?.acceptAnyMember()
+  public init(params: Params<Member>) throws(ParamsError) {
+    processID = try params.optionalInteger(.processId, in: 0...Int(Int32.max)).map { Int32($0) }
+    let capabilities = try params.optionalObject(.capabilities, as: CapabilitiesMember.self)
+    let general = try capabilities?.optionalObject(.general, as: GeneralMember.self)
     positionEncodings =
-      try general?.optionalArray("positionEncodings").map { items throws(ParamsError) in
+      try general?.optionalArray(.positionEncodings).map { items throws(ParamsError) in
         var names: [String] = []
         for (i, item) in items.enumerated() {
           names.append(
@@ -44,18 +45,36 @@ public struct InitializeRequest: TagRequest, Hashable {
         return names
       } ?? []
     reducedMotion =
-      try params.optionalObject("initializationOptions")?
-      .optionalBool("reducedMotion") ?? false
-    locale = try params.optionalString("locale")
-    workspaceFolders = try WorkspaceFolder.list(params, "workspaceFolders")
-    rootURI = try params.optionalString("rootUri")
-    rootPath = try params.optionalString("rootPath")
+      try params.optionalObject(.initializationOptions, as: OptionsMember.self)?
+      .optionalBool(.reducedMotion) ?? false
+    locale = try params.optionalString(.locale)
+    workspaceFolders = try WorkspaceFolder.list(params, .workspaceFolders)
+    rootURI = try params.optionalString(.rootUri)
+    rootPath = try params.optionalString(.rootPath)
   }
 
   /// The encoding to use: the first offered one tagd supports, else UTF-16 (LSP 3.17).
   public var chosenEncoding: PositionEncoding {
     positionEncodings.lazy.compactMap(PositionEncoding.init(rawValue:)).first ?? .utf16
   }
+}
+
+/// The members of `initialize`'s `capabilities` tagd reads, among any others.
+enum CapabilitiesMember: Int, ParamsMember {
+  case general
+  static let declared = declare(acceptingAnyMember: true)
+}
+
+/// The members of `capabilities.general` tagd reads, among any others.
+enum GeneralMember: Int, ParamsMember {
+  case positionEncodings
+  static let declared = declare(acceptingAnyMember: true)
+}
+
+/// The members of `initialize`'s `initializationOptions` (tagd's own, so strict).
+enum OptionsMember: Int, ParamsMember {
+  case reducedMotion
+  static let declared = declare()
 }
 
 /// The result of `initialize`: who the server is and what it supports.
@@ -177,7 +196,8 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
 /// The client finished initialising. No effect.
 public struct InitializedNotification: TagNotification, Hashable {
   public static let method = "initialized"
-  public init(params: Params) throws(ParamsError) {}
+  public typealias Member = NoMembers
+  public init(params: Params<Member>) throws(ParamsError) {}
 }
 
 /// `shutdown` (request).
@@ -186,24 +206,34 @@ public struct InitializedNotification: TagNotification, Hashable {
 public struct ShutdownRequest: TagRequest, Hashable {
   public typealias Result = NullResult
   public static let method = "shutdown"
-  public init(params: Params) throws(ParamsError) {}
+  public typealias Member = NoMembers
+  public init(params: Params<Member>) throws(ParamsError) {}
 }
 
 /// `exit` (notification): exit the process, 0 after `shutdown`, otherwise 1.
 public struct ExitNotification: TagNotification, Hashable {
   public static let method = "exit"
-  public init(params: Params) throws(ParamsError) {}
+  public typealias Member = NoMembers
+  public init(params: Params<Member>) throws(ParamsError) {}
 }
 
 /// `$/cancelRequest` (notification): requests are answered in order as they arrive, so by the
 /// time this is read the request has been answered; it is accepted and ignored.
 public struct CancelRequestNotification: TagNotification, Hashable {
   public static let method = "$/cancelRequest"
-  public init(params: Params) throws(ParamsError) { params.accept("id") }
+  public enum Member: Int, ParamsMember {
+    case id
+    public static let declared = declare()
+  }
+  public init(params: Params<Member>) throws(ParamsError) {}
 }
 
 /// `$/setTrace` (notification): accepted and ignored (tagd sends no traces).
 public struct SetTraceNotification: TagNotification, Hashable {
   public static let method = "$/setTrace"
-  public init(params: Params) throws(ParamsError) { params.accept("value") }
+  public enum Member: Int, ParamsMember {
+    case value
+    public static let declared = declare()
+  }
+  public init(params: Params<Member>) throws(ParamsError) {}
 }

@@ -5,29 +5,20 @@ import TagCore
 /// message body with the ranges ``Envelope/scanCall(_:maxDepth:reusing:)`` found in it.
 ///
 /// The body is lent for the call that decodes the params (the framer's buffer): nothing
-/// decoded from it keeps it. `reusing` lends the record of which members were read (see
-/// ``ParamsUse``).
+/// decoded from it keeps it.
 public enum ParamsSource {
   case tree(JSONValue?)
-  case bytes(MessageBytes, ScannedParams, reusing: ParamsUse? = nil)
+  case bytes(MessageBytes, ScannedParams)
 }
 
 extension TagMessage {
-  /// Decodes params from either source, refusing every member ``init(params:)`` does not read.
+  /// Decodes params from either source, refusing every member ``Member`` does not declare.
   ///
   /// Inlinable, so that each type's decoding is compiled for that type: ``init(params:)`` is
-  /// called directly and its value kept in place, not passed through a generic function.
+  /// called directly.
   @inlinable
   public static func decode(_ source: ParamsSource) throws(ParamsError) -> Self {
-    var decoded: Self?
-    try Params.decode(source) { params throws(ParamsError) in
-      let value = try Self(params: params)
-      // The first pass's value; a diagnosing pass (run after it) only looks for an error.
-      if decoded == nil { decoded = value }
-    }
-    // `Params.decode` returns only when the first pass succeeded, so this never traps.
-    guard let decoded else { preconditionFailure("params decoded without a value") }
-    return decoded
+    try Self(params: Params.root(source))
   }
 
   /// Decodes parsed params (nil when absent).
@@ -36,141 +27,35 @@ extension TagMessage {
   }
 }
 
-/// One params object, read through the same accessors whichever way it came: the byte ranges
-/// of its members in the (already validated) body, or the members of a parsed tree (batches,
-/// and the calls ``Envelope/scanCall(_:maxDepth:reusing:)`` declines), read in place.
-enum ParamsObject {
-  case bytes(ParamsBytes)
-  case tree(JSONObject)
-
-  /// An object without members.
-  static var empty: ParamsObject { .tree(JSONObject()) }
-
+extension Params {
   /// The root object of request params: nil, `null`, `[]` and `{}` are all "no params".
-  static func root(_ source: ParamsSource) throws(ParamsError) -> ParamsObject {
+  @usableFromInline @inline(__always)
+  static func root(_ source: ParamsSource) throws(ParamsError) -> Params {
     switch source {
-    case .bytes(_, .absent, _): return .empty
-    case .bytes(let body, .object(let ranges), _):
-      return .bytes(ParamsBytes(body: body, ranges: ranges))
-    case .bytes(let body, .other(let range), _):
-      return try root(.tree(ParamsBytes.parse(body, range)))
-    case .tree(nil), .tree(.null): return .empty
-    case .tree(.object(let object)): return .tree(object)
-    case .tree(.array(let items)) where items.isEmpty: return .empty
+    case .bytes(_, .absent): return try Params(tree: JSONObject(), at: .root)
+    case .bytes(let body, .object(let ranges)):
+      return try Params(.bytes(body), slots: body.slots(of: ranges, M.declared), at: .root)
+    case .bytes(let body, .other(let range)):
+      return try root(.tree(ParamsObject.parse(body, range)))
+    case .tree(nil), .tree(.null): return try Params(tree: JSONObject(), at: .root)
+    case .tree(.object(let object)): return try Params(tree: object, at: .root)
+    case .tree(.array(let items)) where items.isEmpty:
+      return try Params(tree: JSONObject(), at: .root)
     case .tree(.array):
       throw ParamsError(path: "", problem: "must be an object with named members, not an array")
     case .tree(let other?):
       throw ParamsError(path: "", problem: "must be an object, got \(other.kindName)")
     }
   }
-
-  /// The number of members, duplicates included.
-  var count: Int {
-    switch self {
-    case .bytes(let bytes): bytes.ranges.members.count
-    case .tree(let object): object.members.count
-    }
-  }
-
-  /// The index of the last member named `key` (the one a ``JSONObject`` lookup returns).
-  func index(of key: StaticString) -> Int? {
-    switch self {
-    case .bytes(let bytes): return bytes.body.lastIndex(of: key, in: bytes.ranges)
-    case .tree(let object):
-      let name = key.description
-      return object.members.lastIndex { $0.key == name }
-    }
-  }
-
-  /// The name of member `index`.
-  func key(at index: Int) -> String {
-    switch self {
-    case .bytes(let bytes): bytes.body.key(of: bytes.ranges.members[index])
-    case .tree(let object): object.members[index].key
-    }
-  }
-
-  /// The value of member `index` as a ``JSONValue``.
-  func value(at index: Int) -> JSONValue {
-    switch self {
-    case .bytes(let bytes): bytes.value(at: index)
-    case .tree(let object): object.members[index].value
-    }
-  }
-
-  /// The value of member `index` if it is a string.
-  func string(at index: Int) -> String? {
-    switch self {
-    case .bytes(let bytes): return bytes.string(at: index)
-    case .tree(let object):
-      guard case .string(let text) = object.members[index].value else { return nil }
-      return text
-    }
-  }
-
-  /// The value of member `index` if it is a string, as a document's text.
-  func text(at index: Int) -> DocumentText? {
-    switch self {
-    case .bytes(let bytes):
-      return bytes.body.text(of: bytes.ranges.members[index]).map {
-        DocumentText(utf8: $0.utf8, lineStarts: $0.lineStarts)
-      }
-    case .tree: return string(at: index).map(DocumentText.init)
-    }
-  }
-
-  /// The value of member `index` if it is a number (``JSONReader``'s meaning).
-  func number(at index: Int) -> JSONValue? {
-    switch self {
-    case .bytes(let bytes): return bytes.number(at: index)
-    case .tree(let object):
-      let value = object.members[index].value
-      switch value {
-      case .integer, .double: return value
-      default: return nil
-      }
-    }
-  }
-
-  /// The value of member `index` if it is a Boolean.
-  func bool(at index: Int) -> Bool? {
-    switch self {
-    case .bytes(let bytes): return bytes.bool(at: index)
-    case .tree(let object):
-      guard case .bool(let flag) = object.members[index].value else { return nil }
-      return flag
-    }
-  }
-
-  /// The value of member `index` if it is an object.
-  func object(at index: Int) -> ParamsObject? {
-    switch self {
-    case .bytes(let bytes): return bytes.object(at: index).map(ParamsObject.bytes)
-    case .tree(let object):
-      guard case .object(let nested) = object.members[index].value else { return nil }
-      return .tree(nested)
-    }
-  }
-
-  /// Member `index` as sizes read straight from the bytes (see ``ParamsBytes/sizes(at:)``);
-  /// nil for a tree, which the caller reads element by element.
-  func sizes(at index: Int) -> [Size]? {
-    guard case .bytes(let bytes) = self else { return nil }
-    return bytes.sizes(at: index)
-  }
-
-  /// Member `index` as content changes read straight from the bytes (see
-  /// ``ParamsBytes/textEdits(at:)``); nil for a tree, which the caller reads element by element.
-  func textEdits(at index: Int) -> [TextEdit]? {
-    guard case .bytes(let bytes) = self else { return nil }
-    return bytes.textEdits(at: index)
-  }
 }
 
-/// A params object as the byte ranges of its members in the (already validated) body.
-struct ParamsBytes {
-  let body: MessageBytes
-  let ranges: JSONObjectRanges
+/// One params object, read through the same accessors whichever way it came: the (already
+/// validated) body, its members' values as byte ranges, or a parsed tree (batches, and the
+/// calls ``Envelope/scanCall(_:maxDepth:reusing:)`` declines), its members by index, read in
+/// place.
+enum ParamsObject {
+  case bytes(MessageBytes)
+  case tree(JSONObject)
 
   /// The whole value at `range` of `body` as a ``JSONValue``.
   static func parse(_ body: MessageBytes, _ range: Range<Int>) -> JSONValue {
@@ -178,52 +63,98 @@ struct ParamsBytes {
     body.parse(range, maxDepth: JSONReader.maxSupportedDepth) ?? .null
   }
 
-  /// The value of member `index` as a ``JSONValue``.
-  func value(at index: Int) -> JSONValue {
-    Self.parse(body, ranges.members[index].value)
-  }
-
-  /// The value of member `index` if it is a string.
-  func string(at index: Int) -> String? {
-    let member = ranges.members[index]
-    let text = body.stringValue(of: member)
-    if text != nil {
-      (member.isPlainString ? FastPath.plainStringMember : .scannedStringMember).taken()
+  /// The name of the member whose key is `key` (its bytes, or its index in a tree).
+  func key(_ key: Range<Int>, hasEscapes: Bool) -> String {
+    switch self {
+    case .bytes(let body): body.key(key, hasEscapes: hasEscapes)
+    case .tree(let object): object.members[key.lowerBound].key
     }
-    return text
   }
 
-  /// The value of member `index` if it is a number (``JSONReader``'s meaning).
-  func number(at index: Int) -> JSONValue? {
-    let number = scan(index) { scanner throws(JSONParseError) in try scanner.readNumber() } ?? nil
-    if number != nil { FastPath.numberMember.taken() }
-    return number
+  /// The value at `value` as a ``JSONValue``.
+  func value(_ value: Range<Int>) -> JSONValue {
+    switch self {
+    case .bytes(let body): Self.parse(body, value)
+    case .tree(let object): object.members[value.lowerBound].value
+    }
   }
 
-  /// The value of member `index` if it is a Boolean.
-  func bool(at index: Int) -> Bool? {
-    let flag = scan(index) { scanner throws(JSONParseError) in try scanner.readBool() } ?? nil
-    if flag != nil { FastPath.boolMember.taken() }
-    return flag
+  /// The value at `value` if it is a string (`isPlain`: without escapes).
+  func string(_ value: Range<Int>, isPlain: Bool) -> String? {
+    switch self {
+    case .bytes(let body):
+      let text = body.stringValue(at: value, isPlain: isPlain)
+      if text != nil { (isPlain ? FastPath.plainStringMember : .scannedStringMember).taken() }
+      return text
+    case .tree(let object):
+      guard case .string(let text) = object.members[value.lowerBound].value else { return nil }
+      return text
+    }
   }
 
-  /// The value of member `index` if it is an object, as ranges of the same body.
-  func object(at index: Int) -> ParamsBytes? {
-    let start = ranges.members[index].value.lowerBound
-    guard
-      let nested = scan(index, { scanner throws(JSONParseError) in try scanner.readObjectRanges() })
-        ?? nil
+  /// The value at `value` if it is a string, as a document's text.
+  func text(_ value: Range<Int>, isPlain: Bool) -> DocumentText? {
+    switch self {
+    case .bytes(let body):
+      return body.text(at: value, isPlain: isPlain).map {
+        DocumentText(utf8: $0.utf8, lineStarts: $0.lineStarts)
+      }
+    case .tree: return string(value, isPlain: false).map(DocumentText.init)
+    }
+  }
+
+  /// The value at `value` if it is a number (``JSONReader``'s meaning).
+  func number(_ value: Range<Int>) -> JSONValue? {
+    switch self {
+    case .bytes(let body):
+      var scanner = body.scanner(value, maxDepth: JSONReader.maxSupportedDepth)
+      let number = (try? scanner.readNumber()) ?? nil
+      if number != nil { FastPath.numberMember.taken() }
+      return number
+    case .tree(let object):
+      let found = object.members[value.lowerBound].value
+      switch found {
+      case .integer, .double: return found
+      default: return nil
+      }
+    }
+  }
+
+  /// The value at `value` if it is a Boolean.
+  func bool(_ value: Range<Int>) -> Bool? {
+    switch self {
+    case .bytes(let body):
+      var scanner = body.scanner(value, maxDepth: JSONReader.maxSupportedDepth)
+      let flag = (try? scanner.readBool()) ?? nil
+      if flag != nil { FastPath.boolMember.taken() }
+      return flag
+    case .tree(let object):
+      guard case .bool(let flag) = object.members[value.lowerBound].value else { return nil }
+      return flag
+    }
+  }
+
+  /// The value at `value` if it is an object, its members matched into `N`'s slots as it is
+  /// walked; throws for a member `N` does not declare.
+  func object<N>(_ value: Range<Int>, _: N.Type, at: ParamsPath) throws(ParamsError) -> Params<N>? {
+    switch self {
+    case .bytes(let body):
+      guard let slots = body.slots(ofObjectAt: value, N.declared) else { return nil }
+      FastPath.objectMember.taken()
+      return try Params<N>(self, slots: slots, at: at)
+    case .tree(let object):
+      guard case .object(let nested) = object.members[value.lowerBound].value else { return nil }
+      return try Params<N>(tree: nested, at: at)
+    }
+  }
+
+  /// The array of sizes at `value` when written as JSON writers write them (see
+  /// ``compactSizes(_:estimate:)``); nil for anything else, which the caller reads element by
+  /// element (in its tree, so every spelling reads alike and errors are exact).
+  func sizes(_ value: Range<Int>) -> [Size]? {
+    guard case .bytes(let body) = self,
+      let sizes = compactSizes(value, in: body, estimate: value.count / 28)
     else { return nil }
-    FastPath.objectMember.taken()
-    return ParamsBytes(body: body, ranges: nested.offset(by: start))
-  }
-
-  /// The value of member `index` if it is an array of sizes written as JSON writers write
-  /// them (see ``compactSizes(_:estimate:)``); nil for anything else, which the caller reads
-  /// element by element (in its tree, so every spelling reads alike and errors are exact).
-  func sizes(at index: Int) -> [Size]? {
-    let value = ranges.members[index].value
-    guard let sizes = compactSizes(value, estimate: value.count / 28) else { return nil }
     FastPath.compactSizes.taken()
     return sizes
   }
@@ -237,7 +168,11 @@ struct ParamsBytes {
   /// The body is valid JSON (the envelope scan checked it), so only the shape is checked here.
   /// A number `m / 10^k` with `m < 2^53` and `k ≤ 22` is one correctly rounded division of two
   /// exact doubles, the value any correct reader gives.
-  private func compactSizes(_ range: Range<Int>, estimate: Int) -> [Size]? {
+  private func compactSizes(
+    _ range: Range<Int>,
+    in body: MessageBytes,
+    estimate: Int
+  ) -> [Size]? {
     var cursor = body.cursor(range)
     func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func number() -> Double? {
@@ -289,11 +224,13 @@ struct ParamsBytes {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The value of member `index` if it is an array of LSP content changes written as editors
-  /// write them (see ``compactTextEdits(_:)``); nil for anything else, which the caller reads
-  /// element by element (in its tree, so every spelling reads alike and errors are exact).
-  func textEdits(at index: Int) -> [TextEdit]? {
-    guard let edits = compactTextEdits(ranges.members[index].value) else { return nil }
+  /// The LSP content changes at `value` when written as editors write them (see
+  /// ``compactTextEdits(_:in:)``); nil for anything else, which the caller reads element by
+  /// element (in its tree, so every spelling reads alike and errors are exact).
+  func textEdits(_ value: Range<Int>) -> [TextEdit]? {
+    guard case .bytes(let body) = self, let edits = compactTextEdits(value, in: body) else {
+      return nil
+    }
     FastPath.compactContentChanges.taken()
     return edits
   }
@@ -305,7 +242,7 @@ struct ParamsBytes {
   /// `{"text":"…","caret":{"line":L,"character":C}}`,
   /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
   /// reading) on anything else. The body is valid JSON, so only the shape is checked.
-  private func compactTextEdits(_ range: Range<Int>) -> [TextEdit]? {
+  private func compactTextEdits(_ range: Range<Int>, in body: MessageBytes) -> [TextEdit]? {
     var cursor = body.cursor(range)
     func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func count() -> Int? {
@@ -371,16 +308,5 @@ struct ParamsBytes {
       guard expect("]"), cursor.at == cursor.end else { return nil }
       return edits
     }
-  }
-
-  /// Runs `read` on a scanner over member `index`'s value; nil if it throws (it cannot, the
-  /// body being valid).
-  private func scan<T>(
-    _ index: Int,
-    _ read: (inout JSONScanner) throws(JSONParseError) -> T
-  ) -> T? {
-    let range = ranges.members[index].value
-    var scanner = body.scanner(range, maxDepth: JSONReader.maxSupportedDepth)
-    return try? read(&scanner)
   }
 }

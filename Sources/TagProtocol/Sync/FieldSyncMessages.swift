@@ -6,6 +6,10 @@ public import TagCore
 /// LSP-style: `{field, version, contentChanges, composing?, applied?}`. See Protocol/sync.md.
 public struct FieldDidChangeNotification: TagNotification, Hashable {
   public static let method = "field/didChange"
+  public enum Member: Int, ParamsMember {
+    case field, version, contentChanges, composing, applied
+    public static let declared = declare()
+  }
   /// The field's id.
   public var field: String
   /// The buffer version after the changes.
@@ -17,28 +21,29 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   /// The `field/didUpdate` version whose edits these changes apply, if they do.
   public var applied: Int?
 
-  public init(params: Params) throws(ParamsError) {
-    field = try params.string("field")
-    version = try params.integer("version", in: Int.min...Int.max)
-    changes = try params.textEdits("contentChanges")
-    if let range = try params.optionalObject("composing") {
+  public init(params: Params<Member>) throws(ParamsError) {
+    field = try params.string(.field)
+    version = try params.integer(.version, in: Int.min...Int.max)
+    changes = try params.textEdits(.contentChanges)
+    if let range = try params.optionalObject(.composing, as: RangeMember.self) {
       _ = try textRange(range)
       composing = true
     } else {
       composing = false
     }
-    applied = try params.optionalInteger("applied", in: Int.min...Int.max)
+    applied = try params.optionalInteger(.applied, in: Int.min...Int.max)
   }
 
   /// The `field` of params that do not decode as a whole, when it is a string: the field the
   /// client meant, to be told that its change was not taken.
   public static func field(in source: ParamsSource) -> String? {
-    var field: String?
-    try? Params.decode(source) { params throws(ParamsError) in
-      params.acceptAnyMember()
-      field = try params.string("field")
-    }
-    return field
+    try? Params<Named>.root(source).string(.field)
+  }
+
+  /// The one member ``field(in:)`` reads, among any others.
+  private enum Named: Int, ParamsMember {
+    case field
+    static let declared = declare(acceptingAnyMember: true)
   }
 }
 
@@ -50,13 +55,16 @@ public struct FieldSyncOptions: Hashable, Sendable {
   /// The layout to compute for every update, measured in cells.
   public var layout: CellLayout?
 
+  /// The members of `sync`.
+  public enum Member: Int, ParamsMember {
+    case version, layout
+    public static let declared = declare()
+  }
+
   /// Decodes `{version?, layout?}`.
-  public init(params: Params) throws(ParamsError) {
-    version = try params.optionalInteger("version", in: Int.min...Int.max) ?? 0
-    layout = try params.optionalObject("layout").map {
-      p throws(ParamsError) in
-      try CellLayout(params: p)
-    }
+  public init(params: Params<Member>) throws(ParamsError) {
+    version = try params.optionalInteger(.version, in: Int.min...Int.max) ?? 0
+    layout = try params.optionalObject(.layout).map(CellLayout.init(params:))
   }
 }
 
@@ -88,17 +96,21 @@ public struct CellLayout: Hashable, Sendable {
     self.fieldMinWidth = fieldMinWidth
   }
 
+  /// The members of `layout`.
+  public enum Member: Int, ParamsMember {
+    case width, cells, fieldHeight, spacing, fieldMinWidth
+    public static let declared = declare()
+  }
+
   /// Decodes `{width, cells: {left?, right?, padding?}, fieldHeight?, spacing?, fieldMinWidth?}`
   /// (defaults for terminals: height 1, spacing 1, minimum width 10).
-  public init(params: Params) throws(ParamsError) {
-    width = try readWidth(params)
+  public init(params: Params<Member>) throws(ParamsError) {
+    width = try readWidth(params, .width)
     chips =
-      try params.optionalObject("cells").map {
-        p throws(ParamsError) in try CellChips(params: p)
-      } ?? CellChips()
-    fieldHeight = try params.optionalLength("fieldHeight") ?? 1
-    spacing = try params.optionalLength("spacing") ?? 1
-    fieldMinWidth = try params.optionalLength("fieldMinWidth") ?? 10
+      try params.optionalObject(.cells).map(CellChips.init(params:)) ?? CellChips()
+    fieldHeight = try params.optionalLength(.fieldHeight) ?? 1
+    spacing = try params.optionalLength(.spacing) ?? 1
+    fieldMinWidth = try params.optionalLength(.fieldMinWidth) ?? 10
   }
 
   /// Lays out `tags` measured in cells: the frames and each chip's label.

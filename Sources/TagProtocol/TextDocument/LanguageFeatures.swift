@@ -12,23 +12,44 @@ public struct TextDocumentPosition: Hashable, Sendable {
   /// The position, in the negotiated encoding.
   public var position: TextPosition
 
-  init(params: Params) throws(ParamsError) {
-    uri = try params.requiredObject("textDocument").string("uri")
-    position = try TagProtocol.position(params.requiredObject("position"))
-    params.accept("workDoneToken")
-    params.accept("partialResultToken")
+  init(params: Params<some PositionedMember>) throws(ParamsError) {
+    uri = try params.requiredObject(.textDocument, as: DocumentMember.self).string(.uri)
+    position = try TagProtocol.position(params.requiredObject(.position))
   }
+}
+
+/// The members of params that hold a ``TextDocumentPosition`` (LSP's `workDoneToken` and
+/// `partialResultToken` beside them, accepted and not read).
+protocol PositionedMember: ParamsMember {
+  static var textDocument: Self { get }
+  static var position: Self { get }
+}
+
+/// The members of a request's `textDocument`, `{uri}`.
+enum DocumentMember: Int, ParamsMember {
+  case uri
+  static let declared = declare()
+}
+
+/// The members of a request's `context`: LSP's to extend, so any is accepted.
+enum ContextMember: Int, ParamsMember {
+  case includeDeclaration
+  static let declared = declare(acceptingAnyMember: true)
 }
 
 /// `textDocument/completion` (request): the vault's tags where a tag is being typed.
 public struct CompletionRequest: TagRequest, Hashable {
   public typealias Result = CompletionResult
   public static let method = "textDocument/completion"
+  public enum Member: Int, PositionedMember {
+    case textDocument, position, workDoneToken, partialResultToken, context
+    public static let declared = declare()
+  }
   /// Where.
   public var at: TextDocumentPosition
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
-    try params.optionalObject("context")?.acceptAnyMember()
+    _ = try params.optionalObject(.context, as: ContextMember.self)
   }
 }
 
@@ -96,9 +117,15 @@ public struct CompletionResult: JSONWritable, Hashable, Sendable {
 public struct HoverRequest: TagRequest, Hashable {
   public typealias Result = HoverResult
   public static let method = "textDocument/hover"
+  public enum Member: Int, PositionedMember {
+    case textDocument, position, workDoneToken, partialResultToken
+    public static let declared = declare()
+  }
   /// Where.
   public var at: TextDocumentPosition
-  public init(params: Params) throws(ParamsError) { at = try TextDocumentPosition(params: params) }
+  public init(params: Params<Member>) throws(ParamsError) {
+    at = try TextDocumentPosition(params: params)
+  }
 }
 
 /// An LSP `Hover` (`{contents: MarkupContent, range}`), or `null` off a tag.
@@ -136,14 +163,17 @@ public struct HoverResult: JSONWritable, Hashable, Sendable {
 public struct ReferencesRequest: TagRequest, Hashable {
   public typealias Result = LocationsResult
   public static let method = "textDocument/references"
+  public enum Member: Int, PositionedMember {
+    case textDocument, position, workDoneToken, partialResultToken, context
+    public static let declared = declare()
+  }
   /// Where.
   public var at: TextDocumentPosition
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
-    _ = try params.optionalObject("context").map { context throws(ParamsError) in
-      context.acceptAnyMember()
-      return try context.optionalBool("includeDeclaration")
-    }
+    _ = try params.optionalObject(.context, as: ContextMember.self)?.optionalBool(
+      .includeDeclaration
+    )
   }
 }
 
@@ -181,9 +211,15 @@ public struct LocationsResult: JSONWritable, Hashable, Sendable {
 public struct PrepareRenameRequest: TagRequest, Hashable {
   public typealias Result = PrepareRenameResult
   public static let method = "textDocument/prepareRename"
+  public enum Member: Int, PositionedMember {
+    case textDocument, position, workDoneToken, partialResultToken
+    public static let declared = declare()
+  }
   /// Where.
   public var at: TextDocumentPosition
-  public init(params: Params) throws(ParamsError) { at = try TextDocumentPosition(params: params) }
+  public init(params: Params<Member>) throws(ParamsError) {
+    at = try TextDocumentPosition(params: params)
+  }
 }
 
 /// `{range, placeholder}` or `null`.
@@ -217,13 +253,17 @@ public struct PrepareRenameResult: JSONWritable, Hashable, Sendable {
 public struct RenameRequest: TagRequest, Hashable {
   public typealias Result = WorkspaceEdit
   public static let method = "textDocument/rename"
+  public enum Member: Int, PositionedMember {
+    case textDocument, position, workDoneToken, partialResultToken, newName
+    public static let declared = declare()
+  }
   /// Where.
   public var at: TextDocumentPosition
   /// The new tag.
   public var newName: String
-  public init(params: Params) throws(ParamsError) {
+  public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
-    newName = try params.string("newName")
+    newName = try params.string(.newName)
   }
 }
 
@@ -315,18 +355,20 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
 public struct CodeActionRequest: TagRequest, Hashable {
   public typealias Result = CodeActionsResult
   public static let method = "textDocument/codeAction"
+  public enum Member: Int, ParamsMember {
+    case textDocument, range, context, workDoneToken, partialResultToken
+    public static let declared = declare()
+  }
   /// The note's URI.
   public var uri: String
   /// The range asked about, in the negotiated encoding.
   public var range: TextRange
 
-  public init(params: Params) throws(ParamsError) {
-    uri = try params.requiredObject("textDocument").string("uri")
-    range = try textRange(params.requiredObject("range"))
+  public init(params: Params<Member>) throws(ParamsError) {
+    uri = try params.requiredObject(.textDocument, as: DocumentMember.self).string(.uri)
+    range = try textRange(params.requiredObject(.range))
     // The client's diagnostics and filters: tagd finds the note's own problems again.
-    try params.optionalObject("context")?.acceptAnyMember()
-    params.accept("workDoneToken")
-    params.accept("partialResultToken")
+    _ = try params.optionalObject(.context, as: ContextMember.self)
   }
 }
 
@@ -374,15 +416,17 @@ public struct CodeActionsResult: JSONWritable, Hashable, Sendable {
 public struct WorkspaceSymbolRequest: TagRequest, Hashable {
   public typealias Result = SymbolsResult
   public static let method = "workspace/symbol"
+  public enum Member: Int, ParamsMember {
+    case query, workDoneToken, partialResultToken
+    public static let declared = declare()
+  }
   /// The most symbols returned.
   public static let limit = 100
   /// What to match (caseless, accent-aware, as field suggestions match); empty: every tag.
   public var query: String
 
-  public init(params: Params) throws(ParamsError) {
-    query = try params.string("query")
-    params.accept("workDoneToken")
-    params.accept("partialResultToken")
+  public init(params: Params<Member>) throws(ParamsError) {
+    query = try params.string(.query)
   }
 }
 

@@ -1,3 +1,4 @@
+public import JSONRPC
 public import TagCore
 
 /// The `textDocument` member LSP's document notifications share: `{uri, version?, ...}`.
@@ -10,9 +11,14 @@ public struct TextDocumentIdentifier: Hashable, Sendable {
   /// The absolute path it names (nil: not a local `file:` URI, which tagd does not index).
   public var path: String? { FileURI.path(ofURI: uri) }
 
-  init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    uri = try params.string("uri")
+  /// The members tagd reads, among any others.
+  enum Member: Int, ParamsMember {
+    case uri
+    static let declared = declare(acceptingAnyMember: true)
+  }
+
+  init(params: Params<Member>) throws(ParamsError) {
+    uri = try params.string(.uri)
   }
 }
 
@@ -20,6 +26,10 @@ public struct TextDocumentIdentifier: Hashable, Sendable {
 /// the editor, not from the disk, until `textDocument/didClose`.
 public struct DidOpenTextDocumentNotification: TagNotification, Hashable {
   public static let method = "textDocument/didOpen"
+  public enum Member: Int, ParamsMember {
+    case textDocument
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// The document's URI.
   public var uri: String
   /// LSP's `languageId` (`markdown`, `org`, …).
@@ -29,14 +39,12 @@ public struct DidOpenTextDocumentNotification: TagNotification, Hashable {
   /// The whole text.
   public var text: String
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    let document = try params.requiredObject("textDocument")
-    document.acceptAnyMember()
-    uri = try document.string("uri")
-    languageID = try document.optionalString("languageId") ?? ""
-    version = try document.optionalInteger("version", in: Int.min...Int.max) ?? 0
-    text = try document.string("text")
+  public init(params: Params<Member>) throws(ParamsError) {
+    let document = try params.requiredObject(.textDocument, as: OpenedMember.self)
+    uri = try document.string(.uri)
+    languageID = try document.optionalString(.languageId) ?? ""
+    version = try document.optionalInteger(.version, in: Int.min...Int.max) ?? 0
+    text = try document.string(.text)
   }
 }
 
@@ -44,6 +52,10 @@ public struct DidOpenTextDocumentNotification: TagNotification, Hashable {
 /// positions counted in the negotiated encoding.
 public struct DidChangeTextDocumentNotification: TagNotification, Hashable {
   public static let method = "textDocument/didChange"
+  public enum Member: Int, ParamsMember {
+    case textDocument, contentChanges
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// The document's URI.
   public var uri: String
   /// The version after the changes.
@@ -51,39 +63,55 @@ public struct DidChangeTextDocumentNotification: TagNotification, Hashable {
   /// The changes, applied in order (LSP).
   public var changes: [TextEdit]
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    let document = try params.requiredObject("textDocument")
-    document.acceptAnyMember()
-    uri = try document.string("uri")
-    version = try document.optionalInteger("version", in: Int.min...Int.max) ?? 0
-    changes = try params.textEdits("contentChanges")
+  public init(params: Params<Member>) throws(ParamsError) {
+    let document = try params.requiredObject(.textDocument, as: ChangedMember.self)
+    uri = try document.string(.uri)
+    version = try document.optionalInteger(.version, in: Int.min...Int.max) ?? 0
+    changes = try params.textEdits(.contentChanges)
   }
 }
 
 /// `textDocument/didSave` (notification): the note was written; `text` when the client sends it.
 public struct DidSaveTextDocumentNotification: TagNotification, Hashable {
   public static let method = "textDocument/didSave"
+  public enum Member: Int, ParamsMember {
+    case textDocument, text
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// The document's URI.
   public var uri: String
   /// The saved text, when included.
   public var text: String?
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    uri = try TextDocumentIdentifier(params: params.requiredObject("textDocument")).uri
-    text = try params.optionalString("text")
+  public init(params: Params<Member>) throws(ParamsError) {
+    uri = try TextDocumentIdentifier(params: params.requiredObject(.textDocument)).uri
+    text = try params.optionalString(.text)
   }
 }
 
 /// `textDocument/didClose` (notification): the note is read from the disk again.
 public struct DidCloseTextDocumentNotification: TagNotification, Hashable {
   public static let method = "textDocument/didClose"
+  public enum Member: Int, ParamsMember {
+    case textDocument
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// The document's URI.
   public var uri: String
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    uri = try TextDocumentIdentifier(params: params.requiredObject("textDocument")).uri
+  public init(params: Params<Member>) throws(ParamsError) {
+    uri = try TextDocumentIdentifier(params: params.requiredObject(.textDocument)).uri
   }
+}
+
+/// The members of an opened `textDocument` tagd reads, among any others.
+enum OpenedMember: Int, ParamsMember {
+  case uri, languageId, version, text
+  static let declared = declare(acceptingAnyMember: true)
+}
+
+/// The members of a changed `textDocument` tagd reads, among any others.
+enum ChangedMember: Int, ParamsMember {
+  case uri, version
+  static let declared = declare(acceptingAnyMember: true)
 }

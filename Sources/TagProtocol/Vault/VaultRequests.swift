@@ -7,14 +7,18 @@ public import TagCore
 public struct VaultTagsRequest: TagRequest, Hashable {
   public typealias Result = VaultTagsResult
   public static let method = "vault/tags"
+  public enum Member: Int, ParamsMember {
+    case prefix, limit
+    public static let declared = declare()
+  }
   /// Only tags starting with this (caseless, accent-aware, as field suggestions match).
   public var prefix: String?
   /// At most this many tags.
   public var limit: Int?
 
-  public init(params: Params) throws(ParamsError) {
-    prefix = try params.optionalString("prefix")
-    limit = try params.optionalInteger("limit", in: 0...Int.max)
+  public init(params: Params<Member>) throws(ParamsError) {
+    prefix = try params.optionalString(.prefix)
+    limit = try params.optionalInteger(.limit, in: 0...Int.max)
   }
 }
 
@@ -61,6 +65,10 @@ public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
 public struct VaultNotesRequest: TagRequest, Hashable {
   public typealias Result = VaultNotesResult
   public static let method = "vault/notes"
+  public enum Member: Int, ParamsMember {
+    case tags, match
+    public static let declared = declare()
+  }
   /// How the tags combine.
   public enum Match: String, Hashable, Sendable, CaseIterable {
     /// Notes carrying every tag.
@@ -73,18 +81,16 @@ public struct VaultNotesRequest: TagRequest, Hashable {
   /// How they combine.
   public var match: Match
 
-  public init(params: Params) throws(ParamsError) {
-    tags = try params.strings("tags")
+  public init(params: Params<Member>) throws(ParamsError) {
+    tags = try params.strings(.tags)
     match = .all
-    if let name = try params.optionalString("match") {
+    if let name = try params.optionalString(.match) {
       if let match = Match(rawValue: name) {
         self.match = match
       } else {
-        try params.refuse(
-          ParamsError(
-            path: params.path("match"),
-            problem: "must be \"all\" or \"any\", got \"\(name)\""
-          )
+        throw ParamsError(
+          path: params.path(.match),
+          problem: "must be \"all\" or \"any\", got \"\(name)\""
         )
       }
     }
@@ -139,16 +145,20 @@ public struct VaultNotesResult: JSONWritable, Hashable, Sendable {
 public struct VaultRenameRequest: TagRequest, Hashable {
   public typealias Result = VaultRenameResult
   public static let method = "vault/rename"
+  public enum Member: Int, ParamsMember {
+    case from, to
+    public static let declared = declare()
+  }
   /// The tag to rename, caseless: every spelling is renamed.
   public var from: String
   /// The new tag, as spelled.
   public var to: String
 
-  public init(params: Params) throws(ParamsError) {
-    from = try params.string("from")
-    to = try params.string("to")
+  public init(params: Params<Member>) throws(ParamsError) {
+    from = try params.string(.from)
+    to = try params.string(.to)
     for (key, value) in [("from", from), ("to", to)] where value.allSatisfy(\.isWhitespace) {
-      try params.refuse(ParamsError(path: key, problem: "must be a tag, got a blank string"))
+      throw ParamsError(path: key, problem: "must be a tag, got a blank string")
     }
   }
 }

@@ -1,3 +1,5 @@
+public import JSONRPC
+
 /// One of LSP's `WorkspaceFolder`s: `{uri, name}`.
 public struct WorkspaceFolder: Hashable, Sendable {
   /// The folder's URI.
@@ -5,11 +7,16 @@ public struct WorkspaceFolder: Hashable, Sendable {
   /// Its name (LSP requires one; tagd only logs it).
   public var name: String?
 
+  /// The members tagd reads, among any others.
+  public enum Member: Int, ParamsMember {
+    case uri, name
+    public static let declared = declare(acceptingAnyMember: true)
+  }
+
   /// Decodes `{uri, name?}` (open, as LSP's objects are).
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    uri = try params.string("uri")
-    name = try params.optionalString("name")
+  public init(params: Params<Member>) throws(ParamsError) {
+    uri = try params.string(.uri)
+    name = try params.optionalString(.name)
   }
 
   /// Creates a folder.
@@ -19,13 +26,12 @@ public struct WorkspaceFolder: Hashable, Sendable {
   }
 
   /// Reads an array of folders at member `key` of `params`.
-  static func list(_ params: Params, _ key: StaticString) throws(ParamsError) -> [WorkspaceFolder]?
-  {
+  static func list<M>(_ params: Params<M>, _ key: M) throws(ParamsError) -> [WorkspaceFolder]? {
     guard let items = try params.optionalArray(key) else { return nil }
     var folders: [WorkspaceFolder] = []
     let path = params.path(key)
     for (i, item) in items.enumerated() {
-      folders.append(try WorkspaceFolder(params: params.object(item, path: path + "[\(i)]")))
+      folders.append(try WorkspaceFolder(params: .element(item, path: path + "[\(i)]")))
     }
     return folders
   }
@@ -34,23 +40,35 @@ public struct WorkspaceFolder: Hashable, Sendable {
 /// `workspace/didChangeWorkspaceFolders` (notification): vaults added and removed.
 public struct DidChangeWorkspaceFoldersNotification: TagNotification, Hashable {
   public static let method = "workspace/didChangeWorkspaceFolders"
+  public enum Member: Int, ParamsMember {
+    case event
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// Folders that became vaults.
   public var added: [WorkspaceFolder]
   /// Folders that stopped being vaults.
   public var removed: [WorkspaceFolder]
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    let event = try params.requiredObject("event")
-    event.acceptAnyMember()
-    added = try WorkspaceFolder.list(event, "added") ?? []
-    removed = try WorkspaceFolder.list(event, "removed") ?? []
+  public init(params: Params<Member>) throws(ParamsError) {
+    let event = try params.requiredObject(.event, as: EventMember.self)
+    added = try WorkspaceFolder.list(event, .added) ?? []
+    removed = try WorkspaceFolder.list(event, .removed) ?? []
+  }
+
+  /// The members of `event` tagd reads, among any others.
+  enum EventMember: Int, ParamsMember {
+    case added, removed
+    static let declared = declare(acceptingAnyMember: true)
   }
 }
 
 /// `workspace/didChangeWatchedFiles` (notification): files the client saw change on disk.
 public struct DidChangeWatchedFilesNotification: TagNotification, Hashable {
   public static let method = "workspace/didChangeWatchedFiles"
+  public enum Member: Int, ParamsMember {
+    case changes
+    public static let declared = declare(acceptingAnyMember: true)
+  }
   /// LSP's `FileChangeType`.
   public enum Change: Int, Hashable, Sendable {
     case created = 1
@@ -60,18 +78,22 @@ public struct DidChangeWatchedFilesNotification: TagNotification, Hashable {
   /// The URIs and what happened to them, in order.
   public var changes: [(uri: String, change: Change)]
 
-  public init(params: Params) throws(ParamsError) {
-    params.acceptAnyMember()
-    let items = try params.array("changes")
-    let path = params.path("changes")
+  public init(params: Params<Member>) throws(ParamsError) {
+    let items = try params.array(.changes)
+    let path = params.path(.changes)
     changes = []
     for (i, item) in items.enumerated() {
-      let event = try params.object(item, path: path + "[\(i)]")
-      event.acceptAnyMember()
-      let uri = try event.string("uri")
-      let type = try event.integer("type", in: 1...3)
+      let event = try Params<EventMember>.element(item, path: path + "[\(i)]")
+      let uri = try event.string(.uri)
+      let type = try event.integer(.type, in: 1...3)
       changes.append((uri, Change(rawValue: type) ?? .changed))
     }
+  }
+
+  /// The members of a file event tagd reads, among any others.
+  enum EventMember: Int, ParamsMember {
+    case uri, type
+    static let declared = declare(acceptingAnyMember: true)
   }
 
   public static func == (a: Self, b: Self) -> Bool {

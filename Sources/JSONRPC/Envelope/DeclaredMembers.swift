@@ -1,0 +1,175 @@
+/// The members an object of params may have, declared once on the type that reads it: matched
+/// by their bytes into fixed slots (``MemberSlots``) when the object is walked, so no member is
+/// looked up by name afterwards and an undeclared one is known at once.
+public struct DeclaredMembers: Sendable {
+  /// The names in declaration order (an unknown member's error lists them).
+  public let names: [String]
+  /// Whether members not declared are accepted (LSP's open objects).
+  public let acceptsAnyMember: Bool
+  /// Each name's first eight bytes as one little-endian word, its length, and its UTF-8.
+  private let words: [UInt64]
+  private let lengths: [Int]
+  private let utf8: [[UInt8]]
+
+  /// Declares `names` (at most ``MemberSlots/capacity``).
+  public init(_ names: [String], acceptsAnyMember: Bool = false) {
+    precondition(names.count <= MemberSlots.capacity, "too many members for the slots")
+    self.names = names
+    self.acceptsAnyMember = acceptsAnyMember
+    utf8 = names.map { Array($0.utf8) }
+    lengths = utf8.map(\.count)
+    words = utf8.map { bytes in
+      bytes.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
+  }
+
+  /// Declares the names of `cases` (enum cases without payloads, in order): the names the
+  /// cases are spelt with, so each member is spelt once, as a case.
+  public init<Case>(cases: some Collection<Case>, acceptsAnyMember: Bool = false) {
+    // The runtime's own reading of a case's name (what printing a case shows), without the
+    // dynamic casts printing makes.
+    let names = cases.map { value in caseName(value).map { String(cString: $0) } ?? "" }
+    self.init(names, acceptsAnyMember: acceptsAnyMember)
+  }
+
+  /// The slot of the key whose bytes (without escapes) are `key`: one word compare per name.
+  func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let count = key.count
+    var word: UInt64 = 0
+    for index in 0..<min(count, 8) { word |= UInt64(key[index]) << (8 * index) }
+    for slot in 0..<words.count where words[slot] == word && lengths[slot] == count {
+      if count <= 8 || utf8[slot][8...].elementsEqual(key[8...]) { return slot }
+    }
+    return nil
+  }
+
+  /// The slot of the member named `name` (a decoded key, or a tree's).
+  public func slot(of name: String) -> Int? {
+    var name = name
+    return name.withUTF8 { slot(of: $0) }
+  }
+}
+
+/// Where each declared member of one object is: the value's bytes in the body (or, for a
+/// parsed tree, the member's index), and the first member that is not declared.
+///
+/// A fixed set of slots filled in document order, so a repeated member's last value stands
+/// (what a ``JSONObject`` lookup gives). Small and read in place (inlinable), as it is made
+/// for every object of every message.
+public struct MemberSlots: Sendable {
+  /// The most members a type may declare.
+  public static let capacity = 16
+  /// Slot `i`'s value as `start << 32 | end`; 0 when absent (no JSON value is empty).
+  @usableFromInline var values = InlineArray<16, UInt64>(repeating: 0)
+  /// Bit `i`: slot `i`'s value is a string without escapes.
+  @usableFromInline var plain: UInt16 = 0
+  /// The key of the first member not declared (packed as a value), 0 when none.
+  private var unknownKey: UInt64 = 0
+  private var unknownHasEscapes = false
+
+  /// No member.
+  public init() {}
+
+  /// Slot `slot`'s value, nil when absent.
+  @inlinable public func value(_ slot: Int) -> Range<Int>? {
+    let packed = values[slot]
+    return packed == 0 ? nil : Int(packed >> 32)..<Int(packed & 0xFFFF_FFFF)
+  }
+
+  /// Whether slot `slot`'s value is a string without escapes.
+  @inlinable public func isPlainString(_ slot: Int) -> Bool { plain & (1 << UInt16(slot)) != 0 }
+
+  /// The key (bytes between its quotes, or a tree member's index) of the first member not
+  /// declared, and whether it holds escapes.
+  public var unknown: (key: Range<Int>, hasEscapes: Bool)? {
+    guard unknownKey != 0 else { return nil }
+    return (Int(unknownKey >> 32)..<Int(unknownKey & 0xFFFF_FFFF), unknownHasEscapes)
+  }
+
+  /// Notes a member (offsets below 2³²): `slot` nil when it is not declared.
+  public mutating func found(
+    _ slot: Int?,
+    key: Range<Int>,
+    keyHasEscapes: Bool = false,
+    value: Range<Int>,
+    isPlainString: Bool = false
+  ) {
+    guard let slot else {
+      if unknownKey == 0 {
+        unknownKey = UInt64(key.lowerBound) << 32 | UInt64(key.upperBound)
+        unknownHasEscapes = keyHasEscapes
+      }
+      return
+    }
+    values[slot] = UInt64(value.lowerBound) << 32 | UInt64(value.upperBound)
+    let bit: UInt16 = 1 << UInt16(slot)
+    plain = isPlainString ? plain | bit : plain & ~bit
+  }
+}
+
+extension MessageBytes {
+  /// The members of the object whose member ranges are `object`, matched into `declared`'s slots.
+  public func slots(of object: JSONObjectRanges, _ declared: DeclaredMembers) -> MemberSlots {
+    precondition(count <= UInt32.max, "a body over 4 GiB")
+    var slots = MemberSlots()
+    for member in object.members {
+      slots.found(
+        slot(of: member.key, hasEscapes: member.keyHasEscapes, declared),
+        key: member.key,
+        keyHasEscapes: member.keyHasEscapes,
+        value: member.value,
+        isPlainString: member.isPlainString
+      )
+    }
+    return slots
+  }
+
+  /// The members of the object at `range`, matched into `declared`'s slots as it is walked;
+  /// nil when the value there is not an object.
+  public func slots(ofObjectAt range: Range<Int>, _ declared: DeclaredMembers) -> MemberSlots? {
+    precondition(count <= UInt32.max, "a body over 4 GiB")
+    var scanner = scanner(range, maxDepth: JSONReader.maxSupportedDepth)
+    var slots = MemberSlots()
+    do throws(JSONParseError) {
+      guard try scanner.beginObject(), let base = buffer.baseAddress else { return nil }
+      while let key = try scanner.nextKey() {
+        let keyStart = key.raw.baseAddress.map { $0 - base } ?? 0
+        let isString = try scanner.kind() == .string
+        let valueStart = range.lowerBound + scanner.position
+        var isPlainString = false
+        if isString, let text = try scanner.readStringBytes() {
+          isPlainString = !text.hasEscapes
+        } else {
+          try scanner.skipValue()
+        }
+        let keyRange = keyStart..<(keyStart + key.raw.count)
+        slots.found(
+          key.hasEscapes ? declared.slot(of: key.string) : declared.slot(of: key.raw),
+          key: keyRange,
+          keyHasEscapes: key.hasEscapes,
+          value: valueStart..<(range.lowerBound + scanner.position),
+          isPlainString: isPlainString
+        )
+      }
+    } catch {
+      return nil  // the body was validated: not reached
+    }
+    return slots
+  }
+
+  private func slot(of key: Range<Int>, hasEscapes: Bool, _ declared: DeclaredMembers) -> Int? {
+    hasEscapes ? declared.slot(of: self.key(key, hasEscapes: true)) : declared.slot(of: slice(key))
+  }
+
+  /// The text of the key whose bytes (between its quotes) are `range`.
+  public func key(_ range: Range<Int>, hasEscapes: Bool) -> String {
+    guard hasEscapes else { return string(range) }
+    // The key with its quotes is a JSON string: read it as one.
+    let quoted = (range.lowerBound - 1)..<(range.upperBound + 1)
+    return parse(quoted, maxDepth: 1)?.stringValue ?? ""
+  }
+}
+
+/// The name of enum case `value`, as the Swift runtime records it (nil for no enum case).
+@_silgen_name("swift_EnumCaseName")
+private func caseName<T>(_ value: T) -> UnsafePointer<CChar>?
