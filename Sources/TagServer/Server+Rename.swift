@@ -43,10 +43,6 @@ extension Server {
       merged = merged || plan.merged
       changes.append((FileURI.uri(ofPath: path), textEdits(plan.edits, in: text)))
     }
-    return VaultRenameResult(
-      edit: WorkspaceEdit(changes: changes),
-      notes: changes.count,
-      merged: merged
-    )
+    return VaultRenameResult(edit: WorkspaceEdit(changes: changes), merged: merged)
   }
 }

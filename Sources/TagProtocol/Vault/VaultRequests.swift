@@ -198,17 +198,17 @@ public struct WorkspaceEdit: JSONWritable, Hashable, Sendable {
 public struct VaultRenameResult: JSONWritable, Hashable, Sendable {
   /// The edits.
   public var edit: WorkspaceEdit
-  /// How many notes change.
-  public var notes: Int
   /// Whether `to` was already a tag of the vault (the two tags become one).
   public var merged: Bool
 
   /// Creates a result.
-  public init(edit: WorkspaceEdit, notes: Int, merged: Bool) {
+  public init(edit: WorkspaceEdit, merged: Bool) {
     self.edit = edit
-    self.notes = notes
     self.merged = merged
   }
+
+  /// How many notes change: one per note the edit changes.
+  public var notes: Int { edit.changes.count }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
