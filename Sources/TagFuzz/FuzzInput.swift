@@ -56,7 +56,7 @@ struct FuzzInput {
     if sendsInitialize {
       var first: [UInt8] = []
       FrameEncoder.append(Self.initialize, as: framing ?? .contentLength, to: &first)
-      connection.receive(first, into: &outbox)
+      connection.receive(first.span, into: &outbox)
       guard drained(&outbox, connection) else { return }
     }
     var offset = stream.startIndex
@@ -85,7 +85,7 @@ struct FuzzInput {
   /// The output invariant: only whole frames, each a JSON object or array.
   private func check(_ outbox: borrowing Outbox, framing: Framing) {
     var replies = FrameDecoder(framing: framing)
-    replies.feed(outbox.wire)
+    outbox.withWire { replies.feed($0) }
     while let event = replies.next() {
       guard case .message(let body) = event else {
         fatalError("the server wrote a broken frame: \(event)")

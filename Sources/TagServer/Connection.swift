@@ -37,11 +37,6 @@ public struct Connection: Sendable {
     {}
   }
 
-  /// ``receive(_:into:)`` for bytes in an array.
-  public mutating func receive(_ bytes: [UInt8], into outbox: inout Outbox) {
-    receive(bytes.span, into: &outbox)
-  }
-
   /// The input stream ended: reports a message cut short, then ends the session.
   public mutating func inputClosed(into outbox: inout Outbox) {
     outbox.framing = framing
@@ -49,16 +44,10 @@ public struct Connection: Sendable {
     server.handle(.inputClosed, into: &outbox)
   }
 
-  /// Hands the server an event from the executable's file work (a note read, a vault indexed),
-  /// between messages.
+  /// Hands the server an event from the executable between messages: its file work (a note
+  /// read, a vault indexed) or the client process gone.
   public mutating func handle(_ event: ServerEvent, into outbox: inout Outbox) {
     outbox.framing = framing
     server.handle(event, into: &outbox)
-  }
-
-  /// The process named by `initialize`'s `processId` is gone.
-  public mutating func clientProcessGone(into outbox: inout Outbox) {
-    outbox.framing = framing
-    server.handle(.clientProcessGone, into: &outbox)
   }
 }

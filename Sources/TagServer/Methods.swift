@@ -291,7 +291,7 @@ extension FieldSuggestRequest: ServedRequest {
     let encoding = s.positionEncoding
     let session = try s.withField(field) { session throws(RequestError) in session }
     return session.suggest(query, limit: limit, encoding: encoding) { query, limit, excluded in
-      s.vaultSuggestions(for: query, limit: limit, excluding: excluded)
+      s.vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
     }
   }
 }
@@ -526,9 +526,9 @@ extension VaultNotesRequest: ServedRequest {
 
 extension VaultRenameRequest: ServedRequest {
   static var needsIndex: Bool { true }
-  func notesToRead(on s: Server) -> [String]? { s.notesToRename(from) }
+  func notesToRead(on s: Server) -> [String]? { s.notesToRead(carrying: from, children: true) }
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> VaultRenameResult {
-    try s.rename(self, outbox: &outbox)
+    try s.renameEdit(from: from, to: to, outbox: &outbox)
   }
 }
 
@@ -575,7 +575,9 @@ extension HoverRequest: ServedRequest {
 
 extension ReferencesRequest: ServedRequest {
   static var needsIndex: Bool { true }
-  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: false) }
+  func notesToRead(on s: Server) -> [String]? {
+    s.tag(at: at).map { s.notesToRead(carrying: $0.tag.text, children: false) }
+  }
   func perform(on s: inout Server, outbox: inout Outbox) -> LocationsResult {
     s.references(self, outbox: &outbox)
   }
@@ -589,7 +591,9 @@ extension PrepareRenameRequest: ServedRequest {
 
 extension RenameRequest: ServedRequest {
   static var needsIndex: Bool { true }
-  func notesToRead(on s: Server) -> [String]? { s.notesToRead(forTagAt: at, children: true) }
+  func notesToRead(on s: Server) -> [String]? {
+    s.tag(at: at).map { s.notesToRead(carrying: $0.tag.text, children: true) }
+  }
   func perform(on s: inout Server, outbox: inout Outbox) throws(RequestError) -> WorkspaceEdit {
     try s.rename(self, outbox: &outbox)
   }

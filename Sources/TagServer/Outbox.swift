@@ -2,7 +2,7 @@ public import JSONRPC
 
 /// What handling an event asks for: messages to send, a process to watch, logs, an exit.
 ///
-/// The server never performs I/O itself. It writes each message body straight into ``wire``
+/// The server never performs I/O itself. It writes each message body straight into the wire
 /// through ``write(_:)``, which frames it in place in the connection's ``framing``: a
 /// Content-Length header is reserved before the body and its digits are filled in once the
 /// body's length is known, so a reply is never copied between buffers.
@@ -13,7 +13,7 @@ public struct Outbox: ~Copyable {
   private var buffer = JSONWriter(reservingCapacity: 4096)
   /// The Content-Length digits the next header reserves: the last body's.
   private var guessedDigits = 3
-  /// Set when the process should exit with this code after writing ``wire``.
+  /// Set when the process should exit with this code after writing the wire.
   public var exitCode: Int32?
   /// A client process id to poll; exit when it disappears.
   public var watchProcess: Int32?
@@ -25,15 +25,12 @@ public struct Outbox: ~Copyable {
   /// Creates an empty outbox.
   public init() {}
 
-  /// The framed bytes for stdout (a copy; ``withWire(_:)`` lends them).
-  public var wire: [UInt8] { buffer.bytes }
-
   /// Lends the framed bytes for stdout.
   public func withWire<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
     try buffer.withBytes(body)
   }
 
-  /// The bodies sent, one per message, in order: read back from ``wire`` (a batch's replies, the
+  /// The bodies sent, one per message, in order: read back from the wire (a batch's replies, the
   /// tests), so writing a message records nothing beside its bytes.
   public var messages: [ArraySlice<UInt8>] {
     var decoder = FrameDecoder(framing: framing, limits: FrameLimits(maxMessageBytes: buffer.count))

@@ -61,7 +61,7 @@ extension Server {
         actions.append(
           .init(
             title: "Remove the repeated `\(tag)`",
-            edit: noteEdit(request.uri, edits, found.text)
+            edit: WorkspaceEdit(changes: [(request.uri, textEdits(edits, in: found.text))])
           )
         )
       case .useTag(let target):
@@ -71,7 +71,7 @@ extension Server {
         actions.append(
           .init(
             title: "Use `\(target)` for the alias `\(tag)`",
-            edit: noteEdit(request.uri, plan.edits, found.text)
+            edit: WorkspaceEdit(changes: [(request.uri, textEdits(plan.edits, in: found.text))])
           )
         )
       case nil:
@@ -81,16 +81,9 @@ extension Server {
     return CodeActionsResult(actions: actions)
   }
 
-  /// A WorkspaceEdit of one note: `edits` (last first, as TagCore gives them) in document order.
-  private func noteEdit(
-    _ uri: String,
-    _ edits: [DocumentEdit],
-    _ text: DocumentText
-  )
-    -> WorkspaceEdit
-  {
-    let ordered = DocumentEditsResult(edits.reversed(), in: text, encoding: positionEncoding)
-    return WorkspaceEdit(changes: [(uri, ordered.edits)])
+  /// `edits` (last first, as TagCore gives them) as LSP text edits, in document order.
+  func textEdits(_ edits: [DocumentEdit], in text: DocumentText) -> [TextEdit] {
+    DocumentEditsResult(edits.reversed(), in: text, encoding: positionEncoding).edits
   }
 
   /// The tags `workspace/symbol` answers with, and the note each is shown at.

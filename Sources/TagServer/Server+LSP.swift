@@ -57,13 +57,6 @@ extension Server {
 
   // MARK: References and rename
 
-  /// The notes to read for the tag at `point` (every note carrying it that is not open).
-  func notesToRead(forTagAt point: TextDocumentPosition, children: Bool) -> [String] {
-    guard let found = tag(at: point) else { return [] }
-    return vault.index.places(of: found.tag.text, children: children).map(\.note)
-      .filter { vault.open[$0] == nil }
-  }
-
   /// `textDocument/references`: every place the tag is written, all spellings.
   func references(_ request: ReferencesRequest, outbox: inout Outbox) -> LocationsResult {
     guard let found = tag(at: request.at) else { return LocationsResult(locations: []) }

@@ -282,15 +282,7 @@ extension Server {
 
   /// `vault/tags`.
   func vaultTags(prefix: String?, limit: Int?) -> VaultTagsResult {
-    VaultTagsResult(
-      tags: vault.index.tags(prefix: prefix, limit: limit).map { tag in
-        VaultTagsResult.Entry(
-          tag: tag.spelling,
-          notes: tag.notes,
-          spellings: tag.spellings.map { VaultTagsResult.Spelling(text: $0.text, notes: $0.notes) }
-        )
-      }
-    )
+    VaultTagsResult(tags: vault.index.tags(prefix: prefix, limit: limit))
   }
 
   /// `vault/notes`.
@@ -301,15 +293,5 @@ extension Server {
         VaultNotesResult.Note(uri: FileURI.uri(ofPath: $0), title: vault.index.title(of: $0))
       }
     )
-  }
-
-  /// The vault's tags as field suggestions for `query`: prefix, then word-prefix, then fuzzy
-  /// matches, each tier ranked by the notes carrying the tag.
-  mutating func vaultSuggestions(
-    for query: String,
-    limit: Int,
-    excluding excluded: (String) -> Bool
-  ) -> [Suggestion] {
-    vault.suggest(query, limit: limit, excluding: excluded).map(\.suggestion)
   }
 }

@@ -84,7 +84,7 @@ public struct Server: Sendable {
   public mutating func handle(_ event: ServerEvent, into outbox: inout Outbox) {
     switch event {
     case .message(let body):
-      handle(body: body, into: &outbox)
+      handle(message: body.span, into: &outbox)
     case .frameError(let error):
       handle(frameError: error, into: &outbox)
     case .inputClosed:
@@ -95,10 +95,6 @@ public struct Server: Sendable {
     case .notesRead, .notesGone, .vaultIndexed, .textsRead, .rereadDone, .vocabularyRead:
       handle(vaultEvent: event, into: &outbox)
     }
-  }
-
-  private mutating func handle(body: [UInt8], into outbox: inout Outbox) {
-    handle(message: body.span, into: &outbox)
   }
 
   /// Handles one complete message body, lent for the call (the framer's buffer).

@@ -15,10 +15,9 @@ public struct ServerConfig: Hashable, Sendable {
   /// The most UTF-8 bytes one field's tags and draft hold together; a request that would make a
   /// field hold more is refused with LimitExceeded and changes nothing.
   public var maxFieldBytes: Int
-  /// The largest message body in bytes (enforced by the framer; reported in capabilities).
-  public var maxMessageBytes: Int
-  /// The largest Content-Length header block in bytes (enforced by the framer).
-  public var maxHeaderBytes: Int
+  /// The largest message body and Content-Length header block in bytes, enforced by the framer
+  /// (the body's limit is reported in capabilities).
+  public var frameLimits: FrameLimits
 
   /// The current version of tagd.
   public static let currentVersion = "1.2.0"
@@ -39,20 +38,14 @@ public struct ServerConfig: Hashable, Sendable {
     self.maxSessions = maxSessions
     self.maxTags = maxTags
     self.maxTagLength = maxTagLength
-    self.maxMessageBytes = maxMessageBytes
-    self.maxHeaderBytes = maxHeaderBytes
+    frameLimits = FrameLimits(maxMessageBytes: maxMessageBytes, maxHeaderBytes: maxHeaderBytes)
     self.maxFieldBytes = maxFieldBytes
-  }
-
-  /// The framer's share of the limits.
-  public var frameLimits: FrameLimits {
-    FrameLimits(maxMessageBytes: maxMessageBytes, maxHeaderBytes: maxHeaderBytes)
   }
 
   /// The limits as `(name, value)` pairs, as `initialize` reports them.
   public var limits: [(name: String, value: Int)] {
     [
-      ("maxMessageBytes", maxMessageBytes),
+      ("maxMessageBytes", frameLimits.maxMessageBytes),
       ("maxDepth", maxDepth),
       ("maxSessions", maxSessions),
       ("maxTags", maxTags),

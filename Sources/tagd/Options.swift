@@ -192,13 +192,13 @@ extension Options {
       .number(
         "--max-message-bytes",
         "largest message body; bigger ones are skipped with an error",
-        default: byteText(config.maxMessageBytes)
-      ) { $0.config.maxMessageBytes = $1 },
+        default: byteText(config.frameLimits.maxMessageBytes)
+      ) { $0.config.frameLimits.maxMessageBytes = $1 },
       .number(
         "--max-header-bytes",
         "largest Content-Length header block",
-        default: byteText(config.maxHeaderBytes)
-      ) { $0.config.maxHeaderBytes = $1 },
+        default: byteText(config.frameLimits.maxHeaderBytes)
+      ) { $0.config.frameLimits.maxHeaderBytes = $1 },
       .number("--max-depth", "deepest JSON nesting", default: "\(config.maxDepth)") {
         $0.config.maxDepth = $1
       },

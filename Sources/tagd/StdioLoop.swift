@@ -33,7 +33,7 @@ struct StdioLoop {
       if let pid = watchedProcess, monotonicSeconds() - lastCheck >= 2 {
         lastCheck = monotonicSeconds()
         if kill(pid, 0) != 0 && errno == ESRCH {
-          connection.clientProcessGone(into: &outbox)
+          connection.handle(.clientProcessGone, into: &outbox)
           if let code = flush(&outbox) { return code }
         }
       }

@@ -128,15 +128,6 @@ func writesValues(_ value: JSONValue, _ expected: String) {
       == #"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no"}}"#
   )
   writer.reset()
-  writer.request(id: .double(1.5), method: "m") {
-    $0.beginArray()
-    $0.endArray()
-  }
-  #expect(
-    String(decoding: writer.bytes, as: UTF8.self)
-      == #"{"jsonrpc":"2.0","id":1.5,"method":"m","params":[]}"#
-  )
-  writer.reset()
   writer.notification(method: "n") { $0.null() }
   #expect(
     String(decoding: writer.bytes, as: UTF8.self)

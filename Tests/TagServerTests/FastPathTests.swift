@@ -185,7 +185,7 @@ import Testing
     let counts = FastPath.counting {
       var connection = Connection()
       var outbox = Outbox()
-      connection.receive(bytes, into: &outbox)
+      connection.receive(bytes.span, into: &outbox)
       replies = outbox.messages.map { String(decoding: $0, as: UTF8.self) }
     }
     return (replies, counts)

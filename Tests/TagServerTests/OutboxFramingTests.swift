@@ -26,7 +26,7 @@ func bodiesOfEveryLengthAreFramedExactly(framing: Framing) {
   }
   #expect(outbox.messages.map(Array.init) == expected)
   var decoder = FrameDecoder(framing: framing)
-  decoder.feed(outbox.wire)
+  outbox.withWire { decoder.feed($0) }
   var framed: [[UInt8]] = []
   while let event = decoder.next() {
     guard case .message(let body) = event else {

@@ -145,8 +145,8 @@ private func refusal(_ arguments: [String]) -> String? {
     #expect(shown["--max-tags"] == "\(config.maxTags)")
     #expect(shown["--max-tag-length"] == "\(config.maxTagLength)")
     #expect(shown["--max-field-bytes"] == byteText(config.maxFieldBytes))
-    #expect(shown["--max-message-bytes"] == byteText(config.maxMessageBytes))
-    #expect(shown["--max-header-bytes"] == byteText(config.maxHeaderBytes))
+    #expect(shown["--max-message-bytes"] == byteText(config.frameLimits.maxMessageBytes))
+    #expect(shown["--max-header-bytes"] == byteText(config.frameLimits.maxHeaderBytes))
     #expect(byteText(64 << 20) == "64 MiB" && byteText(64 << 10) == "64 KiB")
     #expect(byteText(1000) == "1000" && byteText((1 << 20) + 1024) == "1025 KiB")
   }

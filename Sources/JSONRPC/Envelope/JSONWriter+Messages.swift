@@ -7,9 +7,9 @@ extension JSONWriter {
     endObject()
   }
 
-  /// Writes `{"jsonrpc":"2.0","id":…`, the start of a response or a request: a writer goes on
-  /// with `,"result":` and the result (a field's reply keeps them in one run), or another member,
-  /// then ``endObject()``.
+  /// Writes `{"jsonrpc":"2.0","id":…`, the start of a response: a writer goes on with
+  /// `,"result":` and the result (a field's reply keeps them in one run), or `,"error":`, then
+  /// ``endObject()``.
   public mutating func beginMessage(id: RequestID?) {
     fragment(#"{"jsonrpc":"2.0","id":"#)
     self.id(id)
@@ -40,16 +40,6 @@ extension JSONWriter {
   /// Writes a notification; `params` writes one value.
   public mutating func notification(method: String, params: (inout JSONWriter) -> Void) {
     fragment(#"{"jsonrpc":"2.0","method":"#)
-    string(method)
-    fragment(#","params":"#)
-    params(&self)
-    endObject()
-  }
-
-  /// Writes a request; `params` writes one value.
-  public mutating func request(id: RequestID, method: String, params: (inout JSONWriter) -> Void) {
-    beginMessage(id: id)
-    fragment(#","method":"#)
     string(method)
     fragment(#","params":"#)
     params(&self)

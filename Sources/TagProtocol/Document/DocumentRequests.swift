@@ -143,12 +143,7 @@ public struct DocumentTagsResult: JSONWritable, Hashable, Sendable {
     w.strings(tags)
     w.key("range")
     if let range {
-      w.beginObject()
-      w.key("start")
-      w.write(range.start)
-      w.key("end")
-      w.write(range.end)
-      w.endObject()
+      w.write(range)
     } else {
       w.null()
     }

@@ -24,42 +24,12 @@ public struct VaultTagsRequest: TagRequest, Hashable {
 
 /// The result of `vault/tags`: `{tags: [{tag, notes, spellings: [{text, notes}]}]}`.
 public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
-  /// One tag: its vault spelling, its notes and every spelling with its notes.
-  public struct Entry: Hashable, Sendable {
-    /// The vault's spelling (the most used).
-    public var tag: String
-    /// How many notes carry it, in any spelling.
-    public var notes: Int
-    /// Every spelling with its notes, most used first.
-    public var spellings: [Spelling]
-
-    /// Creates an entry.
-    public init(tag: String, notes: Int, spellings: [Spelling]) {
-      self.tag = tag
-      self.notes = notes
-      self.spellings = spellings
-    }
-  }
-
-  /// One spelling of a tag and the notes spelling it so.
-  public struct Spelling: Hashable, Sendable {
-    /// The spelling.
-    public var text: String
-    /// The notes that spell it so.
-    public var notes: Int
-
-    /// Creates a spelling.
-    public init(text: String, notes: Int) {
-      self.text = text
-      self.notes = notes
-    }
-  }
-
-  /// The tags, most notes first.
-  public var tags: [Entry]
+  /// The tags, most notes first: each written as its vault spelling (`tag`), its notes and
+  /// every spelling with its notes, most used first.
+  public var tags: [VaultTag]
 
   /// Creates a result.
-  public init(tags: [Entry]) { self.tags = tags }
+  public init(tags: [VaultTag]) { self.tags = tags }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
@@ -68,7 +38,7 @@ public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
     for entry in tags {
       w.beginObject()
       w.key("tag")
-      w.string(entry.tag)
+      w.string(entry.spelling)
       w.key("notes")
       w.integer(entry.notes)
       w.key("spellings")
@@ -228,17 +198,17 @@ public struct WorkspaceEdit: JSONWritable, Hashable, Sendable {
 public struct VaultRenameResult: JSONWritable, Hashable, Sendable {
   /// The edits.
   public var edit: WorkspaceEdit
-  /// How many notes change.
-  public var notes: Int
   /// Whether `to` was already a tag of the vault (the two tags become one).
   public var merged: Bool
 
   /// Creates a result.
-  public init(edit: WorkspaceEdit, notes: Int, merged: Bool) {
+  public init(edit: WorkspaceEdit, merged: Bool) {
     self.edit = edit
-    self.notes = notes
     self.merged = merged
   }
+
+  /// How many notes change: one per note the edit changes.
+  public var notes: Int { edit.changes.count }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
