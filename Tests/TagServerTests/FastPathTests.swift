@@ -212,6 +212,18 @@ import Testing
     #expect(off.replies == on.replies)
   }
 
+  /// A plain integer the scanner only skips (a member no one reads) is skipped by its digits,
+  /// as a read one is: every position inside a skipped `contentChanges` is one.
+  @Test func aSkippedIntegerTakesTheShortInteger() throws {
+    let counts = try FastPath.counting {
+      try Array(#"[12,{"line":0},-1,1.5]"#.utf8).withUnsafeBufferPointer { bytes in
+        var scanner = JSONScanner(bytes)
+        try scanner.scanDocument()
+      }
+    }
+    #expect(counts[.shortInteger] == 2)
+  }
+
   /// The registry's switches are bits of one word.
   @Test func theSwitchesFitInAWord() {
     #expect(FastPath.allCases.count <= 64)

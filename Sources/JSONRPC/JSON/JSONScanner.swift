@@ -418,7 +418,8 @@ public struct JSONScanner {
     case UInt8(ascii: "t"): try expectLiteral("true")
     case UInt8(ascii: "f"): try expectLiteral("false")
     case UInt8(ascii: "n"): try expectLiteral("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber(build: false)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if shortInteger() == nil { _ = try scanNumber(build: false) }
     default: throw failure("unexpected \(describe(input[position]))")
     }
   }
