@@ -95,17 +95,6 @@ public struct JSONScanner {
       for index in 0..<count where base[index] != expected[index] { return false }
       return true
     }
-
-    /// Whether the name is `name` (a run-time string; literals take the `==` above).
-    public func matches(_ name: String) -> Bool {
-      guard !hasEscapes else { return string == name }
-      var name = name
-      return name.withUTF8 { bytes in
-        guard bytes.count == raw.count else { return false }
-        for index in 0..<bytes.count where bytes[index] != raw[index] { return false }
-        return true
-      }
-    }
   }
 
   /// What the next value is, from its first byte.

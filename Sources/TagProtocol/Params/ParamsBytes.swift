@@ -244,69 +244,82 @@ enum ParamsObject {
   /// reading) on anything else. The body is valid JSON, so only the shape is checked.
   private func compactTextEdits(_ range: Range<Int>, in body: MessageBytes) -> [TextEdit]? {
     var cursor = body.cursor(range)
-    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
-    func count() -> Int? {
-      var value = 0
-      let start = cursor.at
-      while let byte = cursor.current, byte &- UInt8(ascii: "0") < 10, cursor.at - start < 18 {
-        value = value * 10 + Int(byte &- UInt8(ascii: "0"))
-        cursor.advance()
-      }
-      return cursor.at > start ? value : nil
-    }
-    func position() -> TextPosition? {
-      guard expect(#"{"line":"#), let line = count(), expect(#","character":"#),
-        let character = count(), expect("}")
-      else { return nil }
-      return TextPosition(line: line, character: character)
-    }
-    func textRange() -> TextRange? {
-      guard let start = position(), expect(#","end":"#), let end = position(), expect("}") else {
-        return nil
-      }
-      return TextRange(start: start, end: end)
-    }
-    func text() -> String? {
-      let start = cursor.at
-      while let byte = cursor.current, byte != UInt8(ascii: "\"") {
-        guard byte != UInt8(ascii: "\\") else { return nil }
-        cursor.advance()
-      }
-      guard cursor.current != nil else { return nil }
-      defer { cursor.advance() }
-      return cursor.string(from: start)
-    }
-    guard expect("[") else { return nil }
+    guard cursor.expect("[") else { return nil }
     var edits: [TextEdit] = []
-    if expect("]") { return cursor.at == cursor.end ? edits : nil }
+    if cursor.expect("]") { return cursor.at == cursor.end ? edits : nil }
     while true {
       var range: TextRange?
       var caret: TextPosition?
       let newText: String?
-      if expect(#"{"range":{"start":"#) {
-        guard let found = textRange() else { return nil }
+      if cursor.expect(#"{"range":{"start":{"line":"#) {
+        guard let found = cursor.rangeAfterLine() else { return nil }
         range = found
-        if expect(#","rangeLength":"#) { guard count() != nil else { return nil } }
-        guard expect(#","text":""#) else { return nil }
-        newText = text()
-      } else if expect(#"{"text":""#) {
-        newText = text()
-        if expect(#","range":{"start":"#) {
-          guard let found = textRange() else { return nil }
+        if cursor.expect(#","rangeLength":"#) { guard cursor.count() != nil else { return nil } }
+        guard cursor.expect(#","text":""#) else { return nil }
+        newText = cursor.text()
+      } else if cursor.expect(#"{"text":""#) {
+        newText = cursor.text()
+        if cursor.expect(#","range":{"start":{"line":"#) {
+          guard let found = cursor.rangeAfterLine() else { return nil }
           range = found
-        } else if expect(#","caret":"#) {
+        } else if cursor.expect(#","caret":{"line":"#) {
           // A range-less change with its caret, as the Emacs front end sends it.
-          guard let found = position() else { return nil }
+          guard let found = cursor.positionAfterLine() else { return nil }
           caret = found
         }
       } else {
         return nil
       }
-      guard let newText, expect("}") else { return nil }
+      guard let newText, cursor.expect("}") else { return nil }
       edits.append(TextEdit(range: range, newText: newText, caret: caret))
-      if expect(",") { continue }
-      guard expect("]"), cursor.at == cursor.end else { return nil }
+      if cursor.expect(",") { continue }
+      guard cursor.expect("]"), cursor.at == cursor.end else { return nil }
       return edits
     }
+  }
+}
+
+extension MessageBytes.Cursor {
+  /// A plain decimal of at most 18 digits.
+  @inline(__always)
+  fileprivate mutating func count() -> Int? {
+    var value = 0
+    let start = at
+    while let byte = current, byte &- UInt8(ascii: "0") < 10, at - start < 18 {
+      value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+      advance()
+    }
+    return at > start ? value : nil
+  }
+
+  /// The rest of `{"line":L,"character":C}` after `{"line":`.
+  @inline(__always)
+  fileprivate mutating func positionAfterLine() -> TextPosition? {
+    guard let line = count(), expect(#","character":"#), let character = count(), expect("}")
+    else { return nil }
+    return TextPosition(line: line, character: character)
+  }
+
+  /// The rest of `{"start":{"line":…},"end":{"line":…}}` after `{"start":{"line":`.
+  @inline(__always)
+  fileprivate mutating func rangeAfterLine() -> TextRange? {
+    guard let start = positionAfterLine(), expect(#","end":{"line":"#),
+      let end = positionAfterLine(), expect("}")
+    else { return nil }
+    return TextRange(start: start, end: end)
+  }
+
+  /// A string's text without escapes, after its opening quote; nil (for the general reading)
+  /// at a backslash.
+  @inline(__always)
+  fileprivate mutating func text() -> String? {
+    let start = at
+    while let byte = current, byte != UInt8(ascii: "\"") {
+      guard byte != UInt8(ascii: "\\") else { return nil }
+      advance()
+    }
+    guard current != nil else { return nil }
+    defer { advance() }
+    return string(from: start)
   }
 }
