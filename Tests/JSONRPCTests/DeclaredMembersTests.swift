@@ -49,6 +49,29 @@ import Testing
     #expect(unknown == "zz")
   }
 
+  /// Names of every length up to 20, prefixes of one another, each matched only by itself:
+  /// early in a body (its bytes loaded a word at a time, what follows masked off) and last (too
+  /// near the end for that).
+  @Test func everyLengthMatchesOnlyItself() {
+    // Two declarations: a type declares at most 16 members.
+    for lengths in [1...10, 11...20] {
+      let names = lengths.map { String("abcdefghijklmnopqrst".prefix($0)) }
+      let declared = DeclaredMembers(names)
+      for (slot, name) in names.enumerated() {
+        for json in [
+          #"{"\#(name)":1,"\#(String(repeating: "z", count: 30))":2}"#, #"{"\#(name)":1}"#,
+        ] {
+          Array(json.utf8).withUnsafeBufferPointer { buffer in
+            let body = MessageBytes(lendingValidated: buffer)
+            let slots = body.slots(ofObjectAt: 0..<body.count, declared)
+            #expect(slots?.value(slot) != nil, "\(name) in \(json)")
+            #expect((0..<names.count).filter { slots?.value($0) != nil } == [slot])
+          }
+        }
+      }
+    }
+  }
+
   @Test func treeKeysMatchTheSameSlots() {
     #expect(Self.declared.slot(of: "initializationXYZ") == 1)
     #expect(Self.declared.slot(of: "initializationXY") == nil)

@@ -1,14 +1,17 @@
 /// The members an object of params may have, declared once on the type that reads it: matched
 /// by their bytes into fixed slots (``MemberSlots``) when the object is walked, so no member is
 /// looked up by name afterwards and an undeclared one is known at once.
-public struct DeclaredMembers: Sendable {
+///
+/// A class: every decoding reads its type's declaration, which is then one reference, not four
+/// arrays to retain and release.
+public final class DeclaredMembers: Sendable {
   /// The names in declaration order (an unknown member's error lists them).
   public let names: [String]
   /// Whether members not declared are accepted (LSP's open objects).
   public let acceptsAnyMember: Bool
-  /// Each name's first eight bytes as one little-endian word, its length, and its UTF-8.
-  private let words: [UInt64]
-  private let lengths: [Int]
+  /// Each name's first sixteen bytes as two little-endian words (``words(_:readable:)``) and
+  /// its length; the UTF-8 of names longer than that.
+  private let keys: [(head: UInt64, tail: UInt64, length: Int)]
   private let utf8: [[UInt8]]
 
   /// Declares `names` (at most ``MemberSlots/capacity``).
@@ -17,36 +20,57 @@ public struct DeclaredMembers: Sendable {
     self.names = names
     self.acceptsAnyMember = acceptsAnyMember
     utf8 = names.map { Array($0.utf8) }
-    lengths = utf8.map(\.count)
-    words = utf8.map { bytes in
-      bytes.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    keys = utf8.map { bytes in
+      let (head, tail) = bytes.withUnsafeBufferPointer { Self.words($0, readable: 0) }
+      return (head, tail, bytes.count)
     }
   }
 
   /// Declares the names of `cases` (enum cases without payloads, in order): the names the
   /// cases are spelt with, so each member is spelt once, as a case.
-  public init<Case>(cases: some Collection<Case>, acceptsAnyMember: Bool = false) {
+  public convenience init<Case>(cases: some Collection<Case>, acceptsAnyMember: Bool = false) {
     // The runtime's own reading of a case's name (what printing a case shows), without the
     // dynamic casts printing makes.
     let names = cases.map { value in caseName(value).map { String(cString: $0) } ?? "" }
     self.init(names, acceptsAnyMember: acceptsAnyMember)
   }
 
-  /// The slot of the key whose bytes (without escapes) are `key`: one word compare per name.
-  func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+  /// The slot of the key whose bytes (without escapes) are `key`, `readable` bytes being
+  /// readable from its start: two word compares per name.
+  func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int? {
+    let (head, tail) = Self.words(key, readable: readable)
     let count = key.count
-    var word: UInt64 = 0
-    for index in 0..<min(count, 8) { word |= UInt64(key[index]) << (8 * index) }
-    for slot in 0..<words.count where words[slot] == word && lengths[slot] == count {
-      if count <= 8 || utf8[slot][8...].elementsEqual(key[8...]) { return slot }
+    for slot in keys.indices
+    where keys[slot].head == head && keys[slot].tail == tail && keys[slot].length == count {
+      if count <= 16 || utf8[slot][16...].elementsEqual(key[16...]) { return slot }
     }
     return nil
+  }
+
+  /// The first sixteen bytes of `key` as two little-endian words (first byte lowest), zero past
+  /// its end: loaded whole when `readable` (from its start) allows, else byte by byte.
+  @inline(__always)
+  static func words(_ key: UnsafeBufferPointer<UInt8>, readable: Int) -> (UInt64, UInt64) {
+    let count = key.count
+    guard readable >= 16, let base = key.baseAddress else {
+      var words: (UInt64, UInt64) = (0, 0)
+      for index in 0..<min(count, 16) {
+        if index < 8 { words.0 |= UInt64(key[index]) << (8 * index) }
+        if index >= 8 { words.1 |= UInt64(key[index]) << (8 * (index - 8)) }
+      }
+      return words
+    }
+    let head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+    let tail = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    if count >= 16 { return (head, tail) }
+    if count >= 8 { return (head, tail & (1 << (8 * UInt64(count - 8)) &- 1)) }
+    return (head & (1 << (8 * UInt64(count)) &- 1), 0)
   }
 
   /// The slot of the member named `name` (a decoded key, or a tree's).
   public func slot(of name: String) -> Int? {
     var name = name
-    return name.withUTF8 { slot(of: $0) }
+    return name.withUTF8 { slot(of: $0, readable: 0) }
   }
 }
 
@@ -144,7 +168,9 @@ extension MessageBytes {
         }
         let keyRange = keyStart..<(keyStart + key.raw.count)
         slots.found(
-          key.hasEscapes ? declared.slot(of: key.string) : declared.slot(of: key.raw),
+          key.hasEscapes
+            ? declared.slot(of: key.string)
+            : declared.slot(of: key.raw, readable: buffer.count - keyStart),
           key: keyRange,
           keyHasEscapes: key.hasEscapes,
           value: valueStart..<(range.lowerBound + scanner.position),
@@ -158,7 +184,9 @@ extension MessageBytes {
   }
 
   private func slot(of key: Range<Int>, hasEscapes: Bool, _ declared: DeclaredMembers) -> Int? {
-    hasEscapes ? declared.slot(of: self.key(key, hasEscapes: true)) : declared.slot(of: slice(key))
+    hasEscapes
+      ? declared.slot(of: self.key(key, hasEscapes: true))
+      : declared.slot(of: slice(key), readable: count - key.lowerBound)
   }
 
   /// The text of the key whose bytes (between its quotes) are `range`.
