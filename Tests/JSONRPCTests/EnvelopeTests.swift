@@ -139,8 +139,11 @@ func idsAreEchoedWithTheirType(_ request: String, _ response: String) {
 }
 
 @Test func envelopeKeyWordsSpellTheirNames() {
-  #expect(Envelope.jsonrpcKey == JSONScanner.Key.word("jsonrpc"))
-  #expect(Envelope.idKey == JSONScanner.Key.word("id"))
-  #expect(Envelope.methodKey == JSONScanner.Key.word("method"))
-  #expect(Envelope.paramsKey == JSONScanner.Key.word("params"))
+  func word(_ name: String) -> UInt64 {
+    Array(name.utf8).withUnsafeBufferPointer { DeclaredMembers.words($0, readable: 0).0 }
+  }
+  #expect(Envelope.jsonrpcKey == word("jsonrpc"))
+  #expect(Envelope.idKey == word("id"))
+  #expect(Envelope.methodKey == word("method"))
+  #expect(Envelope.paramsKey == word("params"))
 }

@@ -34,17 +34,19 @@ extension JSONScanner {
     guard try beginObject() else { return nil }
     var members = storage
     storage = []
-    members.removeAll(keepingCapacity: true)
+    // Emptied from the end: `removeAll(keepingCapacity:)` goes through a generic
+    // `replaceSubrange` that cost more than the three or four members it removes.
+    while members.popLast() != nil {}
     members.reserveCapacity(4)
     defer { storage = members }
     guard let base = input.baseAddress else { return JSONObjectRanges(members: []) }
     while let key = try nextKey() {
       let keyStart = key.raw.baseAddress.map { $0 - base } ?? position
-      let isString = try kind() == .string
+      skipWhitespace()
       let valueStart = position
       var isPlainString = false
-      if isString, let text = try readStringBytes() {
-        isPlainString = !text.hasEscapes
+      if position < input.count, input[position] == UInt8(ascii: "\"") {
+        isPlainString = try !scanString().1
       } else {
         try skipValue()
       }
@@ -86,7 +88,8 @@ public enum ScannedParams: Sendable {
 }
 
 extension Envelope {
-  // The envelope's member names as `JSONScanner.Key.word` gives them (first byte lowest),
+  // The envelope's member names as `DeclaredMembers.words` gives their first word (first byte
+  // lowest; a longer key's first word has no zero byte, so it equals none of these),
   // spelt as literals so matching them costs no lazy initialisation (a test checks them).
   static let jsonrpcKey: UInt64 = 0x0063_7072_6e6f_736a  // "jsonrpc"
   static let idKey: UInt64 = 0x6469  // "id"
@@ -128,8 +131,10 @@ extension Envelope {
       var params = ScannedParams.absent
       var sawParams = false
       while let key = try scanner.nextKey() {
-        guard !key.hasEscapes else { return nil }
-        switch key.word {
+        guard !key.hasEscapes, let start = key.raw.baseAddress, let base = body.baseAddress else {
+          return nil
+        }
+        switch DeclaredMembers.words(key.raw, readable: body.count - (start - base)).0 {
         case Self.jsonrpcKey:
           guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
             return nil

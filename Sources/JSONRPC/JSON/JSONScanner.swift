@@ -61,25 +61,6 @@ public struct JSONScanner {
       String(copying: UTF8Span(unchecked: utf8.span))
     }
 
-    /// A key of at most eight bytes without escapes as one little-endian word (its first byte
-    /// lowest), or nil; compare it with ``word(_:)`` of a name to match in one comparison.
-    public var word: UInt64? {
-      guard !hasEscapes, raw.count <= 8, let base = raw.baseAddress else { return nil }
-      var word: UInt64 = 0
-      for index in 0..<raw.count { word |= UInt64(base[index]) << (8 * index) }
-      return word
-    }
-
-    /// `name` (at most eight bytes) as ``word`` would give it.
-    public static func word(_ name: StaticString) -> UInt64 {
-      precondition(name.utf8CodeUnitCount <= 8)
-      var word: UInt64 = 0
-      for index in 0..<name.utf8CodeUnitCount {
-        word |= UInt64(name.utf8Start[index]) << (8 * index)
-      }
-      return word
-    }
-
     /// Whether the name is `name` (compared as bytes when the key has no escapes).
     @inline(__always)
     public static func == (key: Key, name: StaticString) -> Bool {
@@ -422,7 +403,7 @@ public struct JSONScanner {
   /// params keys, ids and short drafts) is found with one or two word loads; any other goes on
   /// to the full scan.
   @inline(__always)
-  private mutating func scanString() throws(JSONParseError) -> (UnsafeBufferPointer<UInt8>, Bool) {
+  mutating func scanString() throws(JSONParseError) -> (UnsafeBufferPointer<UInt8>, Bool) {
     if let base = input.baseAddress {
       var offset = 1
       while offset <= 9, position + offset + 8 <= input.count {
