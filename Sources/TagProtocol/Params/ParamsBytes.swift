@@ -148,33 +148,19 @@ enum ParamsObject {
     }
   }
 
-  /// The array of sizes at `value` when written as JSON writers write them (see
-  /// ``compactSizes(_:estimate:)``); nil for anything else, which the caller reads element by
-  /// element (in its tree, so every spelling reads alike and errors are exact).
-  func sizes(_ value: Range<Int>) -> [Size]? {
-    guard case .bytes(let body) = self,
-      let sizes = compactSizes(value, in: body, estimate: value.count / 28)
-    else { return nil }
-    FastPath.compactSizes.taken()
-    return sizes
-  }
-
-  /// The sizes in `range` when they are written the way JSON writers write them.
+  /// The array of sizes at `range` when it is written the way JSON writers write them; nil
+  /// for anything else, which the caller reads element by element (in its tree, so every
+  /// spelling reads alike and errors are exact).
   ///
   /// That is: no whitespace, `{"width":W,"height":H}` in either order, each number a plain decimal of at
-  /// most 15 significant digits and 22 fraction digits, none negative. Nil (for the general
-  /// reader) on anything else.
+  /// most 15 significant digits and 22 fraction digits, none negative.
   ///
   /// The body is valid JSON (the envelope scan checked it), so only the shape is checked here.
   /// A number `m / 10^k` with `m < 2^53` and `k ≤ 22` is one correctly rounded division of two
   /// exact doubles, the value any correct reader gives.
-  private func compactSizes(
-    _ range: Range<Int>,
-    in body: MessageBytes,
-    estimate: Int
-  ) -> [Size]? {
+  func sizes(_ range: Range<Int>) -> [Size]? {
+    guard case .bytes(let body) = self else { return nil }
     var cursor = body.cursor(range)
-    func expect(_ text: StaticString) -> Bool { cursor.expect(text) }
     func number() -> Double? {
       var mantissa: UInt64 = 0
       var digits = 0
@@ -195,28 +181,30 @@ enum ParamsObject {
       guard digits > 0, digits <= 15, fraction != 0, fraction <= 22 else { return nil }
       return fraction > 0 ? Double(mantissa) / Self.powersOfTen[fraction] : Double(mantissa)
     }
-    guard expect("[") else { return nil }
+    guard cursor.expect("[") else { return nil }
     var sizes: [Size] = []
-    sizes.reserveCapacity(estimate)
-    if expect("]") { return cursor.at == cursor.end ? sizes : nil }
-    while true {
-      var width: Double?
-      var height: Double?
-      if expect(#"{"width":"#) {
-        width = number()
-        guard expect(#","height":"#) else { return nil }
-        height = number()
-      } else if expect(#"{"height":"#) {
-        height = number()
-        guard expect(#","width":"#) else { return nil }
-        width = number()
-      }
-      guard let width, let height, expect("}") else { return nil }
-      sizes.append(Size(width: width, height: height))
-      if expect(",") { continue }
-      guard expect("]"), cursor.at == cursor.end else { return nil }
-      return sizes
+    sizes.reserveCapacity(range.count / 28)
+    if !cursor.expect("]") {
+      repeat {
+        var width: Double?
+        var height: Double?
+        if cursor.expect(#"{"width":"#) {
+          width = number()
+          guard cursor.expect(#","height":"#) else { return nil }
+          height = number()
+        } else if cursor.expect(#"{"height":"#) {
+          height = number()
+          guard cursor.expect(#","width":"#) else { return nil }
+          width = number()
+        }
+        guard let width, let height, cursor.expect("}") else { return nil }
+        sizes.append(Size(width: width, height: height))
+      } while cursor.expect(",")
+      guard cursor.expect("]") else { return nil }
     }
+    guard cursor.at == cursor.end else { return nil }
+    FastPath.compactSizes.taken()
+    return sizes
   }
 
   /// 10^0 through 10^22, each exact as a double.
@@ -224,58 +212,52 @@ enum ParamsObject {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The LSP content changes at `value` when written as editors write them (see
-  /// ``compactTextEdits(_:in:)``); nil for anything else, which the caller reads element by
-  /// element (in its tree, so every spelling reads alike and errors are exact).
-  func textEdits(_ value: Range<Int>) -> [TextEdit]? {
-    guard case .bytes(let body) = self, let edits = compactTextEdits(value, in: body) else {
-      return nil
-    }
-    FastPath.compactContentChanges.taken()
-    return edits
-  }
-
-  /// The content changes in `range` when they are written the way editors write them.
+  /// The LSP content changes at `range` when they are written the way editors write them; nil
+  /// for anything else, which the caller reads element by element (in its tree, so every
+  /// spelling reads alike and errors are exact).
   ///
   /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
   /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
   /// `{"text":"…","caret":{"line":L,"character":C}}`,
-  /// numbers plain decimals of at most 18 digits, text without escapes. Nil (for the scanner's
-  /// reading) on anything else. The body is valid JSON, so only the shape is checked.
-  private func compactTextEdits(_ range: Range<Int>, in body: MessageBytes) -> [TextEdit]? {
+  /// numbers plain decimals of at most 18 digits, text without escapes. The body is valid
+  /// JSON, so only the shape is checked.
+  func textEdits(_ range: Range<Int>) -> [TextEdit]? {
+    guard case .bytes(let body) = self else { return nil }
     var cursor = body.cursor(range)
     guard cursor.expect("[") else { return nil }
     var edits: [TextEdit] = []
-    if cursor.expect("]") { return cursor.at == cursor.end ? edits : nil }
-    while true {
-      var range: TextRange?
-      var caret: TextPosition?
-      let newText: String?
-      if cursor.expect(#"{"range":{"start":{"line":"#) {
-        guard let found = cursor.rangeAfterLine() else { return nil }
-        range = found
-        if cursor.expect(#","rangeLength":"#) { guard cursor.count() != nil else { return nil } }
-        guard cursor.expect(#","text":""#) else { return nil }
-        newText = cursor.text()
-      } else if cursor.expect(#"{"text":""#) {
-        newText = cursor.text()
-        if cursor.expect(#","range":{"start":{"line":"#) {
+    if !cursor.expect("]") {
+      repeat {
+        var range: TextRange?
+        var caret: TextPosition?
+        let newText: String?
+        if cursor.expect(#"{"range":{"start":{"line":"#) {
           guard let found = cursor.rangeAfterLine() else { return nil }
           range = found
-        } else if cursor.expect(#","caret":{"line":"#) {
-          // A range-less change with its caret, as the Emacs front end sends it.
-          guard let found = cursor.positionAfterLine() else { return nil }
-          caret = found
+          if cursor.expect(#","rangeLength":"#) { guard cursor.count() != nil else { return nil } }
+          guard cursor.expect(#","text":""#) else { return nil }
+          newText = cursor.text()
+        } else if cursor.expect(#"{"text":""#) {
+          newText = cursor.text()
+          if cursor.expect(#","range":{"start":{"line":"#) {
+            guard let found = cursor.rangeAfterLine() else { return nil }
+            range = found
+          } else if cursor.expect(#","caret":{"line":"#) {
+            // A range-less change with its caret, as the Emacs front end sends it.
+            guard let found = cursor.positionAfterLine() else { return nil }
+            caret = found
+          }
+        } else {
+          return nil
         }
-      } else {
-        return nil
-      }
-      guard let newText, cursor.expect("}") else { return nil }
-      edits.append(TextEdit(range: range, newText: newText, caret: caret))
-      if cursor.expect(",") { continue }
-      guard cursor.expect("]"), cursor.at == cursor.end else { return nil }
-      return edits
+        guard let newText, cursor.expect("}") else { return nil }
+        edits.append(TextEdit(range: range, newText: newText, caret: caret))
+      } while cursor.expect(",")
+      guard cursor.expect("]") else { return nil }
     }
+    guard cursor.at == cursor.end else { return nil }
+    FastPath.compactContentChanges.taken()
+    return edits
   }
 }
 
