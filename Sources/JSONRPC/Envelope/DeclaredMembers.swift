@@ -54,9 +54,10 @@ public final class DeclaredMembers: Sendable {
     let count = key.count
     guard readable >= 16, let base = key.baseAddress else {
       var words: (UInt64, UInt64) = (0, 0)
-      for index in 0..<min(count, 16) {
-        if index < 8 { words.0 |= UInt64(key[index]) << (8 * index) }
-        if index >= 8 { words.1 |= UInt64(key[index]) << (8 * (index - 8)) }
+      withUnsafeMutableBytes(of: &words) {
+        $0.copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(key).prefix(16))
+        )
       }
       return words
     }
@@ -138,7 +139,9 @@ extension MessageBytes {
     var slots = MemberSlots()
     for member in object.members {
       slots.found(
-        slot(of: member.key, hasEscapes: member.keyHasEscapes, declared),
+        member.keyHasEscapes
+          ? declared.slot(of: key(member.key, hasEscapes: true))
+          : declared.slot(of: slice(member.key), readable: count - member.key.lowerBound),
         key: member.key,
         keyHasEscapes: member.keyHasEscapes,
         value: member.value,
@@ -181,12 +184,6 @@ extension MessageBytes {
       return nil  // the body was validated: not reached
     }
     return slots
-  }
-
-  private func slot(of key: Range<Int>, hasEscapes: Bool, _ declared: DeclaredMembers) -> Int? {
-    hasEscapes
-      ? declared.slot(of: self.key(key, hasEscapes: true))
-      : declared.slot(of: slice(key), readable: count - key.lowerBound)
   }
 
   /// The text of the key whose bytes (between its quotes) are `range`.

@@ -15,11 +15,6 @@ public struct MessageBytes {
     self.buffer = buffer
   }
 
-  /// No bytes.
-  public init() {
-    self.init(lendingValidated: UnsafeBufferPointer(start: nil, count: 0))
-  }
-
   /// The number of bytes.
   @inlinable public var count: Int { buffer.count }
 
@@ -112,16 +107,13 @@ public struct MessageBytes {
       if position < end { position += 1 }
     }
 
-    /// Steps over `text` when the bytes at the cursor are it; false (not moved) otherwise.
-    ///
-    /// Compared eight bytes at a time (the last eight overlapping), a byte at a time only when
-    /// `text` is shorter: the fixed runs of a compact shape are most of what its matcher reads.
+    /// Steps over `text` when the bytes at the cursor are it (compared eight at a time when
+    /// `text` is that long, the last eight overlapping); false (not moved) otherwise.
     @inlinable @inline(__always)
     public mutating func expect(_ text: StaticString) -> Bool {
       let length = text.utf8CodeUnitCount
       guard end - at >= length, let base = buffer.baseAddress else { return length == 0 }
-      let here = UnsafeRawPointer(base + at)
-      let there = UnsafeRawPointer(text.utf8Start)
+      let (here, there) = (UnsafeRawPointer(base + at), UnsafeRawPointer(text.utf8Start))
       if length >= 8 {
         var offset = 0
         repeat {
