@@ -143,15 +143,11 @@ extension Envelope {
         case Self.idKey:
           guard !sawID else { return nil }
           sawID = true
-          switch try scanner.kind() {
-          case .number:
-            guard let number = try scanner.readNumber() else { return nil }
-            switch number {
-            case .integer(let value): id = .integer(value)
-            case .double(let value) where value.isFinite: id = .double(value)
-            default: return nil
-            }
-          case .string:
+          // Each reader asks the value's kind and consumes nothing when it is another.
+          switch try scanner.readNumber() {
+          case .integer(let value): id = .integer(value)
+          case .double(let value) where value.isFinite: id = .double(value)
+          case nil:
             guard let text = try scanner.readString() else { return nil }
             id = .string(text)
           default: return nil
