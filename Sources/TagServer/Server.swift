@@ -155,9 +155,9 @@ public struct Server: Sendable {
       outbox.write { $0.errorResponse(id: failure.id, error: failure.error) }
       return true
     case .success(.request(let id, let method, let params)):
-      return reply(to: method, id: id, params: .tree(params), outbox: &outbox)
+      return reply(to: method.utf8.span, id: id, params: .tree(params), outbox: &outbox)
     case .success(.notification(let method, let params)):
-      notify(method: method, params: .tree(params), outbox: &outbox)
+      notify(method: method.utf8.span, params: .tree(params), outbox: &outbox)
       return false
     case .success(.response(let id, _)):
       outbox.log(
