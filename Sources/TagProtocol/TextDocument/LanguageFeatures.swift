@@ -318,36 +318,31 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
   }
 
   public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("jsonrpc")
-    w.string("2.0")
-    w.key("method")
-    w.string(Self.method)
-    w.key("params")
-    w.beginObject()
-    w.key("uri")
-    w.string(uri)
-    w.key("version")
-    w.integer(version)
-    w.key("diagnostics")
-    w.beginArray()
-    for d in diagnostics {
+    w.notification(method: Self.method) { w in
       w.beginObject()
-      w.key("range")
-      w.write(d.range)
-      w.key("severity")
-      w.integer(d.code == "tag-not-allowed" ? 1 : 2)
-      w.key("code")
-      w.string(d.code)
-      w.key("source")
-      w.string("tagd")
-      w.key("message")
-      w.string(d.message)
+      w.key("uri")
+      w.string(uri)
+      w.key("version")
+      w.integer(version)
+      w.key("diagnostics")
+      w.beginArray()
+      for d in diagnostics {
+        w.beginObject()
+        w.key("range")
+        w.write(d.range)
+        w.key("severity")
+        w.integer(d.code == "tag-not-allowed" ? 1 : 2)
+        w.key("code")
+        w.string(d.code)
+        w.key("source")
+        w.string("tagd")
+        w.key("message")
+        w.string(d.message)
+        w.endObject()
+      }
+      w.endArray()
       w.endObject()
     }
-    w.endArray()
-    w.endObject()
-    w.endObject()
   }
 }
 
