@@ -78,7 +78,7 @@ enum OptionsMember: Int, ParamsMember {
 }
 
 /// The result of `initialize`: who the server is and what it supports.
-public struct InitializeResult: JSONWritable, Hashable, Sendable {
+public struct InitializeResult: JSONWritable, Sendable {
   /// The server's version string.
   public var version: String
   /// The negotiated position encoding.
@@ -103,16 +103,6 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     self.positionEncoding = positionEncoding
     self.methods = methods
     self.limits = limits
-  }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.version == b.version && a.positionEncoding == b.positionEncoding && a.methods == b.methods
-      && a.limits.elementsEqual(b.limits) { $0 == $1 } && a.language == b.language
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(version)
-    hasher.combine(methods)
   }
 
   public func write(to w: inout JSONWriter) {
