@@ -4,8 +4,6 @@ public import JSONRPC
 public struct WorkspaceFolder: Hashable, Sendable {
   /// The folder's URI.
   public var uri: String
-  /// Its name (LSP requires one; tagd only logs it).
-  public var name: String?
 
   /// The members tagd reads, among any others.
   public enum Member: Int, ParamsMember {
@@ -13,16 +11,11 @@ public struct WorkspaceFolder: Hashable, Sendable {
     public static let declared = declare(acceptingAnyMember: true)
   }
 
-  /// Decodes `{uri, name?}` (open, as LSP's objects are).
+  /// Decodes `{uri, name?}` (open, as LSP's objects are); the name, which LSP requires, is
+  /// checked and not kept (nothing shows it).
   public init(params: Params<Member>) throws(ParamsError) {
     uri = try params.string(.uri)
-    name = try params.optionalString(.name)
-  }
-
-  /// Creates a folder.
-  public init(uri: String, name: String? = nil) {
-    self.uri = uri
-    self.name = name
+    _ = try params.optionalString(.name)
   }
 
   /// Reads an array of folders at member `key` of `params`.
