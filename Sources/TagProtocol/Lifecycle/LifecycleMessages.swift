@@ -34,16 +34,7 @@ public struct InitializeRequest: TagRequest, Hashable {
     processID = try params.optionalInteger(.processId, in: 0...Int(Int32.max)).map { Int32($0) }
     let capabilities = try params.optionalObject(.capabilities, as: CapabilitiesMember.self)
     let general = try capabilities?.optionalObject(.general, as: GeneralMember.self)
-    positionEncodings =
-      try general?.optionalArray(.positionEncodings).map { items throws(ParamsError) in
-        var names: [String] = []
-        for (i, item) in items.enumerated() {
-          names.append(
-            try params.string(item, path: "capabilities.general.positionEncodings[\(i)]")
-          )
-        }
-        return names
-      } ?? []
+    positionEncodings = try general?.optionalStrings(.positionEncodings) ?? []
     reducedMotion =
       try params.optionalObject(.initializationOptions, as: OptionsMember.self)?
       .optionalBool(.reducedMotion) ?? false
