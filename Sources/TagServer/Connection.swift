@@ -30,7 +30,7 @@ public struct Connection: Sendable {
     into outbox: inout Outbox,
     upTo limit: Int = .max
   ) -> Bool {
-    decoder.feed(bytes)
+    if !bytes.isEmpty { decoder.feed(bytes) }  // a call to go on compacts nothing
     while outbox.exitCode == nil {
       if outbox.withWire({ $0.count }) >= limit { return true }
       let handled = decoder.nextBorrowed(
