@@ -34,8 +34,7 @@ extension JSONScanner {
     guard try beginObject() else { return nil }
     var members = storage
     storage = []
-    // Emptied from the end: `removeAll(keepingCapacity:)` goes through a generic
-    // `replaceSubrange` that cost more than the three or four members it removes.
+    // Emptied by popLast: `removeAll(keepingCapacity:)` is a generic, costlier replaceSubrange.
     while members.popLast() != nil {}
     members.reserveCapacity(4)
     defer { storage = members }

@@ -107,6 +107,12 @@ enum ParamsObject {
   func number(_ value: Range<Int>) -> JSONValue? {
     switch self {
     case .bytes(let body):
+      // Digits alone (valid JSON: no leading zero) are a plain integer: versions, positions.
+      var cursor = body.cursor(value)
+      if let count = cursor.count(), cursor.at == cursor.end {
+        FastPath.numberMember.taken()
+        return .integer(Int64(count))
+      }
       var scanner = body.scanner(value, maxDepth: JSONReader.maxSupportedDepth)
       let number = (try? scanner.readNumber()) ?? nil
       if number != nil { FastPath.numberMember.taken() }
