@@ -35,7 +35,7 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case trustedString
   /// A document's text decoded from validated bytes with its line starts, and no `String`.
   case decodedLines
-  /// A params number member read by the scanner.
+  /// A params number member read from its bytes (digits alone by a cursor, others by the scanner).
   case numberMember
   /// A params Boolean member read by the scanner.
   case boolMember
