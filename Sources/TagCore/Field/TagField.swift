@@ -679,7 +679,9 @@ public struct TagField: Hashable, Sendable {
       outcome.dropped.append(DroppedCandidate(text: text, reason: reason))
       return
     }
-    if let existing = keyIndex.find(candidate.hash, where: { keys[$0] == candidate.key }) {
+    // One probe finds a duplicate or the slot the new tag's entry takes.
+    let probe = keyIndex.probe(candidate.hash) { keys[$0] == candidate.key }
+    if let existing = probe.found {
       outcome.dropped.append(DroppedCandidate(text: text, reason: .duplicate(of: existing)))
       return
     }
@@ -689,7 +691,7 @@ public struct TagField: Hashable, Sendable {
     }
     // Consecutive appends are one logged insertion, so a paste logs one change.
     if appendStart < 0 { appendStart = tags.count }
-    keyIndex.append(candidate.hash)
+    keyIndex.append(candidate.hash, at: probe.slot)
     tags.append(text)
     tagBytes += text.utf8.count
     keys.append(candidate.key)
