@@ -18,13 +18,22 @@ public struct Connection: Sendable {
   /// The framing replies are written in (Content-Length until the stream says otherwise).
   public var framing: Framing { decoder.framing ?? .contentLength }
 
-  /// Handles every complete frame in `bytes` and what came before.
+  /// Handles every complete frame in `bytes` and what came before, queuing framed replies and
+  /// effects in `outbox`, until the outbox holds `limit` bytes or the server asks to exit.
   ///
-  /// Queues framed replies and effects in `outbox`. Stops early once the server asks to exit.
-  public mutating func receive(_ bytes: Span<UInt8>, into outbox: inout Outbox) {
-    decoder.feed(bytes)
-    while outbox.exitCode == nil,
-      decoder.nextBorrowed(
+  /// Returns true when it stopped for the limit: call again (with no new bytes) once the outbox
+  /// is written and cleared. So the client reads the first replies of a pipelined stream before
+  /// the last are made, and the outbox never grows (and copies) past the limit.
+  @discardableResult
+  public mutating func receive(
+    _ bytes: Span<UInt8>,
+    into outbox: inout Outbox,
+    upTo limit: Int = .max
+  ) -> Bool {
+    if !bytes.isEmpty { decoder.feed(bytes) }  // a call to go on compacts nothing
+    while outbox.exitCode == nil {
+      if outbox.withWire({ $0.count }) >= limit { return true }
+      let handled = decoder.nextBorrowed(
         message: { body, framing in
           outbox.framing = framing
           server.handle(message: body, into: &outbox)
@@ -34,7 +43,9 @@ public struct Connection: Sendable {
           server.handle(.frameError(error), into: &outbox)
         }
       )
-    {}
+      if !handled { return false }
+    }
+    return false
   }
 
   /// The input stream ended: reports a message cut short, then ends the session.

@@ -49,27 +49,17 @@ extension ResponseError {
   init(_ error: RequestError) {
     switch error {
     case .lifecycle(.notInitialized):
-      self.init(
-        code: .serverNotInitialized,
-        message: "Server not initialized: send `initialize` first"
-      )
+      self.init(.serverNotInitialized, "send `initialize` first")
     case .lifecycle(.shutDown):
-      self.init(
-        code: .invalidRequest,
-        message: "Invalid Request: the server is shut down; only `exit` is accepted"
-      )
+      self.init(.invalidRequest, "the server is shut down; only `exit` is accepted")
     case .lifecycle(.initializedTwice):
-      self.init(
-        code: .invalidRequest,
-        message: "Invalid Request: `initialize` may only be sent once"
-      )
+      self.init(.invalidRequest, "`initialize` may only be sent once")
     case .methodNotFound(let method):
-      self.init(code: .methodNotFound, message: "Method not found: \(method)")
+      self.init(.methodNotFound, method)
     case .notificationWithID(let method):
       self.init(
-        code: .invalidRequest,
-        message:
-          "Invalid Request: `\(method)` is a notification: send it without an id (it is never answered)"
+        .invalidRequest,
+        "`\(method)` is a notification: send it without an id (it is never answered)"
       )
     case .params(let params):
       self.init(code: .invalidParams, message: params.description)
@@ -85,46 +75,48 @@ extension ResponseError {
     case .messageTooLarge(let size, let limit):
       let described = size.map { "of \($0) bytes" } ?? "longer than the limit"
       self.init(
-        code: .invalidRequest,
-        message:
-          "Invalid Request: message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
+        .invalidRequest,
+        "message \(described) exceeds the limit of \(limit) bytes (--max-message-bytes); skipped"
       )
     case .headerTooLong(let limit):
-      self.init(
-        code: .parseError,
-        message: "Parse error: header block longer than \(limit) bytes; skipped"
-      )
+      self.init(.parseError, "header block longer than \(limit) bytes; skipped")
     case .missingContentLength:
-      self.init(
-        code: .parseError,
-        message: "Parse error: header block without Content-Length; skipped"
-      )
+      self.init(.parseError, "header block without Content-Length; skipped")
     case .invalidContentLength(let value):
-      self.init(
-        code: .parseError,
-        message: "Parse error: invalid Content-Length \"\(value)\"; skipped"
-      )
+      self.init(.parseError, "invalid Content-Length \"\(value)\"; skipped")
     case .malformedHeader(let detail):
       self.init(
-        code: .parseError,
-        message:
-          "Parse error: malformed header (\(detail)); skipped to the next Content-Length header"
+        .parseError,
+        "malformed header (\(detail)); skipped to the next Content-Length header"
       )
     case .lengthMismatch(let declared, let valueEnd?):
       self.init(
-        code: .parseError,
-        message:
-          "Parse error: the body's JSON ends after \(valueEnd) bytes, not the \(declared) of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped, reading on where the JSON ended"
+        .parseError,
+        "the body's JSON ends after \(valueEnd) bytes, not the \(declared) of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped, reading on where the JSON ended"
       )
     case .lengthMismatch(let declared, nil):
       self.init(
-        code: .parseError,
-        message:
-          "Parse error: the body runs on past the \(declared) bytes of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped to the next Content-Length header"
+        .parseError,
+        "the body runs on past the \(declared) bytes of its Content-Length; Content-Length counts the body's UTF-8 bytes, not its characters; skipped to the next Content-Length header"
       )
     case .truncated:
       return nil
     }
+  }
+
+  /// A `code` error whose message is the code's JSON-RPC phrase ("Invalid params: "), then
+  /// `detail`.
+  private init(_ code: ErrorCode, _ detail: String) {
+    let phrase =
+      switch code {
+      case .parseError: "Parse error"
+      case .invalidRequest: "Invalid Request"
+      case .methodNotFound: "Method not found"
+      case .invalidParams: "Invalid params"
+      case .serverNotInitialized: "Server not initialized"
+      default: "Error"
+      }
+    self.init(code: code, message: "\(phrase): \(detail)")
   }
 
   private init(_ error: SessionError) {
@@ -146,15 +138,11 @@ extension ResponseError {
       )
     case .indexOutOfRange(let index, let count, let field, let member):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `\(member)` \(index) is out of range: field \"\(field)\" has \(count) tags"
+        .invalidParams,
+        "`\(member)` \(index) is out of range: field \"\(field)\" has \(count) tags"
       )
     case .noMatchingTag(let tag, let field):
-      self.init(
-        code: .invalidParams,
-        message: "Invalid params: `tag` \"\(tag)\" matches no tag of field \"\(field)\""
-      )
+      self.init(.invalidParams, "`tag` \"\(tag)\" matches no tag of field \"\(field)\"")
     case .staleVersion(let current, let given, let field):
       self.init(
         code: .contentModified,
@@ -163,60 +151,45 @@ extension ResponseError {
       )
     case .bufferVersionNotAfter(let current, let given, let field):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `version` \(given) is not after \(current), the last version of field \"\(field)\"'s buffer: versions must increase"
+        .invalidParams,
+        "`version` \(given) is not after \(current), the last version of field \"\(field)\"'s buffer: versions must increase"
       )
     case .syncedWithBuffer(let field):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `field` \"\(field)\" is synced with an editor buffer: send field/didChange"
+        .invalidParams,
+        "`field` \"\(field)\" is synced with an editor buffer: send field/didChange"
       )
     case .invalidEdit(let problem, let path):
-      self.init(code: .invalidParams, message: "Invalid params: `\(path)` \(problem.explanation)")
+      self.init(.invalidParams, "`\(path)` \(problem.explanation)")
     case .chipCountMismatch(let sizes, let tags, let field):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `chipSizes` has \(sizes) entries but field \"\(field)\" has \(tags) tags"
+        .invalidParams,
+        "`chipSizes` has \(sizes) entries but field \"\(field)\" has \(tags) tags"
       )
     case .unknownTitle(let title, let cloud):
       self.init(code: .unknownTag, message: "Cloud \"\(cloud)\" has no tag titled \"\(title)\"")
     case .unknownSelection(let title):
-      self.init(
-        code: .invalidParams,
-        message: "Invalid params: `selection` names \"\(title)\", which is not a title of the cloud"
-      )
+      self.init(.invalidParams, "`selection` names \"\(title)\", which is not a title of the cloud")
     case .sizeCountMismatch(let sizes, let tags, let cloud):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `sizes` has \(sizes) entries but cloud \"\(cloud)\" has \(tags) tags"
+        .invalidParams,
+        "`sizes` has \(sizes) entries but cloud \"\(cloud)\" has \(tags) tags"
       )
     case .tooManyCloudTags(let count, let limit):
-      self.init(
-        code: .invalidParams,
-        message: "Invalid params: `tags` has \(count) tags; the limit is \(limit) (--max-tags)"
-      )
+      self.init(.invalidParams, "`tags` has \(count) tags; the limit is \(limit) (--max-tags)")
     case .document(let problem):
-      self.init(code: .invalidParams, message: "Invalid params: \(problem.explanation)")
+      self.init(.invalidParams, problem.explanation)
     case .noTagAt(let position, let uri):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: there is no tag at line \(position.line), character \(position.character) (counted from 0) of \(uri)"
+        .invalidParams,
+        "there is no tag at line \(position.line), character \(position.character) (counted from 0) of \(uri)"
       )
     case .cannotRename(let problem, let note):
-      self.init(
-        code: .invalidParams,
-        message: "Invalid params: in note \(note), \(problem.description); nothing was renamed"
-      )
+      self.init(.invalidParams, "in note \(note), \(problem.description); nothing was renamed")
     case .duplicateTitle(let title, let index, let first, let path):
       self.init(
-        code: .invalidParams,
-        message:
-          "Invalid params: `\(path)[\(index)].title` \"\(title)\" repeats `\(path)[\(first)]`; titles must be unique"
+        .invalidParams,
+        "`\(path)[\(index)].title` \"\(title)\" repeats `\(path)[\(first)]`; titles must be unique"
       )
     }
   }

@@ -138,47 +138,33 @@ extension Server {
 }
 
 /// Method names and what serves them, found from a name's UTF-8 without making a String or
-/// hashing it: the names are grouped by length, and only names of the right length are
-/// compared.
+/// hashing it: each name is kept as its ``MethodKey`` (its length and first and last eight
+/// bytes), so a lookup compares three integers an entry, and the bytes too only for a name
+/// under 8 or over 16 bytes.
 struct MethodTable<Value: Sendable>: Sendable {
-  /// Every name's UTF-8, one after another.
-  private let bytes: [UInt8]
-  /// Where each entry's name starts in ``bytes``.
-  private let starts: [Int]
+  private let keys: [MethodKey]
+  /// Every name's UTF-8, for names under 8 or over 16 bytes.
+  private let names: [[UInt8]]
   private let values: [Value]
-  /// For each name length, the entries of that length.
-  private let byLength: [[Int]]
 
   init(_ entries: [(String, Value)]) {
-    var bytes: [UInt8] = []
-    var starts: [Int] = []
-    var byLength: [[Int]] = []
-    for (index, (name, _)) in entries.enumerated() {
-      starts.append(bytes.count)
-      bytes += name.utf8
-      while byLength.count <= name.utf8.count { byLength.append([]) }
-      byLength[name.utf8.count].append(index)
-    }
-    self.bytes = bytes
-    self.starts = starts
-    self.values = entries.map(\.1)
-    self.byLength = byLength
+    names = entries.map { Array($0.0.utf8) }
+    keys = names.map { MethodKey($0.span) }
+    values = entries.map(\.1)
   }
 
   /// The value for the method spelt by `name`.
   subscript(_ name: Span<UInt8>) -> Value? {
-    guard name.count < byLength.count else { return nil }
-    let bytes = self.bytes.span
-    for entry in byLength[name.count] {
-      let start = starts[entry]
-      var same = true
-      for offset in 0..<name.count where bytes[start + offset] != name[offset] {
-        same = false
-        break
-      }
-      if same { return values[entry] }
+    let key = MethodKey(name)
+    for entry in keys.indices where keys[entry] == key {
+      if (8...16).contains(key.count) || Self.same(names[entry], name) { return values[entry] }
     }
     return nil
+  }
+
+  /// Whether `a` and `b` hold the same bytes.
+  private static func same(_ a: [UInt8], _ b: Span<UInt8>) -> Bool {
+    a.count == b.count && a.indices.allSatisfy { a[$0] == b[$0] }
   }
 }
 

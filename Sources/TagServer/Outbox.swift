@@ -9,8 +9,10 @@ public import JSONRPC
 public struct Outbox: ~Copyable {
   /// How bodies are framed on the wire (the ``Connection`` sets it from the stream).
   public var framing: Framing = .contentLength
-  /// Framed bytes for stdout, in order.
-  private var buffer = JSONWriter(reservingCapacity: 4096)
+  /// Framed bytes for stdout, in order, with room to spare beyond ``flushBytes``.
+  private var buffer = JSONWriter(reservingCapacity: 2 * Outbox.flushBytes)
+  /// The bytes the executable lets the outbox hold before it writes them (never regrown).
+  public static let flushBytes = 32 << 10
   /// The Content-Length digits the next header reserves: the last body's.
   private var guessedDigits = 3
   /// Set when the process should exit with this code after writing the wire.

@@ -8,17 +8,7 @@ extension Server {
   /// Writes the whole response into `outbox` and returns true, or returns false when the request
   /// gets no reply at all (Vim's `$/cancelRequest` sent as a request). Every failure on the way
   /// is one ``RequestError``, turned into a response in one place.
-  @discardableResult
-  mutating func reply(
-    to method: String,
-    id: RequestID,
-    params: ParamsSource,
-    outbox: inout Outbox
-  ) -> Bool {
-    reply(to: method.utf8.span, id: id, params: params, outbox: &outbox)
-  }
-
-  /// ``reply(to:id:params:outbox:)`` for a method name given as its UTF-8 (lent from the body).
+  /// The method is given as its UTF-8 (lent from the body, or a tree's `String`).
   @discardableResult
   mutating func reply(
     to method: Span<UInt8>,
@@ -60,7 +50,7 @@ extension Server {
       try checkLifecycle(
         isInitialize: ObjectIdentifier(type) == ObjectIdentifier(InitializeRequest.self)
       )
-      _ = try perform(type, params: params, outbox: &outbox)
+      _ = try type.decoded(params).perform(on: &self, outbox: &outbox)
       outbox.log(
         .warning,
         "request \(type.method) sent without an id: performed as a notification, so no reply is sent"
@@ -82,21 +72,7 @@ extension Server {
     }
   }
 
-  /// Decodes and performs one request of type `R` that gets no reply (sent without an id).
-  private mutating func perform<R: ServedRequest>(
-    _ type: R.Type,
-    params: ParamsSource,
-    outbox: inout Outbox
-  ) throws(RequestError) -> R.Result {
-    try R.decoded(params).perform(on: &self, outbox: &outbox)
-  }
-
-  /// Acts on a notification; never replies.
-  mutating func notify(method: String, params: ParamsSource, outbox: inout Outbox) {
-    notify(method: method.utf8.span, params: params, outbox: &outbox)
-  }
-
-  /// ``notify(method:params:outbox:)`` for a method name given as its UTF-8.
+  /// Acts on a notification, named by its UTF-8; never replies.
   mutating func notify(
     method name: Span<UInt8>,
     params: ParamsSource,

@@ -84,7 +84,7 @@ extension Server {
   mutating func changeField<T>(
     _ params: FieldChangeRequest,
     outbox: inout Outbox,
-    reply: (inout FieldSession, consuming FieldOutcome, inout Outbox) -> T
+    reply: (inout FieldSession, FieldOutcome, inout Outbox) -> T
   ) throws(RequestError) -> T {
     let encoding = positionEncoding
     let limit = config.maxFieldBytes
@@ -153,7 +153,7 @@ extension Server {
     limit: Int,
     encoding: PositionEncoding,
     outbox: inout Outbox,
-    reply: (inout FieldSession, consuming FieldOutcome, inout Outbox) -> T
+    reply: (inout FieldSession, FieldOutcome, inout Outbox) -> T
   ) throws(RequestError) -> T {
     let outcome: FieldOutcome
     do throws(FieldChangeError) {

@@ -237,9 +237,9 @@ extension Server {
     outbox: inout Outbox
   ) {
     var paths: [String] = []
-    for change in n.changes {
-      guard let path = FileURI.path(ofURI: change.uri) else {
-        outbox.log(.warning, "ignored watched-file change of \(change.uri): not a file:// URI")
+    for uri in n.uris {
+      guard let path = FileURI.path(ofURI: uri) else {
+        outbox.log(.warning, "ignored watched-file change of \(uri): not a file:// URI")
         continue
       }
       if let (number, root) = vault.roots.first(where: {

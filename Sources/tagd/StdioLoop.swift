@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// The only code that touches file descriptors: reads stdin, feeds the framer and the server,
-/// writes replies with one write per batch of input, and exits when told.
+/// writes replies with one write per batch of input (or per ``Outbox/flushBytes`` of replies),
+/// and exits when told.
 struct StdioLoop {
   let input: Int32
   let output: Int32
@@ -85,7 +86,15 @@ struct StdioLoop {
         continue
       }
       receivedSinceTrim += count
-      connection.receive(buffer.span.extracting(0..<count), into: &outbox)
+      var fresh = 0..<count
+      while connection.receive(
+        buffer.span.extracting(fresh),
+        into: &outbox,
+        upTo: Outbox.flushBytes
+      ) {
+        if let code = flush(&outbox) { return code }
+        fresh = 0..<0
+      }
       if let code = flush(&outbox) { return code }
       returnFreedMemory()
     }

@@ -220,3 +220,21 @@ func newlineDelimited(_ name: String, _ input: String, _ expected: [FrameEvent])
   #expect(decoder.next() == message("{}"))
   #expect(decoder.next() == nil)
 }
+
+/// The header name matches in any case, and only letters fold: `-` and `:` must be themselves,
+/// not the bytes that differ from them in bit 5 only (`\r` and `0x1A`), in every position.
+@Test func headerNameFoldsLettersOnly() {
+  let name = Array("content-length:".utf8)
+  for index in name.indices {
+    var bent = name
+    bent[index] ^= 0x20
+    let text = String(decoding: bent, as: UTF8.self) + " \(body.utf8.count)\r\n\r\n" + body
+    let events = decode(text, framing: .contentLength).events
+    let isLetter = name[index] >= UInt8(ascii: "a") && name[index] <= UInt8(ascii: "z")
+    if isLetter {
+      #expect(events == [message(body)], "\(text.debugDescription)")
+    } else {
+      #expect(!events.contains(message(body)), "\(text.debugDescription)")
+    }
+  }
+}

@@ -345,15 +345,17 @@ public struct FrameDecoder: Sendable {
       guard let base = bytes.baseAddress else { return nil }
       let start = base + readIndex
       let available = bytes.count - readIndex
+      // Two overlapping words, bit 5 set in the letters' lanes only (`-` and `:` are exact).
       let name: StaticString = "content-length:"
       let nameCount = name.utf8CodeUnitCount
       guard available >= nameCount + 5 else { return nil }
-      for offset in 0..<nameCount {
-        let expected = name.utf8Start[offset]
-        let byte = start[offset]
-        let isLetter = expected >= UInt8(ascii: "a") && expected <= UInt8(ascii: "z")
-        guard isLetter ? byte | 0x20 == expected : byte == expected else { return nil }
-      }
+      let raw = UnsafeRawPointer(start)
+      let expected = UnsafeRawPointer(name.utf8Start)
+      let head = raw.loadUnaligned(as: UInt64.self) | 0x0020_2020_2020_2020
+      let tail = raw.loadUnaligned(fromByteOffset: 7, as: UInt64.self) | 0x0020_2020_2020_2000
+      guard head == expected.loadUnaligned(as: UInt64.self),
+        tail == expected.loadUnaligned(fromByteOffset: 7, as: UInt64.self)
+      else { return nil }
       var index = nameCount
       while index < available, start[index] == 0x20 || start[index] == 0x09 { index += 1 }
       var value = 0

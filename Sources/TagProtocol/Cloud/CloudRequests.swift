@@ -119,7 +119,7 @@ public struct CloudCloseRequest: TagRequest, Hashable {
 ///
 /// Params: `{cloud, width, sizes, spacing?, mergeDistance?, transition?}`; `transition` is
 /// `{from, to, progress}` for an animated spacing change and replaces `spacing`.
-public struct CloudLayoutRequest: TagRequest, Hashable {
+public struct CloudLayoutRequest: TagRequest {
   public typealias Result = LayoutResult
   public static let method = "cloud/layout"
   public enum Member: Int, ParamsMember {
@@ -156,17 +156,6 @@ public struct CloudLayoutRequest: TagRequest, Hashable {
       }
       transition = (SpacingTransition(from: try t.length(.from), to: try t.length(.to)), progress)
     }
-  }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.cloud == b.cloud && a.width == b.width && a.sizes == b.sizes && a.spacing == b.spacing
-      && a.mergeDistance == b.mergeDistance && a.transition?.0 == b.transition?.0
-      && a.transition?.progress == b.transition?.progress
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(cloud)
-    hasher.combine(sizes)
   }
 }
 

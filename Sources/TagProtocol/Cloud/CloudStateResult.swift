@@ -8,7 +8,7 @@ public import TagCore
 /// `selection` lists the selected titles in tag order; `accessibility` gives each tag's
 /// announcement (`label`, `role` "button", `selected`); `toggled` reports what `cloud/toggle`
 /// did.
-public struct CloudStateResult: JSONWritable, Hashable, Sendable {
+public struct CloudStateResult: JSONWritable, Sendable {
   /// The cloud's id.
   public var cloud: String
   /// Increments on every change of tags or selection.
@@ -33,17 +33,6 @@ public struct CloudStateResult: JSONWritable, Hashable, Sendable {
     self.state = state
     self.toggled = toggled
     self.announcement = announcement
-  }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.cloud == b.cloud && a.version == b.version && a.state == b.state
-      && a.toggled?.title == b.toggled?.title
-      && a.toggled?.selected == b.toggled?.selected && a.announcement == b.announcement
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(cloud)
-    hasher.combine(version)
   }
 
   public func write(to w: inout JSONWriter) {

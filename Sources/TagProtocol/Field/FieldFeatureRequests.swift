@@ -192,12 +192,6 @@ public struct SuggestResult: JSONWritable, Hashable, Sendable {
     /// Matched ranges of `text`, in the negotiated encoding.
     public var matches: [Range<Int>]
 
-    /// Creates an item.
-    public init(text: String, matches: [Range<Int>]) {
-      self.text = text
-      self.matches = matches
-    }
-
     /// Converts a core suggestion, counting its ranges in `encoding`.
     public init(_ suggestion: Suggestion, encoding: PositionEncoding) {
       let text = suggestion.text
@@ -208,10 +202,8 @@ public struct SuggestResult: JSONWritable, Hashable, Sendable {
         case .utf32: text.unicodeScalars.distance(from: text.startIndex, to: index)
         }
       }
-      self.init(
-        text: text,
-        matches: suggestion.matches.map { offset($0.lowerBound)..<offset($0.upperBound) }
-      )
+      self.text = text
+      matches = suggestion.matches.map { offset($0.lowerBound)..<offset($0.upperBound) }
     }
   }
 

@@ -58,17 +58,7 @@ public struct FieldOptions: Hashable, Sendable {
     rules.maxTags = try params.optionalInteger(.maxTags, in: 0...Int.max)
     rules.maxTagLength = try params.optionalInteger(.maxTagLength, in: 1...Int.max)
     rules.caseSensitive = try params.optionalBool(.caseSensitive) ?? false
-    if let name = try params.optionalString(.transform) {
-      if let transform = TagTransform(rawValue: name) {
-        rules.transform = transform
-      } else {
-        let names = TagTransform.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path(.transform),
-          problem: "must be one of \(names), got \"\(name)\""
-        )
-      }
-    }
+    rules.transform = try params.optionalCase(.transform) ?? rules.transform
     prompt = try params.optionalString(.prompt)
     if let source = try params.optionalString(.pattern) {
       do throws(TagPatternError) {
@@ -84,19 +74,22 @@ public struct FieldOptions: Hashable, Sendable {
     rules.deny =
       try params.optionalStrings(.deny) ?? []
     suggestions = try params.optionalStrings(.suggestions)
-    if let name = try params.optionalString(.backspace) {
-      if let mode = BackspaceMode(rawValue: name) {
-        rules.backspace = mode
-      } else {
-        let names = BackspaceMode.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path(.backspace),
-          problem: "must be one of \(names), got \"\(name)\""
-        )
-      }
-    }
+    rules.backspace = try params.optionalCase(.backspace) ?? rules.backspace
     suggestFromVault = try params.optionalBool(.suggestFromVault) ?? false
     rules.commitOnBlur = try params.optionalBool(.commitOnBlur) ?? false
     rules.historyLimit = try params.optionalInteger(.history, in: 0...100_000) ?? 100
+  }
+}
+
+extension Params {
+  /// An optional member naming a case of `E` by its raw value (absent or `null` → nil); any
+  /// other string is refused, listing the cases.
+  fileprivate func optionalCase<E: RawRepresentable<String> & CaseIterable>(
+    _ key: M
+  ) throws(ParamsError) -> E? {
+    guard let name = try optionalString(key) else { return nil }
+    if let value = E(rawValue: name) { return value }
+    let names = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    throw ParamsError(path: path(key), problem: "must be one of \(names), got \"\(name)\"")
   }
 }

@@ -34,16 +34,7 @@ public struct InitializeRequest: TagRequest, Hashable {
     processID = try params.optionalInteger(.processId, in: 0...Int(Int32.max)).map { Int32($0) }
     let capabilities = try params.optionalObject(.capabilities, as: CapabilitiesMember.self)
     let general = try capabilities?.optionalObject(.general, as: GeneralMember.self)
-    positionEncodings =
-      try general?.optionalArray(.positionEncodings).map { items throws(ParamsError) in
-        var names: [String] = []
-        for (i, item) in items.enumerated() {
-          names.append(
-            try params.string(item, path: "capabilities.general.positionEncodings[\(i)]")
-          )
-        }
-        return names
-      } ?? []
+    positionEncodings = try general?.optionalStrings(.positionEncodings) ?? []
     reducedMotion =
       try params.optionalObject(.initializationOptions, as: OptionsMember.self)?
       .optionalBool(.reducedMotion) ?? false
@@ -78,7 +69,7 @@ enum OptionsMember: Int, ParamsMember {
 }
 
 /// The result of `initialize`: who the server is and what it supports.
-public struct InitializeResult: JSONWritable, Hashable, Sendable {
+public struct InitializeResult: JSONWritable, Sendable {
   /// The server's version string.
   public var version: String
   /// The negotiated position encoding.
@@ -105,16 +96,6 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     self.limits = limits
   }
 
-  public static func == (a: Self, b: Self) -> Bool {
-    a.version == b.version && a.positionEncoding == b.positionEncoding && a.methods == b.methods
-      && a.limits.elementsEqual(b.limits) { $0 == $1 } && a.language == b.language
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(version)
-    hasher.combine(methods)
-  }
-
   public func write(to w: inout JSONWriter) {
     w.beginObject()
     w.key("serverInfo")
@@ -129,50 +110,23 @@ public struct InitializeResult: JSONWritable, Hashable, Sendable {
     w.key("positionEncoding")
     w.string(positionEncoding.rawValue)
     // LSP's TextDocumentSyncOptions: open/close, incremental changes, saves (`field/didChange`
-    // is incremental too); then the §6e features on notes.
+    // is incremental too); then the §6e features on notes. Constant: written from literals.
     w.key("textDocumentSync")
-    w.beginObject()
-    w.key("openClose")
-    w.bool(true)
-    w.key("change")
-    w.integer(2)
-    w.key("save")
-    w.beginObject()
-    w.key("includeText")
-    w.bool(false)
-    w.endObject()
-    w.endObject()
+    w.value(["openClose": true, "change": 2, "save": ["includeText": false]])
     w.key("completionProvider")
-    w.beginObject()
-    w.key("triggerCharacters")
-    w.strings(["#", ":", "[", ","])
-    w.endObject()
+    w.value(["triggerCharacters": ["#", ":", "[", ","]])
     w.key("hoverProvider")
     w.bool(true)
     w.key("referencesProvider")
     w.bool(true)
     w.key("renameProvider")
-    w.beginObject()
-    w.key("prepareProvider")
-    w.bool(true)
-    w.endObject()
+    w.value(["prepareProvider": true])
     w.key("codeActionProvider")
-    w.beginObject()
-    w.key("codeActionKinds")
-    w.strings(["quickfix"])
-    w.endObject()
+    w.value(["codeActionKinds": ["quickfix"]])
     w.key("workspaceSymbolProvider")
     w.bool(true)
     w.key("workspace")
-    w.beginObject()
-    w.key("workspaceFolders")
-    w.beginObject()
-    w.key("supported")
-    w.bool(true)
-    w.key("changeNotifications")
-    w.bool(true)
-    w.endObject()
-    w.endObject()
+    w.value(["workspaceFolders": ["supported": true, "changeNotifications": true]])
     w.key("methods")
     w.strings(methods)
     w.key("limits")

@@ -178,20 +178,12 @@ public struct ReferencesRequest: TagRequest, Hashable {
 }
 
 /// LSP `Location`s: `[{uri, range}]`.
-public struct LocationsResult: JSONWritable, Hashable, Sendable {
+public struct LocationsResult: JSONWritable, Sendable {
   /// The places, by note in path order.
   public var locations: [(uri: String, range: TextRange)]
 
   /// Creates a result.
   public init(locations: [(uri: String, range: TextRange)]) { self.locations = locations }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.locations.elementsEqual(b.locations) { $0.uri == $1.uri && $0.range == $1.range }
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    for location in locations { hasher.combine(location.uri) }
-  }
 
   public func write(to w: inout JSONWriter) {
     w.beginArray()
@@ -223,7 +215,7 @@ public struct PrepareRenameRequest: TagRequest, Hashable {
 }
 
 /// `{range, placeholder}` or `null`.
-public struct PrepareRenameResult: JSONWritable, Hashable, Sendable {
+public struct PrepareRenameResult: JSONWritable, Sendable {
   /// The tag's range and text; nil writes `null`.
   public var tag: (range: TextRange, placeholder: String)?
 
@@ -231,12 +223,6 @@ public struct PrepareRenameResult: JSONWritable, Hashable, Sendable {
   public init(range: TextRange, placeholder: String) { tag = (range, placeholder) }
   /// `null`: nothing to rename there.
   public init() { tag = nil }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.tag?.range == b.tag?.range && a.tag?.placeholder == b.tag?.placeholder
-  }
-
-  public func hash(into hasher: inout Hasher) { hasher.combine(tag?.placeholder) }
 
   public func write(to w: inout JSONWriter) {
     guard let tag else { return w.null() }
@@ -318,36 +304,31 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
   }
 
   public func write(to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("jsonrpc")
-    w.string("2.0")
-    w.key("method")
-    w.string(Self.method)
-    w.key("params")
-    w.beginObject()
-    w.key("uri")
-    w.string(uri)
-    w.key("version")
-    w.integer(version)
-    w.key("diagnostics")
-    w.beginArray()
-    for d in diagnostics {
+    w.notification(method: Self.method) { w in
       w.beginObject()
-      w.key("range")
-      w.write(d.range)
-      w.key("severity")
-      w.integer(d.code == "tag-not-allowed" ? 1 : 2)
-      w.key("code")
-      w.string(d.code)
-      w.key("source")
-      w.string("tagd")
-      w.key("message")
-      w.string(d.message)
+      w.key("uri")
+      w.string(uri)
+      w.key("version")
+      w.integer(version)
+      w.key("diagnostics")
+      w.beginArray()
+      for d in diagnostics {
+        w.beginObject()
+        w.key("range")
+        w.write(d.range)
+        w.key("severity")
+        w.integer(d.code == "tag-not-allowed" ? 1 : 2)
+        w.key("code")
+        w.string(d.code)
+        w.key("source")
+        w.string("tagd")
+        w.key("message")
+        w.string(d.message)
+        w.endObject()
+      }
+      w.endArray()
       w.endObject()
     }
-    w.endArray()
-    w.endObject()
-    w.endObject()
   }
 }
 
@@ -373,9 +354,9 @@ public struct CodeActionRequest: TagRequest, Hashable {
 }
 
 /// LSP `CodeAction`s: `[{title, kind: "quickfix", isPreferred, edit}]`.
-public struct CodeActionsResult: JSONWritable, Hashable, Sendable {
+public struct CodeActionsResult: JSONWritable, Sendable {
   /// One fix.
-  public struct Action: Hashable, Sendable {
+  public struct Action: Sendable {
     /// What it does, in English.
     public var title: String
     /// The edit.

@@ -1,25 +1,14 @@
 public import JSONRPC
 public import TagCore
 
-/// The `textDocument` member LSP's document notifications share: `{uri, version?, ...}`.
+/// The members of the `textDocument` LSP's document notifications share, `{uri, languageId?,
+/// version?, text?}`: the ones tagd reads, among any others.
 ///
 /// LSP's own objects are open: a member tagd does not read is accepted (new LSP versions add
 /// some), a member it reads with the wrong type is refused.
-public struct TextDocumentIdentifier: Hashable, Sendable {
-  /// The document's URI as the client sent it.
-  public var uri: String
-  /// The absolute path it names (nil: not a local `file:` URI, which tagd does not index).
-  public var path: String? { FileURI.path(ofURI: uri) }
-
-  /// The members tagd reads, among any others.
-  enum Member: Int, ParamsMember {
-    case uri
-    static let declared = declare(acceptingAnyMember: true)
-  }
-
-  init(params: Params<Member>) throws(ParamsError) {
-    uri = try params.string(.uri)
-  }
+enum TextDocumentMember: Int, ParamsMember {
+  case uri, languageId, version, text
+  static let declared = declare(acceptingAnyMember: true)
 }
 
 /// `textDocument/didOpen` (notification): the editor opened a note; its text now comes from
@@ -32,17 +21,16 @@ public struct DidOpenTextDocumentNotification: TagNotification, Hashable {
   }
   /// The document's URI.
   public var uri: String
-  /// LSP's `languageId` (`markdown`, `org`, …).
-  public var languageID: String
   /// The editor's version of the text.
   public var version: Int
   /// The whole text.
   public var text: String
 
   public init(params: Params<Member>) throws(ParamsError) {
-    let document = try params.requiredObject(.textDocument, as: OpenedMember.self)
+    let document = try params.requiredObject(.textDocument, as: TextDocumentMember.self)
     uri = try document.string(.uri)
-    languageID = try document.optionalString(.languageId) ?? ""
+    // LSP's `languageId` (`markdown`, `org`, …): checked, not kept (the note's name gives its kind).
+    _ = try document.optionalString(.languageId)
     version = try document.optionalInteger(.version, in: Int.min...Int.max) ?? 0
     text = try document.string(.text)
   }
@@ -64,7 +52,7 @@ public struct DidChangeTextDocumentNotification: TagNotification, Hashable {
   public var changes: [TextEdit]
 
   public init(params: Params<Member>) throws(ParamsError) {
-    let document = try params.requiredObject(.textDocument, as: ChangedMember.self)
+    let document = try params.requiredObject(.textDocument, as: TextDocumentMember.self)
     uri = try document.string(.uri)
     version = try document.optionalInteger(.version, in: Int.min...Int.max) ?? 0
     changes = try params.textEdits(.contentChanges)
@@ -84,7 +72,7 @@ public struct DidSaveTextDocumentNotification: TagNotification, Hashable {
   public var text: String?
 
   public init(params: Params<Member>) throws(ParamsError) {
-    uri = try TextDocumentIdentifier(params: params.requiredObject(.textDocument)).uri
+    uri = try params.requiredObject(.textDocument, as: TextDocumentMember.self).string(.uri)
     text = try params.optionalString(.text)
   }
 }
@@ -100,18 +88,6 @@ public struct DidCloseTextDocumentNotification: TagNotification, Hashable {
   public var uri: String
 
   public init(params: Params<Member>) throws(ParamsError) {
-    uri = try TextDocumentIdentifier(params: params.requiredObject(.textDocument)).uri
+    uri = try params.requiredObject(.textDocument, as: TextDocumentMember.self).string(.uri)
   }
-}
-
-/// The members of an opened `textDocument` tagd reads, among any others.
-enum OpenedMember: Int, ParamsMember {
-  case uri, languageId, version, text
-  static let declared = declare(acceptingAnyMember: true)
-}
-
-/// The members of a changed `textDocument` tagd reads, among any others.
-enum ChangedMember: Int, ParamsMember {
-  case uri, version
-  static let declared = declare(acceptingAnyMember: true)
 }

@@ -164,20 +164,12 @@ public struct VaultRenameRequest: TagRequest, Hashable {
 }
 
 /// An LSP `WorkspaceEdit` in its `changes` form: `{changes: {uri: [TextEdit]}}`.
-public struct WorkspaceEdit: JSONWritable, Hashable, Sendable {
+public struct WorkspaceEdit: JSONWritable, Sendable {
   /// Each note's edits (non-overlapping, in document order), notes in path order.
   public var changes: [(uri: String, edits: [TextEdit])]
 
   /// Creates an edit.
   public init(changes: [(uri: String, edits: [TextEdit])]) { self.changes = changes }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.changes.elementsEqual(b.changes) { $0.uri == $1.uri && $0.edits == $1.edits }
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    for change in changes { hasher.combine(change.uri) }
-  }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
@@ -195,7 +187,7 @@ public struct WorkspaceEdit: JSONWritable, Hashable, Sendable {
 }
 
 /// The result of `vault/rename`: `{edit, notes, merged}`.
-public struct VaultRenameResult: JSONWritable, Hashable, Sendable {
+public struct VaultRenameResult: JSONWritable, Sendable {
   /// The edits.
   public var edit: WorkspaceEdit
   /// Whether `to` was already a tag of the vault (the two tags become one).

@@ -4,8 +4,6 @@ public import JSONRPC
 public struct WorkspaceFolder: Hashable, Sendable {
   /// The folder's URI.
   public var uri: String
-  /// Its name (LSP requires one; tagd only logs it).
-  public var name: String?
 
   /// The members tagd reads, among any others.
   public enum Member: Int, ParamsMember {
@@ -13,16 +11,11 @@ public struct WorkspaceFolder: Hashable, Sendable {
     public static let declared = declare(acceptingAnyMember: true)
   }
 
-  /// Decodes `{uri, name?}` (open, as LSP's objects are).
+  /// Decodes `{uri, name?}` (open, as LSP's objects are); the name, which LSP requires, is
+  /// checked and not kept (nothing shows it).
   public init(params: Params<Member>) throws(ParamsError) {
     uri = try params.string(.uri)
-    name = try params.optionalString(.name)
-  }
-
-  /// Creates a folder.
-  public init(uri: String, name: String? = nil) {
-    self.uri = uri
-    self.name = name
+    _ = try params.optionalString(.name)
   }
 
   /// Reads an array of folders at member `key` of `params`.
@@ -69,24 +62,20 @@ public struct DidChangeWatchedFilesNotification: TagNotification, Hashable {
     case changes
     public static let declared = declare(acceptingAnyMember: true)
   }
-  /// LSP's `FileChangeType`.
-  public enum Change: Int, Hashable, Sendable {
-    case created = 1
-    case changed = 2
-    case deleted = 3
-  }
-  /// The URIs and what happened to them, in order.
-  public var changes: [(uri: String, change: Change)]
+  /// The URIs that changed, in order.
+  ///
+  /// What happened to each (LSP's `FileChangeType`, 1 to 3: created, changed, deleted) is
+  /// checked and not kept: tagd reads each again, and a file it cannot read is gone.
+  public var uris: [String]
 
   public init(params: Params<Member>) throws(ParamsError) {
     let items = try params.array(.changes)
     let path = params.path(.changes)
-    changes = []
+    uris = []
     for (i, item) in items.enumerated() {
       let event = try Params<EventMember>.element(item, path: path + "[\(i)]")
-      let uri = try event.string(.uri)
-      let type = try event.integer(.type, in: 1...3)
-      changes.append((uri, Change(rawValue: type) ?? .changed))
+      uris.append(try event.string(.uri))
+      _ = try event.integer(.type, in: 1...3)
     }
   }
 
@@ -94,13 +83,5 @@ public struct DidChangeWatchedFilesNotification: TagNotification, Hashable {
   enum EventMember: Int, ParamsMember {
     case uri, type
     static let declared = declare(acceptingAnyMember: true)
-  }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.changes.elementsEqual(b.changes) { $0.uri == $1.uri && $0.change == $1.change }
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    for change in changes { hasher.combine(change.uri) }
   }
 }

@@ -10,13 +10,6 @@ public struct ReadNote: Hashable, Sendable {
   /// Its title, when it has one.
   public var title: String?
 
-  /// Creates a note.
-  public init(path: String, tags: [NoteTag], title: String? = nil) {
-    self.path = path
-    self.tags = tags
-    self.title = title
-  }
-
   /// Reads the note at `path` from its UTF-8 `bytes` (on any thread: pure).
   public init(path: String, bytes: [UInt8]) {
     let kind = NoteKind(fileName: path) ?? .markdown
@@ -25,7 +18,9 @@ public struct ReadNote: Hashable, Sendable {
       kind: kind,
       title: true
     )
-    self.init(path: path, tags: reading.tags, title: reading.title)
+    self.path = path
+    tags = reading.tags
+    title = reading.title
   }
 }
 
