@@ -144,7 +144,8 @@ enum FieldText {
     _ piece: Range<Int>,
     of utf8: Span<UInt8>,
     transform: TagTransform,
-    caseless: Bool
+    caseless: Bool,
+    seed: UInt64
   ) -> Candidate? {
     var first = piece.lowerBound
     var end = piece.upperBound
@@ -155,7 +156,7 @@ enum FieldText {
     guard FastPath.asciiCandidate.isOn, head < 0x80, tail < 0x80 else { return nil }
     FastPath.asciiCandidate.taken()
     let bytes = utf8.extracting(first..<end)
-    let scan = KeyIndex.scan(bytes)
+    let scan = KeyIndex.scan(bytes, seed: seed)
     let trimmed = bytes.text()
     guard scan.isASCII else {
       // Not ASCII: the standard library's case mappings and the full fold.

@@ -136,7 +136,7 @@ struct KeyIndex: Sendable {
   }
 
   /// The per-process seed, from the standard library's random hashing seed.
-  private static let seed: UInt64 = {
+  static let seed: UInt64 = {
     var hasher = Hasher()
     hasher.combine(0x7461_6764 as UInt64)
     return UInt64(truncatingIfNeeded: hasher.finalize())
@@ -161,7 +161,10 @@ struct KeyIndex: Sendable {
   /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
   /// carries into the next).
   @inline(__always)
-  static func scan(_ bytes: Span<UInt8>) -> Scan {
+  ///
+  /// `seed` is ``seed``: a caller scanning many keys reads it once (each read of the lazy
+  /// global is a `swift_once` call).
+  static func scan(_ bytes: Span<UInt8>, seed: UInt64 = KeyIndex.seed) -> Scan {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let count = bytes.count
     var hash = seed ^ UInt64(truncatingIfNeeded: count)

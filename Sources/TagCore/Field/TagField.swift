@@ -648,13 +648,15 @@ public struct TagField: Hashable, Sendable {
       // A large paste: the tables grow once.
       reserve(FieldText.Pieces.bound(utf8, separators), in: &outcome)
     }
+    let seed = KeyIndex.seed
     while let piece = pieces.next(utf8, separators) {
       let candidate =
         FieldText.candidate(
           piece,
           of: utf8,
           transform: rules.transform,
-          caseless: !rules.caseSensitive
+          caseless: !rules.caseSensitive,
+          seed: seed
         )
         ?? self.candidate(utf8.extracting(piece).text())
       admit(candidate, into: &outcome)
