@@ -229,7 +229,8 @@ private func scalars(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeSca
             0..<piece.utf8.count,
             of: piece.utf8.span,
             transform: transform,
-            caseless: caseless
+            caseless: caseless,
+            seed: KeyIndex.seed
           )
           guard let fast else { continue }
           let text = plain.normalized(piece)

@@ -21,22 +21,35 @@ struct KeyIndex: Sendable {
 
   /// The index of the tag whose key hashes to `hash` and for which `isKey` holds, if any.
   func find(_ hash: Int, where isKey: (Int) -> Bool) -> Int? {
+    probe(hash, where: isKey).found
+  }
+
+  /// The index of the tag whose key hashes to `hash` and for which `isKey` holds, if any, and
+  /// otherwise the empty slot where an entry with `hash` goes (``append(_:at:)``): a new key is
+  /// looked for and placed in one probe.
+  func probe(_ hash: Int, where isKey: (Int) -> Bool) -> (found: Int?, slot: Int) {
     var slot = hash & mask
     while true {
       let entry = Int(slots[slot])
-      if entry == 0 { return nil }
-      if hashes[entry - 1] == hash, isKey(entry - 1) { return entry - 1 }
+      if entry == 0 { return (nil, slot) }
+      if hashes[entry - 1] == hash, isKey(entry - 1) { return (entry - 1, slot) }
       slot = (slot + 1) & mask
     }
   }
 
   /// Indexes the tag just appended at index `hashes.count`, whose key hashes to `hash`.
   mutating func append(_ hash: Int) {
+    append(hash, at: probe(hash) { _ in false }.slot)
+  }
+
+  /// ``append(_:)`` with the empty slot ``probe(_:where:)`` found for `hash`, the table
+  /// unchanged since.
+  mutating func append(_ hash: Int, at slot: Int) {
     hashes.append(hash)
     if hashes.count * 2 > slots.count {
       rebuild(capacity: hashes.count)
     } else {
-      place(hashes.count - 1)
+      slots[slot] = UInt32(hashes.count)
     }
   }
 
@@ -123,7 +136,7 @@ struct KeyIndex: Sendable {
   }
 
   /// The per-process seed, from the standard library's random hashing seed.
-  private static let seed: UInt64 = {
+  static let seed: UInt64 = {
     var hasher = Hasher()
     hasher.combine(0x7461_6764 as UInt64)
     return UInt64(truncatingIfNeeded: hasher.finalize())
@@ -148,7 +161,10 @@ struct KeyIndex: Sendable {
   /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
   /// carries into the next).
   @inline(__always)
-  static func scan(_ bytes: Span<UInt8>) -> Scan {
+  ///
+  /// `seed` is ``seed``: a caller scanning many keys reads it once (each read of the lazy
+  /// global is a `swift_once` call).
+  static func scan(_ bytes: Span<UInt8>, seed: UInt64 = KeyIndex.seed) -> Scan {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let count = bytes.count
     var hash = seed ^ UInt64(truncatingIfNeeded: count)
