@@ -325,7 +325,15 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Each maximal run of consumed and inserted cells becomes one edit replacing the run's consumed text with its
   /// inserted text. Listed from last to first, so applying them one by one in order is correct.
   public func pendingEdits(encoding: PositionEncoding) -> [TextEdit] {
-    var stretches: [(start: Int, consumed: Int, text: [UInt8])] = []
+    // One line of ASCII: a byte offset is the character in every encoding.
+    let text = isPlain ? "" : self.text
+    func position(_ offset: Int) -> TextPosition {
+      guard !isPlain else { return TextPosition(line: 0, character: offset) }
+      let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+      return TextOffsets.position(of: index, in: text, encoding: encoding)
+    }
+    // Made first to last straight into the result, then reversed: no list of stretches between.
+    var edits: [TextEdit] = []
     var visible = 0
     var at = 0
     var index = 0
@@ -336,37 +344,27 @@ public struct EditorBuffer: Hashable, Sendable {
         index += 1
         continue
       }
-      var stretch = (start: visible, consumed: 0, text: [UInt8]())
+      let start = visible
+      var inserted: [UInt8] = []
       while index < runs.count, runs[index].state != .normal {
         let run = runs[index]
         if run.state == .consumed {
-          stretch.consumed += run.count
           visible += run.count
         } else {
-          append(at..<(at + run.count), to: &stretch.text)
+          append(at..<(at + run.count), to: &inserted)
         }
         at += run.count
         index += 1
       }
-      stretches.append(stretch)
-    }
-    guard !stretches.isEmpty else { return [] }
-    // One line of ASCII: a byte offset is the character in every encoding.
-    let text = isPlain ? "" : self.text
-    func position(_ offset: Int) -> TextPosition {
-      guard !isPlain else { return TextPosition(line: 0, character: offset) }
-      let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
-      return TextOffsets.position(of: index, in: text, encoding: encoding)
-    }
-    return stretches.reversed().map { stretch in
-      TextEdit(
-        range: TextRange(
-          start: position(stretch.start),
-          end: position(stretch.start + stretch.consumed)
-        ),
-        newText: String(decoding: stretch.text, as: UTF8.self)
+      edits.append(
+        TextEdit(
+          range: TextRange(start: position(start), end: position(visible)),
+          newText: inserted.isEmpty ? "" : String(decoding: inserted, as: UTF8.self)
+        )
       )
     }
+    edits.reverse()
+    return edits
   }
 
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens
