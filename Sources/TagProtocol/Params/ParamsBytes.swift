@@ -233,6 +233,7 @@ enum ParamsObject {
     guard cursor.expect("[") else { return nil }
     var edits: [TextEdit] = []
     if !cursor.expect("]") {
+      edits.reserveCapacity(1)  // editors send one change at a time: not grown from none
       repeat {
         var range: TextRange?
         var caret: TextPosition?
