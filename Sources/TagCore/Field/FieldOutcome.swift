@@ -7,7 +7,11 @@ public struct FieldOutcome: Hashable, Sendable {
   /// Tags appended by a commit, in order.
   public var added: [String]
   /// Tags removed, with the index each had just before it was removed.
-  public var removed: [RemovedTag]
+  public var removed: [RemovedTag] {
+    get { rare?.members.removed ?? [] }
+    set { rareMembers.removed = newValue }
+    _modify { yield &rareMembers.removed }
+  }
   /// Candidates that did not become tags.
   public var dropped: [DroppedCandidate]
   /// Tags put back at an index by undo or redo (not appended by a commit), in the order they
@@ -57,8 +61,9 @@ public struct FieldOutcome: Hashable, Sendable {
   /// The members above, which few events set; nil until one is set, copied on write.
   ///
   /// Kept out of line so that the outcome of a keystroke (nothing, or a tag added or dropped)
-  /// is made and destroyed with one reference where there were seven arrays and three
-  /// optionals.
+  /// is made and destroyed with one reference where there were eight arrays and three
+  /// optionals. Removed tags are here too: with them inline the outcome was 33 bytes, too
+  /// large for registers, and the server destroyed it through type metadata on every keystroke.
   @usableFromInline var rare: Rare?
   /// What the event changed of the field's state, decided once by the core: what versions
   /// move on, what an undo step records and what a front end must redraw follow from it.
@@ -78,9 +83,9 @@ public struct FieldOutcome: Hashable, Sendable {
     flagged: [FlaggedTag] = []
   ) {
     self.added = added
-    self.removed = removed
     self.dropped = dropped
     let members = RareMembers(
+      removed: removed,
       inserted: inserted,
       moved: moved,
       replaced: replaced,
@@ -96,7 +101,6 @@ public struct FieldOutcome: Hashable, Sendable {
   /// arguments made the optimizer build two empty outcomes and copy one per event.
   init() {
     added = []
-    removed = []
     dropped = []
   }
 
@@ -106,7 +110,7 @@ public struct FieldOutcome: Hashable, Sendable {
   /// Inlinable: asked of every keystroke's outcome by the server, a call retained and released
   /// each of the outcome's four references around it.
   @inlinable public var isEmpty: Bool {
-    added.isEmpty && removed.isEmpty && dropped.isEmpty && (rare?.members.isEmpty ?? true)
+    added.isEmpty && dropped.isEmpty && (rare?.members.isEmpty ?? true)
   }
 
   /// The out-of-line members, made unique (or made) before one is changed.
@@ -158,9 +162,9 @@ public struct FieldOutcome: Hashable, Sendable {
       return
     }
     added += other.added
-    removed += other.removed
     dropped += other.dropped
     if other.rare != nil {
+      removed += other.removed
       inserted += other.inserted
       moved += other.moved
       replaced += other.replaced
@@ -175,6 +179,7 @@ public struct FieldOutcome: Hashable, Sendable {
 
 /// ``FieldOutcome``'s members that few events set.
 @usableFromInline struct RareMembers: Sendable {
+  @usableFromInline var removed: [RemovedTag] = []
   @usableFromInline var inserted: [PlacedTag] = []
   @usableFromInline var moved: [MovedTag] = []
   @usableFromInline var replaced: [ReplacedTag] = []
@@ -184,8 +189,8 @@ public struct FieldOutcome: Hashable, Sendable {
   @usableFromInline var flagged: [FlaggedTag] = []
 
   @inlinable var isEmpty: Bool {
-    inserted.isEmpty && moved.isEmpty && replaced.isEmpty && edited == nil && selected == nil
-      && history == nil && flagged.isEmpty
+    removed.isEmpty && inserted.isEmpty && moved.isEmpty && replaced.isEmpty && edited == nil
+      && selected == nil && history == nil && flagged.isEmpty
   }
 }
 
