@@ -36,7 +36,9 @@ extension Server {
     session.version = 1
     try checkSize(of: session)
     fields[params.field] = session
-    if session.buffer?.hasConsumedText == true { sendUpdate(&session, outcome, outbox: &outbox) }
+    if session.buffer?.hasConsumedText == true {
+      Self.sendUpdate(&session, outcome, encoding: positionEncoding, outbox: &outbox)
+    }
     return session.state(outcome)
   }
 

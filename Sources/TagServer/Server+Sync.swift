@@ -13,13 +13,7 @@ extension Server {
     let limit = config.maxFieldBytes
     do throws(RequestError) {
       try withField(change.field) { session throws(RequestError) in
-        Server.bufferChanged(
-          change,
-          in: &session,
-          limit: limit,
-          encoding: encoding,
-          outbox: &outbox
-        )
+        Self.bufferChanged(change, in: &session, limit: limit, encoding: encoding, outbox: &outbox)
       }
     } catch {
       outbox.log(.warning, "field/didChange for \"\(change.field)\", which is not open; ignored")
@@ -71,11 +65,10 @@ extension Server {
     if !session.isSynced {
       session.buffer = EditorBuffer(text: session.field.draft, version: Int.min)
     }
-    let resync = error.code != .limitExceeded
     sendUpdate(
       &session,
       FieldOutcome(),
-      resync: resync,
+      resync: error.code != .limitExceeded,
       error: error,
       encoding: encoding,
       outbox: &outbox
@@ -97,11 +90,6 @@ extension Server {
       return
     }
     Server.refused(&fields.values[index], response, encoding: positionEncoding, outbox: &outbox)
-  }
-
-  /// Writes a `field/didUpdate` for a synced field.
-  func sendUpdate(_ session: inout FieldSession, _ outcome: FieldOutcome, outbox: inout Outbox) {
-    Server.sendUpdate(&session, outcome, encoding: positionEncoding, outbox: &outbox)
   }
 
   /// Writes a `field/didUpdate` for a synced field, positions in `encoding`.

@@ -206,9 +206,8 @@ extension TextEdit: JSONWritable {
   public func write(to w: inout JSONWriter) {
     w.beginObject()
     if let range {
-      w.fragment(#""range":"#)
-      w.write(range)
-      w.fragment(#","newText":"#)
+      range.write(to: &w, from: #""range":{"start":{"line":"#)
+      w.fragment(#"}},"newText":"#)
     } else {
       w.fragment(#""newText":"#)
     }

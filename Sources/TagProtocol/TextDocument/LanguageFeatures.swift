@@ -257,7 +257,14 @@ extension TextRange: JSONWritable {
   /// `{start: {line, character}, end: {line, character}}`, its names in four constant runs.
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.fragment(#""start":{"line":"#)
+    write(to: &w, from: #""start":{"line":"#)
+    w.members("}}")
+  }
+
+  /// `opening` (ending in `"start":{"line":`, so a ``TextEdit``'s `"range":` joins the run),
+  /// then the range up to its end's last digit.
+  func write(to w: inout JSONWriter, from opening: StaticString) {
+    w.fragment(opening)
     w.integer(start.line)
     w.fragment(#","character":"#)
     w.integer(start.character)
@@ -265,7 +272,6 @@ extension TextRange: JSONWritable {
     w.integer(end.line)
     w.fragment(#","character":"#)
     w.integer(end.character)
-    w.members("}}")
   }
 }
 
