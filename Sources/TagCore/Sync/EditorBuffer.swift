@@ -524,21 +524,27 @@ public struct EditorBuffer: Hashable, Sendable {
         visibleCount += text.utf8.count
         specials += Self.specials(in: text.utf8.span)
       }
-    } else if text.isEmpty, range.upperBound == cells.utf8.count, let last = runs.last,
-      last.count >= range.count, last.state != .inserted
-    {
-      // Deleting at the end, within the last run.
-      visibleCount -= range.count
-      specials -= specials(range)
-      removeCells(range)
-      if last.count == range.count {
-        runs.removeLast()
-      } else {
-        runs[runs.count - 1].count -= range.count
-      }
-    } else {
+    } else if !(text.isEmpty && removedAtEnd(range)) {
       splice(range, with: text, as: state)
     }
+  }
+
+  /// Removes the cells at byte `range` when it ends the cells within the last run, which is not
+  /// inserted (the usual Backspace, and the client applying a deletion of consumed text);
+  /// false, changing nothing, otherwise.
+  private mutating func removedAtEnd(_ range: Range<Int>) -> Bool {
+    guard range.upperBound == cells.utf8.count, let last = runs.last,
+      last.count >= range.count, last.state != .inserted
+    else { return false }
+    visibleCount -= range.count
+    specials -= specials(range)
+    removeCells(range)
+    if last.count == range.count {
+      runs.removeLast()
+    } else {
+      runs[runs.count - 1].count -= range.count
+    }
+    return true
   }
 
   /// Replaces the cells at byte `range` with `text` in cells of `state`, keeping the runs and
@@ -648,7 +654,9 @@ public struct EditorBuffer: Hashable, Sendable {
       }
     }
     if !sawNormal, wanted.elementsEqual(text.utf8) {
-      splice(lower..<upper, with: text, as: .normal)
+      if !(text.isEmpty && removedAtEnd(lower..<upper)) {
+        splice(lower..<upper, with: text, as: .normal)
+      }
     } else {
       splice(cellRange(start, end), with: text, as: .consumed)
     }
