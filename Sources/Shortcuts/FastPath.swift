@@ -91,6 +91,10 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// Edits to a one-line ASCII mirror checked with characters as byte offsets
   /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
   case plainMirrorEdits
+  /// A deletion that ends the mirror's cells within its last run, not inserted (Backspace, the
+  /// client applying a deletion of consumed text), made in place (`EditorBuffer.removedAtEnd`),
+  /// without the general `splice` of the runs.
+  case mirrorDeletionAtEnd
 
   // MARK: TagServer
 

@@ -533,9 +533,10 @@ public struct EditorBuffer: Hashable, Sendable {
   /// inserted (the usual Backspace, and the client applying a deletion of consumed text);
   /// false, changing nothing, otherwise.
   private mutating func removedAtEnd(_ range: Range<Int>) -> Bool {
-    guard range.upperBound == cells.utf8.count, let last = runs.last,
-      last.count >= range.count, last.state != .inserted
+    guard FastPath.mirrorDeletionAtEnd.isOn, range.upperBound == cells.utf8.count,
+      let last = runs.last, last.count >= range.count, last.state != .inserted
     else { return false }
+    FastPath.mirrorDeletionAtEnd.taken()
     visibleCount -= range.count
     specials -= specials(range)
     removeCells(range)
