@@ -1070,12 +1070,14 @@ def orca_speaks_the_field_announcements_and_chips(ctx):
     # announcement property holds it, is what Orca speaks. (The limits keep the four tags:
     # weeknight is 9 characters long.)
     tags = BASE + ["spicy"]
-    # The redo left spicy's chip selected. End brings the focus back to the text first, and the
-    # test waits until Orca has followed it: typed at full speed straight from a chip, the keys
-    # flood Orca 43's event queue, and its flood pruning drops a description change on an object
-    # that is not yet its locus of focus (event_manager._pruneEventsDuringFlood), so the refusal
-    # would go unspoken. That is Orca's limit, written down in the README's accessibility notes.
-    m = orca.mark()
+    # The redo takes s5 away again, and with it the chip the undo had focused: the focus comes
+    # back to the text (End makes sure of it), and the test waits until Orca has followed it,
+    # counting from before the redo, as the focus may move before End is pressed (under load
+    # the test once marked after Orca had spoken it, and waited in vain). Typed at full speed
+    # straight from a chip, the keys flood Orca 43's event queue, and its flood pruning drops a
+    # description change on an object that is not yet its locus of focus
+    # (event_manager._pruneEventsDuringFlood), so the refusal would go unspoken. That is
+    # Orca's limit, written down in the README's accessibility notes.
     demo.key("End")
     orca.hears(m, "Add a tag", what="Orca to follow the focus back to the text")
     for prop, value, typed, reason, kind in [
