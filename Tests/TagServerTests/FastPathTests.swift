@@ -157,18 +157,6 @@ import Testing
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
       ]
     ),
-    // The client applies the update's deletion of the consumed "red,", then deletes a typed
-    // character with Backspace: both end the mirror's cells.
-    Case(
-      path: .mirrorDeletionAtEnd,
-      messages: [
-        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
-        didChange(version: 1, at: 0, "red,"),
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"applied":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":4}},"text":""}]}}"#,
-        didChange(version: 3, at: 0, "gr"),
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":4,"contentChanges":[{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}},"text":""}]}}"#,
-      ]
-    ),
   ]
 
   /// A `field/didChange` inserting `text` at `character` of line 0.
