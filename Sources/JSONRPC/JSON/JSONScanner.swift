@@ -105,6 +105,7 @@ public struct JSONScanner {
 
   /// The kind of the next value (whitespace skipped); throws at the end of input or on a byte
   /// no value starts with.
+  @inline(__always)
   public mutating func kind() throws(JSONParseError) -> Kind {
     skipWhitespace()
     guard position < input.count else { throw failure("unexpected end of input") }
@@ -120,6 +121,7 @@ public struct JSONScanner {
   }
 
   /// Opens the object that comes next; false (nothing consumed) when the next value is not one.
+  @inline(__always)
   public mutating func beginObject() throws(JSONParseError) -> Bool {
     guard try kind() == .object else { return false }
     try open(isObject: true)
@@ -214,6 +216,7 @@ public struct JSONScanner {
 
   /// The next string's raw bytes (between the quotes, validated, escapes not decoded); nil
   /// (nothing consumed) when the next value is not a string.
+  @inline(__always)
   public mutating func readStringBytes() throws(JSONParseError) -> Key? {
     guard try kind() == .string else { return nil }
     let (raw, hasEscapes) = try scanString()
@@ -336,12 +339,20 @@ public struct JSONScanner {
 
   // MARK: Containers
 
+  @inline(__always)
   private mutating func open(isObject: Bool) throws(JSONParseError) {
+    guard depth < 64, depth < maxDepth else { return try openDeep(isObject: isObject) }
+    let bit: UInt64 = 1 << UInt64(depth)
+    lowKinds = isObject ? lowKinds | bit : lowKinds & ~bit
+    depth += 1
+    position += 1
+    afterOpen = true
+  }
+
+  /// ``open(isObject:)`` past the inline levels, or past the limit.
+  private mutating func openDeep(isObject: Bool) throws(JSONParseError) {
     guard depth < maxDepth else { throw failure("nesting deeper than \(maxDepth)") }
-    if depth < 64 {
-      let bit: UInt64 = 1 << UInt64(depth)
-      lowKinds = isObject ? lowKinds | bit : lowKinds & ~bit
-    } else {
+    if depth >= 64 {
       let level = depth - 64
       if highKinds.count <= level / 64 { highKinds.append(0) }
       let bit: UInt64 = 1 << UInt64(level % 64)
@@ -382,6 +393,7 @@ public struct JSONScanner {
 
   // MARK: Scalars
 
+  @inline(__always)
   private mutating func skipScalar() throws(JSONParseError) {
     switch input[position] {
     case UInt8(ascii: "\""): _ = try scanString()
