@@ -22,6 +22,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case envelopeScan
   /// `FrameDecoder` recognised a plain `Content-Length: N` header block in one pass.
   case plainHeader
+  /// `Envelope.scanCall` matched a body's start `{"jsonrpc":"2.0"` as two words.
+  case versionPrefix
   /// A params string member without escapes, copied straight from the body.
   case plainStringMember
   /// A params string member with escapes, read by the scanner.

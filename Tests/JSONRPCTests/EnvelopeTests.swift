@@ -146,4 +146,33 @@ func idsAreEchoedWithTheirType(_ request: String, _ response: String) {
   #expect(Envelope.idKey == word("id"))
   #expect(Envelope.methodKey == word("method"))
   #expect(Envelope.paramsKey == word("params"))
+  let prefix = Array(#"{"jsonrpc":"2.0""#.utf8).withUnsafeBytes {
+    ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+  }
+  #expect(Envelope.versionPrefix == prefix)
+}
+
+/// A body that starts `{"jsonrpc":"2.0"` is classified as the general path classifies it:
+/// a repeated version, a missing method, whitespace after the prefix, trailing bytes and the
+/// depth limit (0 refuses even the envelope) included.
+@Test(arguments: [
+  #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1]}}"#,
+  #"{"jsonrpc":"2.0"}"#,
+  #"{"jsonrpc":"2.0","jsonrpc":"2.0","method":"m"}"#,
+  #"{"jsonrpc":"2.0" , "method":"m"}"#,
+  #"{"jsonrpc":"2.0","method":"m"} x"#,
+])
+func versionPrefixClassifiesAsTheGeneralPath(_ body: String) {
+  let bytes = Array(body.utf8)
+  func scan(maxDepth: Int) -> String {
+    var storage: [JSONObjectRanges.Member] = []
+    let call = Envelope.scanCall(bytes.span, maxDepth: maxDepth, reusing: &storage)
+    return call.map { "\(String(describing: $0.id)) \($0.method) \($0.params)" } ?? "nil"
+  }
+  for maxDepth in [0, 1, 2, 64] {
+    var on = ""
+    let counts = FastPath.counting { on = scan(maxDepth: maxDepth) }
+    #expect((counts[.versionPrefix] ?? 0) == (maxDepth > 0 ? 1 : 0))
+    #expect(FastPath.switchedOff(.versionPrefix) { scan(maxDepth: maxDepth) } == on)
+  }
 }

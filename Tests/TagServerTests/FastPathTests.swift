@@ -28,6 +28,7 @@ import Testing
   static let cases: [Case] = [
     Case(path: .envelopeScan, messages: [open]),
     Case(path: .plainHeader, messages: [open]),
+    Case(path: .versionPrefix, messages: [open]),
     Case(path: .plainStringMember, messages: [open]),
     Case(path: .shortScannedString, messages: [open]),
     Case(path: .shortInteger, messages: [open]),

@@ -94,6 +94,8 @@ extension Envelope {
   static let idKey: UInt64 = 0x6469  // "id"
   static let methodKey: UInt64 = 0x646f_6874_656d  // "method"
   static let paramsKey: UInt64 = 0x736d_6172_6170  // "params"
+  /// `{"jsonrpc":"2.0"`, how clients start a body, as two words (first byte lowest).
+  static let versionPrefix: (UInt64, UInt64) = (0x7072_6e6f_736a_227b, 0x2230_2e32_223a_2263)
 
   /// Classifies a body that is one well-formed request or notification without building a
   /// ``JSONValue``: the same ``Message`` ``decode(_:maxDepth:)`` would give, with the params
@@ -122,8 +124,13 @@ extension Envelope {
   ) -> ScannedCall? {
     var scanner = JSONScanner(body, maxDepth: maxDepth)
     do throws(JSONParseError) {
-      guard try scanner.beginObject() else { return nil }
       var sawVersion = false
+      if FastPath.versionPrefix.isOn, scanner.beginObject(startingWith: Self.versionPrefix) {
+        FastPath.versionPrefix.taken()
+        sawVersion = true
+      } else {
+        guard try scanner.beginObject() else { return nil }
+      }
       var sawID = false
       var id: RequestID?
       var method: Range<Int>?

@@ -128,6 +128,21 @@ public struct JSONScanner {
     return true
   }
 
+  /// Opens the object the input starts with when its first 16 bytes are `prefix` (two words,
+  /// first byte lowest: a `{` and whole members without whitespace) and stands after them, so
+  /// those members count as read; false (nothing consumed) for any other start.
+  mutating func beginObject(startingWith prefix: (UInt64, UInt64)) -> Bool {
+    guard position == 0, maxDepth > 0, input.count >= 16,
+      let base = UnsafeRawPointer(input.baseAddress),
+      base.loadUnaligned(as: UInt64.self) == prefix.0,
+      base.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == prefix.1
+    else { return false }
+    lowKinds = 1
+    depth = 1
+    position = 16
+    return true
+  }
+
   /// The next member's key (its `:` consumed; its value comes next), or nil when the object
   /// ends (its `}` consumed).
   public mutating func nextKey() throws(JSONParseError) -> Key? {
