@@ -322,8 +322,15 @@ public struct JSONScanner {
         } else {
           continue expectingValue
         }
-      default:
-        try skipScalar()
+      // Scalars in line (a call per scalar cost ~20): most are short strings and integers.
+      case UInt8(ascii: "\""): _ = try scanString()
+      case UInt8(ascii: "0")...UInt8(ascii: "9") where shortInteger() != nil: break
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        _ = try scanNumber(build: false)
+      case UInt8(ascii: "t"): try expectLiteral("true")
+      case UInt8(ascii: "f"): try expectLiteral("false")
+      case UInt8(ascii: "n"): try expectLiteral("null")
+      default: throw failure("unexpected \(describe(input[position]))")
       }
 
       // A value is complete: continue or close the containers this skip opened.
@@ -404,21 +411,6 @@ public struct JSONScanner {
     }
     position += 1
     return Key(raw: raw, hasEscapes: hasEscapes)
-  }
-
-  // MARK: Scalars
-
-  @inline(__always)
-  private mutating func skipScalar() throws(JSONParseError) {
-    switch input[position] {
-    case UInt8(ascii: "\""): _ = try scanString()
-    case UInt8(ascii: "t"): try expectLiteral("true")
-    case UInt8(ascii: "f"): try expectLiteral("false")
-    case UInt8(ascii: "n"): try expectLiteral("null")
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      if shortInteger() == nil { _ = try scanNumber(build: false) }
-    default: throw failure("unexpected \(describe(input[position]))")
-    }
   }
 
   // MARK: Strings
