@@ -22,6 +22,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case envelopeScan
   /// `FrameDecoder` recognised a plain `Content-Length: N` header block in one pass.
   case plainHeader
+  /// `FrameDecoder` took a body ending in `}` right before a header's `C` (or the end of what
+  /// was read) as of the right length, in line.
+  case messageBodyEnd
   /// `Envelope.scanCall` matched a body's start `{"jsonrpc":"2.0"` as two words.
   case versionPrefix
   /// A params string member without escapes, copied straight from the body.

@@ -29,6 +29,7 @@ import Testing
     Case(path: .envelopeScan, messages: [open]),
     Case(path: .plainHeader, messages: [open]),
     Case(path: .versionPrefix, messages: [open]),
+    Case(path: .messageBodyEnd, messages: [open]),
     Case(path: .plainStringMember, messages: [open]),
     Case(path: .shortScannedString, messages: [open]),
     Case(path: .shortInteger, messages: [open]),

@@ -303,7 +303,21 @@ public struct FrameDecoder: Sendable {
   /// a value that ends before the body does means too long a length, and the rest is read as
   /// the next header; a value that does not end inside the body, followed by bytes that cannot
   /// start a header, means too short a length, and the decoder resynchronises.
+  @inline(__always)
   private mutating func lengthMismatch(_ body: Range<Int>) -> FrameError? {
+    // In line (a call cost more than the checks): a `}` last, then a header's `C` or nothing.
+    let end = body.upperBound
+    if FastPath.messageBodyEnd.isOn, end > body.lowerBound, buffer[end - 1] == UInt8(ascii: "}"),
+      end == buffer.count || buffer[end] | 0x20 == UInt8(ascii: "c")
+    {
+      FastPath.messageBodyEnd.taken()
+      return nil
+    }
+    return valueMismatch(body)
+  }
+
+  /// ``lengthMismatch(_:)`` for any other body.
+  private mutating func valueMismatch(_ body: Range<Int>) -> FrameError? {
     var last = body.upperBound
     while last > body.lowerBound, isWhitespace(buffer[last - 1]) { last -= 1 }
     let next = body.upperBound < buffer.count ? buffer[body.upperBound] : nil
