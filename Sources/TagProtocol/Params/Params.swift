@@ -156,6 +156,9 @@ public struct Params<M: ParamsMember> {
   @inline(__always)
   public func integer(_ key: M, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int
   {
+    if let value = member(key), let number = object.plainInteger(value), range.contains(number) {
+      return number
+    }
     guard let value = numeric(key), value != .null else { throw missing(key, "an integer") }
     return try integer(value, path: path(key), in: range)
   }

@@ -107,12 +107,7 @@ enum ParamsObject {
   func number(_ value: Range<Int>) -> JSONValue? {
     switch self {
     case .bytes(let body):
-      // Digits alone (valid JSON: no leading zero) are a plain integer: versions, positions.
-      var cursor = body.cursor(value)
-      if let count = cursor.count(), cursor.at == cursor.end {
-        FastPath.numberMember.taken()
-        return .integer(Int64(count))
-      }
+      if let count = plainInteger(value) { return .integer(Int64(count)) }
       var scanner = body.scanner(value, maxDepth: JSONReader.maxSupportedDepth)
       let number = (try? scanner.readNumber()) ?? nil
       if number != nil { FastPath.numberMember.taken() }
@@ -124,6 +119,17 @@ enum ParamsObject {
       default: return nil
       }
     }
+  }
+
+  /// The value at `value` when it is digits alone (valid JSON: no leading zero), at most 18:
+  /// versions, positions, indices, read as an `Int` without a ``JSONValue``; nil otherwise.
+  @inline(__always)
+  func plainInteger(_ value: Range<Int>) -> Int? {
+    guard case .bytes(let body) = self else { return nil }
+    var cursor = body.cursor(value)
+    guard let count = cursor.count(), cursor.at == cursor.end else { return nil }
+    FastPath.numberMember.taken()
+    return count
   }
 
   /// The value at `value` if it is a Boolean.
