@@ -34,7 +34,7 @@ extension Params {
     switch source {
     case .bytes(_, .absent): return try Params(tree: JSONObject(), at: .root)
     case .bytes(let body, .object(let ranges)):
-      return try Params(.bytes(body), slots: body.slots(of: ranges, M.declared), at: .root)
+      return try Params(root: body, ranges)
     case .bytes(let body, .other(let range)):
       return try root(.tree(ParamsObject.parse(body, range)))
     case .tree(nil), .tree(.null): return try Params(tree: JSONObject(), at: .root)
