@@ -99,8 +99,7 @@ extension Server {
   /// Every request tagd serves.
   ///
   /// The one list: dispatch, `initialize`'s `methods` and the schema test are built from it. Adding a method is a type in TagProtocol, a `perform`
-  /// below, and a line here (ARCHITECTURE.md, "Adding a method"). The keystroke's methods come
-  /// first: ``MethodTable`` tries the names in this order.
+  /// below, and a line here (ARCHITECTURE.md, "Adding a method"). Hot methods first (lookup order).
   static let requestTypes: [any ServedRequest.Type] = [
     FieldChangeRequest.self, InitializeRequest.self, ShutdownRequest.self,
     FieldOpenRequest.self, FieldSubmitRequest.self,

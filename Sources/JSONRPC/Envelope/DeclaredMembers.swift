@@ -35,22 +35,19 @@ public final class DeclaredMembers: Sendable {
     self.init(names, acceptsAnyMember: acceptsAnyMember)
   }
 
-  /// The slot of the key whose bytes (without escapes) are `key`, `readable` bytes being
-  /// readable from its start: two word compares per name, slot `expected` (where a member
-  /// sent in declaration order is) first.
+  /// The slot of the key whose bytes (without escapes) are `key`, `readable` bytes readable from
+  /// its start: two word compares a name (read through a buffer), slot `expected` first.
   @inline(__always)
   func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int, expected: Int = 0) -> Int? {
     let (head, tail) = Self.words(key, readable: readable)
     let count = key.count
-    // Read through a buffer: no bounds checks, no call per key (~30 a member, BENCHMARKS.md).
     return keys.withUnsafeBufferPointer { keys in
       func matches(_ slot: Int) -> Bool {
         keys[slot].head == head && keys[slot].tail == tail && keys[slot].length == count
           && (count <= 16 || utf8[slot][16...].elementsEqual(key[16...]))
       }
       if expected < keys.count, matches(expected) { return expected }
-      for slot in keys.indices where slot != expected && matches(slot) { return slot }
-      return nil
+      return keys.indices.first { $0 != expected && matches($0) }
     }
   }
 
@@ -140,9 +137,8 @@ public struct MemberSlots: Sendable {
 }
 
 extension MessageBytes {
-  /// Matches the members of the object whose member ranges are `object` into `declared`'s
-  /// `slots` (empty), in place: a returned ``MemberSlots`` was copied twice more on its way into
-  /// the params (~60 a message).
+  /// Matches the members whose ranges are `object` into `declared`'s `slots` (empty), in place:
+  /// a returned ``MemberSlots`` was copied twice more on its way into the params.
   public func match(
     _ object: JSONObjectRanges,
     _ declared: DeclaredMembers,

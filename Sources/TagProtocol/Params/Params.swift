@@ -72,9 +72,7 @@ public struct Params<M: ParamsMember> {
   /// The root object of `body`, its members (`ranges`) matched into `M`'s slots in place.
   @inline(__always)
   init(root body: MessageBytes, _ ranges: JSONObjectRanges) throws(ParamsError) {
-    object = .bytes(body)
-    slots = MemberSlots()
-    at = .root
+    (object, slots, at) = (.bytes(body), MemberSlots(), .root)
     body.match(ranges, M.declared, into: &slots)
     try refuseUnknown()
   }

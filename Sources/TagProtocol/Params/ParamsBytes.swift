@@ -121,8 +121,7 @@ enum ParamsObject {
     }
   }
 
-  /// The value at `value` when it is digits alone (valid JSON: no leading zero), at most 18:
-  /// versions, positions, indices, read as an `Int` without a ``JSONValue``; nil otherwise.
+  /// The value at `value` as an `Int` (no ``JSONValue``) when it is at most 18 digits alone.
   @inline(__always)
   func plainInteger(_ value: Range<Int>) -> Int? {
     guard case .bytes(let body) = self else { return nil }
@@ -239,33 +238,13 @@ enum ParamsObject {
     guard cursor.expect("[") else { return nil }
     var edits: [TextEdit] = []
     if !cursor.expect("]") {
-      edits.reserveCapacity(1)  // editors send one change at a time: not grown from none
-      repeat {
-        var range: TextRange?
-        var caret: TextPosition?
-        let newText: String?
-        if cursor.expect(#"{"range":{"start":{"line":"#) {
-          guard let found = cursor.rangeAfterLine() else { return nil }
-          range = found
-          if cursor.expect(#","rangeLength":"#) { guard cursor.count() != nil else { return nil } }
-          guard cursor.expect(#","text":""#) else { return nil }
-          newText = cursor.text()
-        } else if cursor.expect(#"{"text":""#) {
-          newText = cursor.text()
-          if cursor.expect(#","range":{"start":{"line":"#) {
-            guard let found = cursor.rangeAfterLine() else { return nil }
-            range = found
-          } else if cursor.expect(#","caret":{"line":"#) {
-            // A range-less change with its caret, as the Emacs front end sends it.
-            guard let found = cursor.positionAfterLine() else { return nil }
-            caret = found
-          }
-        } else {
-          return nil
-        }
-        guard let newText, cursor.expect("}") else { return nil }
-        edits.append(TextEdit(range: range, newText: newText, caret: caret))
-      } while cursor.expect(",")
+      // Editors send one change at a time: made at its size, not reserved and grown.
+      guard let first = cursor.contentChange() else { return nil }
+      edits = [first]
+      while cursor.expect(",") {
+        guard let next = cursor.contentChange() else { return nil }
+        edits.append(next)
+      }
       guard cursor.expect("]") else { return nil }
     }
     guard cursor.at == cursor.end else { return nil }
@@ -275,6 +254,35 @@ enum ParamsObject {
 }
 
 extension MessageBytes.Cursor {
+  /// One content change in one of the forms ``ParamsObject/textEdits(_:)`` reads.
+  @inline(__always)
+  fileprivate mutating func contentChange() -> TextEdit? {
+    var range: TextRange?
+    var caret: TextPosition?
+    let newText: String?
+    if expect(#"{"range":{"start":{"line":"#) {
+      guard let found = rangeAfterLine() else { return nil }
+      range = found
+      if expect(#","rangeLength":"#) { guard count() != nil else { return nil } }
+      guard expect(#","text":""#) else { return nil }
+      newText = text()
+    } else if expect(#"{"text":""#) {
+      newText = text()
+      if expect(#","range":{"start":{"line":"#) {
+        guard let found = rangeAfterLine() else { return nil }
+        range = found
+      } else if expect(#","caret":{"line":"#) {
+        // A range-less change with its caret, as the Emacs front end sends it.
+        guard let found = positionAfterLine() else { return nil }
+        caret = found
+      }
+    } else {
+      return nil
+    }
+    guard let newText, expect("}") else { return nil }
+    return TextEdit(range: range, newText: newText, caret: caret)
+  }
+
   /// A plain decimal of at most 18 digits.
   @inline(__always)
   fileprivate mutating func count() -> Int? {
