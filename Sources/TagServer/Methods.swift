@@ -99,10 +99,10 @@ extension Server {
   /// Every request tagd serves.
   ///
   /// The one list: dispatch, `initialize`'s `methods` and the schema test are built from it. Adding a method is a type in TagProtocol, a `perform`
-  /// below, and a line here (ARCHITECTURE.md, "Adding a method").
+  /// below, and a line here (ARCHITECTURE.md, "Adding a method"). Hot methods first (lookup order).
   static let requestTypes: [any ServedRequest.Type] = [
-    InitializeRequest.self, ShutdownRequest.self,
-    FieldOpenRequest.self, FieldChangeRequest.self, FieldSubmitRequest.self,
+    FieldChangeRequest.self, InitializeRequest.self, ShutdownRequest.self,
+    FieldOpenRequest.self, FieldSubmitRequest.self,
     FieldDeleteBackwardRequest.self, FieldAddTagsRequest.self, FieldRemoveTagRequest.self,
     FieldStateRequest.self, FieldLayoutRequest.self, FieldCloseRequest.self,
     FieldSuggestRequest.self, FieldSetSuggestionsRequest.self, FieldMoveTagRequest.self,
@@ -119,8 +119,8 @@ extension Server {
 
   /// Every notification tagd acts on.
   static let notificationTypes: [any ServedNotification.Type] = [
-    InitializedNotification.self, ExitNotification.self, CancelRequestNotification.self,
-    SetTraceNotification.self, FieldDidChangeNotification.self,
+    FieldDidChangeNotification.self, InitializedNotification.self, ExitNotification.self,
+    CancelRequestNotification.self, SetTraceNotification.self,
     DidChangeWorkspaceFoldersNotification.self, DidChangeWatchedFilesNotification.self,
     DidOpenTextDocumentNotification.self, DidChangeTextDocumentNotification.self,
     DidSaveTextDocumentNotification.self, DidCloseTextDocumentNotification.self,

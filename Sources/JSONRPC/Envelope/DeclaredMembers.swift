@@ -35,16 +35,20 @@ public final class DeclaredMembers: Sendable {
     self.init(names, acceptsAnyMember: acceptsAnyMember)
   }
 
-  /// The slot of the key whose bytes (without escapes) are `key`, `readable` bytes being
-  /// readable from its start: two word compares per name.
-  func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int) -> Int? {
+  /// The slot of the key whose bytes (without escapes) are `key`, `readable` bytes readable from
+  /// its start: two word compares a name (read through a buffer), slot `expected` first.
+  @inline(__always)
+  func slot(of key: UnsafeBufferPointer<UInt8>, readable: Int, expected: Int = 0) -> Int? {
     let (head, tail) = Self.words(key, readable: readable)
     let count = key.count
-    for slot in keys.indices
-    where keys[slot].head == head && keys[slot].tail == tail && keys[slot].length == count {
-      if count <= 16 || utf8[slot][16...].elementsEqual(key[16...]) { return slot }
+    return keys.withUnsafeBufferPointer { keys in
+      func matches(_ slot: Int) -> Bool {
+        keys[slot].head == head && keys[slot].tail == tail && keys[slot].length == count
+          && (count <= 16 || utf8[slot][16...].elementsEqual(key[16...]))
+      }
+      if expected < keys.count, matches(expected) { return expected }
+      return keys.indices.first { $0 != expected && matches($0) }
     }
-    return nil
   }
 
   /// The first sixteen bytes of `key` as two little-endian words (first byte lowest), zero past
@@ -133,22 +137,29 @@ public struct MemberSlots: Sendable {
 }
 
 extension MessageBytes {
-  /// The members of the object whose member ranges are `object`, matched into `declared`'s slots.
-  public func slots(of object: JSONObjectRanges, _ declared: DeclaredMembers) -> MemberSlots {
+  /// Matches the members whose ranges are `object` into `declared`'s `slots` (empty), in place:
+  /// a returned ``MemberSlots`` was copied twice more on its way into the params.
+  public func match(
+    _ object: JSONObjectRanges,
+    _ declared: DeclaredMembers,
+    into slots: inout MemberSlots
+  ) {
     precondition(count <= UInt32.max, "a body over 4 GiB")
-    var slots = MemberSlots()
-    for member in object.members {
+    for (index, member) in object.members.enumerated() {
       slots.found(
         member.keyHasEscapes
           ? declared.slot(of: key(member.key, hasEscapes: true))
-          : declared.slot(of: slice(member.key), readable: count - member.key.lowerBound),
+          : declared.slot(
+            of: slice(member.key),
+            readable: count - member.key.lowerBound,
+            expected: index
+          ),
         key: member.key,
         keyHasEscapes: member.keyHasEscapes,
         value: member.value,
         isPlainString: member.isPlainString
       )
     }
-    return slots
   }
 
   /// The members of the object at `range`, matched into `declared`'s slots as it is walked;

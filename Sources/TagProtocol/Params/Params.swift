@@ -42,7 +42,7 @@ public enum NoMembers: ParamsMember {
 /// through the ``JSONValue``-based code.
 public struct Params<M: ParamsMember> {
   let object: ParamsObject
-  let slots: MemberSlots
+  private(set) var slots: MemberSlots
   /// Where this object is, spelt out only when read (an error message): nested objects and
   /// array elements would otherwise build a path string each on the fast path.
   private let at: ParamsPath
@@ -58,9 +58,23 @@ public struct Params<M: ParamsMember> {
     self.object = object
     self.slots = slots
     self.at = at
-    guard let unknown = self.slots.unknown, !M.declared.acceptsAnyMember else { return }
+    try refuseUnknown()
+  }
+
+  /// Throws for the first member `M` does not declare, unless `M` accepts any.
+  @inline(__always)
+  private func refuseUnknown() throws(ParamsError) {
+    guard let unknown = slots.unknown, !M.declared.acceptsAnyMember else { return }
     let key = object.key(unknown.key, hasEscapes: unknown.hasEscapes)
     throw unknownMember(key, at: at.text, known: M.declared.names)
+  }
+
+  /// The root object of `body`, its members (`ranges`) matched into `M`'s slots in place.
+  @inline(__always)
+  init(root body: MessageBytes, _ ranges: JSONObjectRanges) throws(ParamsError) {
+    (object, slots, at) = (.bytes(body), MemberSlots(), .root)
+    body.match(ranges, M.declared, into: &slots)
+    try refuseUnknown()
   }
 
   /// The members of `object`, a tree's, matched into `M`'s slots.
@@ -156,6 +170,9 @@ public struct Params<M: ParamsMember> {
   @inline(__always)
   public func integer(_ key: M, in range: ClosedRange<Int> = 0...Int.max) throws(ParamsError) -> Int
   {
+    if let value = member(key), let number = object.plainInteger(value), range.contains(number) {
+      return number
+    }
     guard let value = numeric(key), value != .null else { throw missing(key, "an integer") }
     return try integer(value, path: path(key), in: range)
   }

@@ -34,7 +34,7 @@ extension Params {
     switch source {
     case .bytes(_, .absent): return try Params(tree: JSONObject(), at: .root)
     case .bytes(let body, .object(let ranges)):
-      return try Params(.bytes(body), slots: body.slots(of: ranges, M.declared), at: .root)
+      return try Params(root: body, ranges)
     case .bytes(let body, .other(let range)):
       return try root(.tree(ParamsObject.parse(body, range)))
     case .tree(nil), .tree(.null): return try Params(tree: JSONObject(), at: .root)
@@ -107,12 +107,7 @@ enum ParamsObject {
   func number(_ value: Range<Int>) -> JSONValue? {
     switch self {
     case .bytes(let body):
-      // Digits alone (valid JSON: no leading zero) are a plain integer: versions, positions.
-      var cursor = body.cursor(value)
-      if let count = cursor.count(), cursor.at == cursor.end {
-        FastPath.numberMember.taken()
-        return .integer(Int64(count))
-      }
+      if let count = plainInteger(value) { return .integer(Int64(count)) }
       var scanner = body.scanner(value, maxDepth: JSONReader.maxSupportedDepth)
       let number = (try? scanner.readNumber()) ?? nil
       if number != nil { FastPath.numberMember.taken() }
@@ -124,6 +119,16 @@ enum ParamsObject {
       default: return nil
       }
     }
+  }
+
+  /// The value at `value` as an `Int` (no ``JSONValue``) when it is at most 18 digits alone.
+  @inline(__always)
+  func plainInteger(_ value: Range<Int>) -> Int? {
+    guard case .bytes(let body) = self else { return nil }
+    var cursor = body.cursor(value)
+    guard let count = cursor.count(), cursor.at == cursor.end else { return nil }
+    FastPath.numberMember.taken()
+    return count
   }
 
   /// The value at `value` if it is a Boolean.
@@ -233,33 +238,13 @@ enum ParamsObject {
     guard cursor.expect("[") else { return nil }
     var edits: [TextEdit] = []
     if !cursor.expect("]") {
-      edits.reserveCapacity(1)  // editors send one change at a time: not grown from none
-      repeat {
-        var range: TextRange?
-        var caret: TextPosition?
-        let newText: String?
-        if cursor.expect(#"{"range":{"start":{"line":"#) {
-          guard let found = cursor.rangeAfterLine() else { return nil }
-          range = found
-          if cursor.expect(#","rangeLength":"#) { guard cursor.count() != nil else { return nil } }
-          guard cursor.expect(#","text":""#) else { return nil }
-          newText = cursor.text()
-        } else if cursor.expect(#"{"text":""#) {
-          newText = cursor.text()
-          if cursor.expect(#","range":{"start":{"line":"#) {
-            guard let found = cursor.rangeAfterLine() else { return nil }
-            range = found
-          } else if cursor.expect(#","caret":{"line":"#) {
-            // A range-less change with its caret, as the Emacs front end sends it.
-            guard let found = cursor.positionAfterLine() else { return nil }
-            caret = found
-          }
-        } else {
-          return nil
-        }
-        guard let newText, cursor.expect("}") else { return nil }
-        edits.append(TextEdit(range: range, newText: newText, caret: caret))
-      } while cursor.expect(",")
+      // Editors send one change at a time: made at its size, not reserved and grown.
+      guard let first = cursor.contentChange() else { return nil }
+      edits = [first]
+      while cursor.expect(",") {
+        guard let next = cursor.contentChange() else { return nil }
+        edits.append(next)
+      }
       guard cursor.expect("]") else { return nil }
     }
     guard cursor.at == cursor.end else { return nil }
@@ -269,6 +254,35 @@ enum ParamsObject {
 }
 
 extension MessageBytes.Cursor {
+  /// One content change in one of the forms ``ParamsObject/textEdits(_:)`` reads.
+  @inline(__always)
+  fileprivate mutating func contentChange() -> TextEdit? {
+    var range: TextRange?
+    var caret: TextPosition?
+    let newText: String?
+    if expect(#"{"range":{"start":{"line":"#) {
+      guard let found = rangeAfterLine() else { return nil }
+      range = found
+      if expect(#","rangeLength":"#) { guard count() != nil else { return nil } }
+      guard expect(#","text":""#) else { return nil }
+      newText = text()
+    } else if expect(#"{"text":""#) {
+      newText = text()
+      if expect(#","range":{"start":{"line":"#) {
+        guard let found = rangeAfterLine() else { return nil }
+        range = found
+      } else if expect(#","caret":{"line":"#) {
+        // A range-less change with its caret, as the Emacs front end sends it.
+        guard let found = positionAfterLine() else { return nil }
+        caret = found
+      }
+    } else {
+      return nil
+    }
+    guard let newText, expect("}") else { return nil }
+    return TextEdit(range: range, newText: newText, caret: caret)
+  }
+
   /// A plain decimal of at most 18 digits.
   @inline(__always)
   fileprivate mutating func count() -> Int? {
