@@ -44,6 +44,9 @@ struct KeyIndex: Sendable {
 
   /// ``append(_:)`` with the empty slot ``probe(_:where:)`` found for `hash`, the table
   /// unchanged since.
+  ///
+  /// Inlined: called once per pasted tag (see `FieldText.candidate`).
+  @inline(__always)
   mutating func append(_ hash: Int, at slot: Int) {
     hashes.append(hash)
     if hashes.count * 2 > slots.count {
