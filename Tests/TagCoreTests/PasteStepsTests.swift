@@ -58,6 +58,22 @@ import Testing
     }
   }
 
+  /// `Span.tail(at:)`, the last word of a key's hash, is the bytes after `offset`, first lowest,
+  /// for every length it takes (one to seven) and every offset.
+  @Test func tailIsTheLastBytes() {
+    let bytes: [UInt8] = (0..<24).map { UInt8(truncatingIfNeeded: 0xA0 + $0 * 7) }
+    for count in 0...bytes.count {
+      let span = bytes.span.extracting(0..<count)
+      for offset in max(0, count - 7)...count {
+        var expected: UInt64 = 0
+        for (shift, at) in (offset..<count).enumerated() {
+          expected |= UInt64(bytes[at]) << UInt64(8 * shift)
+        }
+        #expect(span.tail(at: offset) == expected, "\(count) \(offset)")
+      }
+    }
+  }
+
   /// Each piece is admitted or dropped for the first rule it breaks, duplicates of tags added
   /// earlier in the same paste included, in a small paste and in a large one (which makes room
   /// up front, from 4,097 bytes).
