@@ -63,6 +63,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case keptTagsText
   /// Tags added at the end copied from the tail of that text.
   case keptTagsTail
+  /// A keystroke's reply copies the session's text of its prompt, tags and `"text":` name.
+  case keptStateMiddle
   /// An outcome that did nothing, written as one fragment.
   case emptyOutcome
   /// A `field/change` reply written from the field's session, with no result value made.

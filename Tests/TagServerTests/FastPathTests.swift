@@ -103,6 +103,7 @@ import Testing
     Case(path: .keptTagsText, messages: [open, change("a,"), change("b")]),
     Case(path: .keptTagsTail, messages: [open, change("a,b,c,d,e,f,g,h,i,j,")]),
     Case(path: .emptyOutcome, messages: [open, change("gree")]),
+    Case(path: .keptStateMiddle, messages: [open, change("g"), change("gr")]),
     Case(path: .stateInPlace, messages: [open, change("g")]),
     Case(path: .headerDigitsGuessed, messages: [open, change("g"), change("gr")]),
     // TagCore's

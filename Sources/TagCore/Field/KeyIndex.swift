@@ -44,6 +44,9 @@ struct KeyIndex: Sendable {
 
   /// ``append(_:)`` with the empty slot ``probe(_:where:)`` found for `hash`, the table
   /// unchanged since.
+  ///
+  /// Inlined: called once per pasted tag (see `FieldText.candidate`).
+  @inline(__always)
   mutating func append(_ hash: Int, at slot: Int) {
     hashes.append(hash)
     if hashes.count * 2 > slots.count {
@@ -109,6 +112,38 @@ struct KeyIndex: Sendable {
     slots = [UInt32](repeating: 0, count: size)
     mask = size - 1
     for index in hashes.indices { place(index) }
+  }
+
+  /// What is wrong with the table, empty when nothing is (for tests).
+  ///
+  /// Checked in loops of bounded length: the probe loops stop only at an empty slot or at the
+  /// entry sought, so a broken table hangs them, and a test asks this first to fail instead.
+  var problems: [String] {
+    var problems: [String] = []
+    if slots.count < 16 || slots.count & mask != 0 || mask != slots.count - 1 {
+      problems.append("mask \(mask) for \(slots.count) slots")
+      return problems
+    }
+    if hashes.count * 2 > slots.count {
+      problems.append("\(hashes.count) tags in \(slots.count) slots")
+    }
+    let entries = slots.filter { $0 != 0 }.map(Int.init).sorted()
+    if entries != (0..<hashes.count).map({ $0 + 1 }) {
+      problems.append("entries \(entries) for \(hashes.count) tags")
+      return problems
+    }
+    for (slot, entry) in slots.enumerated() where entry != 0 {
+      // Every slot from the entry's home up to its own is occupied, so a probe reaches it.
+      var at = hashes[Int(entry) - 1] & mask
+      while at != slot {
+        if slots[at] == 0 {
+          problems.append("tag \(entry - 1) in slot \(slot) is past an empty slot")
+          break
+        }
+        at = (at + 1) & mask
+      }
+    }
+    return problems
   }
 
   // MARK: Hashing

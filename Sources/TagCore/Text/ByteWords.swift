@@ -15,27 +15,26 @@ extension Span where Element == UInt8 {
   }
 
   /// The last one to seven bytes from `offset` to the end, the first in the low byte, in at most
-  /// three loads (four, two and one bytes).
+  /// two loads: two overlapping half-words (or quarter-words), the second shifted past the bytes
+  /// the first holds.
   @inline(__always)
   func tail(at offset: Int) -> UInt64 {
     let left = count - offset
-    var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    var at = offset
-    if left & 4 != 0 {
-      let w = extracting(at..<(at + 4))
-      tail = UInt64(w[0]) | UInt64(w[1]) << 8 | UInt64(w[2]) << 16 | UInt64(w[3]) << 24
-      shift = 32
-      at += 4
+    if left >= 4 {
+      let low = extracting(offset..<(offset + 4))
+      let high = extracting((offset + left - 4)..<(offset + left))
+      let first = UInt64(low[0]) | UInt64(low[1]) << 8 | UInt64(low[2]) << 16 | UInt64(low[3]) << 24
+      let last =
+        UInt64(high[0]) | UInt64(high[1]) << 8 | UInt64(high[2]) << 16 | UInt64(high[3]) << 24
+      return first | (last >> UInt64(8 * (8 - left))) << 32
     }
-    if left & 2 != 0 {
-      let w = extracting(at..<(at + 2))
-      tail |= (UInt64(w[0]) | UInt64(w[1]) << 8) << shift
-      shift += 16
-      at += 2
+    if left >= 2 {
+      let low = extracting(offset..<(offset + 2))
+      let high = extracting((offset + left - 2)..<(offset + left))
+      let first = UInt64(low[0]) | UInt64(low[1]) << 8
+      return first | ((UInt64(high[0]) | UInt64(high[1]) << 8) >> UInt64(8 * (4 - left))) << 16
     }
-    if left & 1 != 0 { tail |= UInt64(self[at]) << shift }
-    return tail
+    return left == 1 ? UInt64(self[offset]) : 0
   }
 }
 
