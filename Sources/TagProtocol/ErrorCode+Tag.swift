@@ -9,22 +9,4 @@ extension ErrorCode {
   public static let limitExceeded = ErrorCode(rawValue: -32012)
   /// -32013: a cloud tag title that the cloud does not have.
   public static let unknownTag = ErrorCode(rawValue: -32013)
-
-  /// The codes of Protocol/errors.md's table, in its order, with their names, for the
-  /// docs-agree test: every code tagd sends, plus the reserved -32603 and -32800 that it never
-  /// sends.
-  public static let documented: [(code: ErrorCode, name: String)] = [
-    (.parseError, "ParseError"),
-    (.invalidRequest, "InvalidRequest"),
-    (.methodNotFound, "MethodNotFound"),
-    (.invalidParams, "InvalidParams"),
-    (.internalError, "InternalError"),
-    (.serverNotInitialized, "ServerNotInitialized"),
-    (.requestCancelled, "RequestCancelled"),
-    (.contentModified, "ContentModified"),
-    (.unknownSession, "UnknownSession"),
-    (.sessionAlreadyOpen, "SessionAlreadyOpen"),
-    (.limitExceeded, "LimitExceeded"),
-    (.unknownTag, "UnknownTag"),
-  ]
 }

@@ -35,6 +35,12 @@ extension JSONWriter {
     value.write(to: &self)
   }
 
+  /// Writes member `name` (``key(_:)``) and its value.
+  mutating func member(_ name: StaticString, _ value: some JSONWritable) {
+    key(name)
+    value.write(to: &self)
+  }
+
   /// Writes the tags as a JSON array, copying `encoded`'s text when it is theirs.
   public mutating func tags(_ tags: [String], encoded: EncodedTags?) {
     guard FastPath.keptTagsText.isOn, let encoded, encoded.isText(of: tags) else {
@@ -113,9 +119,37 @@ public struct EncodedTags: Hashable, Sendable {
   public func hash(into hasher: inout Hasher) { hasher.combine(tags) }
 }
 
+extension String: JSONWritable {
+  public func write(to w: inout JSONWriter) { w.string(self) }
+}
+
+extension Int: JSONWritable {
+  public func write(to w: inout JSONWriter) { w.integer(self) }
+}
+
+extension Bool: JSONWritable {
+  public func write(to w: inout JSONWriter) { w.bool(self) }
+}
+
+/// An array of writable values: a JSON array.
+extension Array: JSONWritable where Element: JSONWritable {
+  public func write(to w: inout JSONWriter) {
+    w.beginArray()
+    for element in self { element.write(to: &w) }
+    w.endArray()
+  }
+}
+
+/// A missing value: `null`.
+extension Optional: JSONWritable where Wrapped: JSONWritable {
+  public func write(to w: inout JSONWriter) {
+    guard let self else { return w.null() }
+    self.write(to: &w)
+  }
+}
+
 /// The `null` result of `shutdown`, `field/close` and `cloud/close`.
 public struct NullResult: JSONWritable, Hashable, Sendable {
-  /// The result.
   public init() {}
   public func write(to w: inout JSONWriter) { w.null() }
 }

@@ -24,7 +24,6 @@ public struct Outbox: ~Copyable {
   /// File work for the executable (reading vaults), in order.
   public var vaultTasks: [VaultTask] = []
 
-  /// Creates an empty outbox.
   public init() {}
 
   /// Lends the framed bytes for stdout.
@@ -110,7 +109,6 @@ public struct LogRecord: Hashable, Sendable {
   /// Its text.
   public var message: String
 
-  /// Creates a record.
   public init(level: LogLevel, message: String) {
     self.level = level
     self.message = message

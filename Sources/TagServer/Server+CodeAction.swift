@@ -44,7 +44,7 @@ extension Server {
     guard let found = diagnostics(in: request.uri, touching: request.range) else {
       return CodeActionsResult(actions: [])
     }
-    var actions: [CodeActionsResult.Action] = []
+    var actions: [(title: String, edit: WorkspaceEdit)] = []
     for diagnostic in found.found {
       let tag = diagnostic.tag.text
       switch diagnostic.fix {
@@ -53,27 +53,17 @@ extension Server {
         guard let edit = try? renameEdit(from: tag, to: spelling, outbox: &outbox).edit else {
           continue
         }
-        actions.append(
-          .init(title: "Use the vault's spelling `\(spelling)` everywhere", edit: edit)
-        )
+        actions.append(("Use the vault's spelling `\(spelling)` everywhere", edit))
       case .removeRepeat:
         let edits = NoteRename.removing(diagnostic.tag, in: found.text, kind: found.kind)
-        actions.append(
-          .init(
-            title: "Remove the repeated `\(tag)`",
-            edit: WorkspaceEdit(changes: [(request.uri, textEdits(edits, in: found.text))])
-          )
-        )
+        let edit = WorkspaceEdit(changes: [(request.uri, textEdits(edits, in: found.text))])
+        actions.append(("Remove the repeated `\(tag)`", edit))
       case .useTag(let target):
         guard
           let plan = try? NoteRename.plan(found.text, kind: found.kind, from: tag, to: target)
         else { continue }
-        actions.append(
-          .init(
-            title: "Use `\(target)` for the alias `\(tag)`",
-            edit: WorkspaceEdit(changes: [(request.uri, textEdits(plan.edits, in: found.text))])
-          )
-        )
+        let edit = WorkspaceEdit(changes: [(request.uri, textEdits(plan.edits, in: found.text))])
+        actions.append(("Use `\(target)` for the alias `\(tag)`", edit))
       case nil:
         continue
       }
@@ -112,14 +102,8 @@ extension Server {
           CaselessKey($0.text) == tag.key
         })
       else { continue }
-      symbols.append(
-        SymbolsResult.Symbol(
-          name: tag.spelling,
-          detail: Self.notes(tag.notes),
-          uri: FileURI.uri(ofPath: note),
-          range: textRange(place.range, in: text)
-        )
-      )
+      let uri = FileURI.uri(ofPath: note)
+      symbols.append((tag.spelling, Self.notes(tag.notes), uri, textRange(place.range, in: text)))
     }
     return SymbolsResult(symbols: symbols)
   }

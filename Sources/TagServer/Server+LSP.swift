@@ -135,17 +135,10 @@ extension Server {
     let found = vault.suggest(typed, limit: Self.completionLimit + 1) { tag in
       !spot.canHold(tag) || (onlyHere && CaselessKey(tag) == typedKey)
     }
-    var items: [CompletionResult.Item] = []
-    for (rank, (suggestion, notes)) in found.prefix(Self.completionLimit).enumerated() {
-      let label = suggestion.text
-      items.append(
-        CompletionResult.Item(
-          label: label,
-          detail: Self.notes(notes),
-          sortText: Self.sortKey(rank),
-          edit: TextEdit(range: range, newText: spot.render(label))
-        )
-      )
+    let items = found.prefix(Self.completionLimit).enumerated().map { rank, found in
+      let label = found.suggestion.text
+      let edit = TextEdit(range: range, newText: spot.render(label))
+      return (label, Self.notes(found.notes), Self.sortKey(rank), edit)
     }
     return CompletionResult(items: items, isIncomplete: found.count > Self.completionLimit)
   }

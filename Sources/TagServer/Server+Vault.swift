@@ -290,7 +290,7 @@ extension Server {
     let match: VaultIndex.Match = request.match == .any ? .any : .all
     return VaultNotesResult(
       notes: vault.index.notes(carrying: request.tags, match: match).map {
-        VaultNotesResult.Note(uri: FileURI.uri(ofPath: $0), title: vault.index.title(of: $0))
+        (FileURI.uri(ofPath: $0), vault.index.title(of: $0))
       }
     )
   }

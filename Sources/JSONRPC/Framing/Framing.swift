@@ -20,7 +20,6 @@ public struct FrameLimits: Hashable, Sendable {
   /// The default ``maxHeaderBytes``: 64 KiB.
   public static let defaultMaxHeaderBytes = 64 << 10
 
-  /// Creates limits.
   public init(
     maxMessageBytes: Int = defaultMaxMessageBytes,
     maxHeaderBytes: Int = defaultMaxHeaderBytes

@@ -5,7 +5,6 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
   /// What is wrong, such as "invalid UTF-8", "nesting deeper than 512", "unexpected character 'x'".
   public var reason: String
 
-  /// Creates an error.
   public init(offset: Int, reason: String) {
     self.offset = offset
     self.reason = reason
@@ -45,14 +44,9 @@ public enum JSONReader {
     _ bytes: ArraySlice<UInt8>,
     maxDepth: Int = defaultMaxDepth
   ) throws(JSONParseError) -> JSONValue {
-    let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
-      do throws(JSONParseError) {
-        return .success(try parse(buffer, maxDepth: maxDepth))
-      } catch {
-        return .failure(error)
-      }
-    }
-    return try result.get()
+    try bytes.withUnsafeBufferPointer { buffer in
+      Result { () throws(JSONParseError) in try parse(buffer, maxDepth: maxDepth) }
+    }.get()
   }
 
   /// Parses one JSON text (surrounding whitespace allowed, nothing else).

@@ -52,17 +52,12 @@ extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
   ExpressibleByDictionaryLiteral
 {
-  /// Creates `.bool`.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
-  /// Creates `.integer`.
   public init(integerLiteral value: Int64) { self = .integer(value) }
-  /// Creates `.double`.
   public init(floatLiteral value: Double) { self = .double(value) }
-  /// Creates `.string`.
   public init(stringLiteral value: String) { self = .string(value) }
-  /// Creates `.array`.
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-  /// Creates `.object`, members in literal order.
+  /// `.object`, members in literal order.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     self = .object(JSONObject(elements.map { JSONMember($0.0, $0.1) }))
   }

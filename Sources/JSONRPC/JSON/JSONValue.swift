@@ -23,7 +23,6 @@ public struct JSONObject: Hashable, Sendable {
   /// The members in document order, duplicates included.
   public var members: [JSONMember]
 
-  /// Creates an object from members.
   public init(_ members: [JSONMember] = []) {
     self.members = members
   }
@@ -51,7 +50,6 @@ public struct JSONMember: Hashable, Sendable {
   /// The member's value.
   public var value: JSONValue
 
-  /// Creates a member.
   public init(_ key: String, _ value: JSONValue) {
     self.key = key
     self.value = value

@@ -20,7 +20,6 @@ public struct CloudStateResult: JSONWritable, Sendable {
   /// What a screen reader should say about the change, when the selection changed.
   public var announcement: String?
 
-  /// Creates a result.
   public init(
     cloud: String,
     version: Int,
@@ -37,53 +36,37 @@ public struct CloudStateResult: JSONWritable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("cloud")
-    w.string(cloud)
-    w.key("version")
-    w.integer(version)
+    w.member("cloud", cloud)
+    w.member("version", version)
     w.key("tags")
     w.beginArray()
     for tag in state.tags {
       w.beginObject()
-      w.key("title")
-      w.string(tag.title)
-      if let tint = tag.tint {
-        w.key("tint")
-        w.string(tint)
-      }
-      w.key("selected")
-      w.bool(state.isSelected(tag.title))
+      w.member("title", tag.title)
+      if let tint = tag.tint { w.member("tint", tint) }
+      w.member("selected", state.isSelected(tag.title))
       w.endObject()
     }
     w.endArray()
-    w.key("selection")
-    w.strings(state.selectedTitles)
+    w.member("selection", state.selectedTitles)
     w.key("accessibility")
     w.beginArray()
     for tag in state.tags {
       w.beginObject()
-      w.key("label")
-      w.string(tag.title)
-      w.key("role")
-      w.string("button")
-      w.key("selected")
-      w.bool(state.isSelected(tag.title))
+      w.member("label", tag.title)
+      w.member("role", "button")
+      w.member("selected", state.isSelected(tag.title))
       w.endObject()
     }
     w.endArray()
     if let toggled {
       w.key("toggled")
       w.beginObject()
-      w.key("title")
-      w.string(toggled.title)
-      w.key("selected")
-      w.bool(toggled.selected)
+      w.member("title", toggled.title)
+      w.member("selected", toggled.selected)
       w.endObject()
     }
-    if let announcement {
-      w.key("announcement")
-      w.string(announcement)
-    }
+    if let announcement { w.member("announcement", announcement) }
     w.endObject()
   }
 }

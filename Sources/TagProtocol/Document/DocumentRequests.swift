@@ -137,16 +137,9 @@ public struct DocumentTagsResult: JSONWritable, Hashable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("format")
-    w.string(format.rawValue)
-    w.key("tags")
-    w.strings(tags)
-    w.key("range")
-    if let range {
-      w.write(range)
-    } else {
-      w.null()
-    }
+    w.member("format", format.rawValue)
+    w.member("tags", tags)
+    w.member("range", range)
     w.endObject()
   }
 }
@@ -176,10 +169,7 @@ public struct DocumentEditsResult: JSONWritable, Hashable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("edits")
-    w.beginArray()
-    for edit in edits { w.write(edit) }
-    w.endArray()
+    w.member("edits", edits)
     w.endObject()
   }
 }

@@ -81,7 +81,6 @@ public struct InitializeResult: JSONWritable, Sendable {
   /// The language chosen from the client's `locale`.
   public var language: Language
 
-  /// Creates a result.
   public init(
     version: String,
     positionEncoding: PositionEncoding,
@@ -100,35 +99,28 @@ public struct InitializeResult: JSONWritable, Sendable {
     w.beginObject()
     w.key("serverInfo")
     w.beginObject()
-    w.key("name")
-    w.string("tagd")
-    w.key("version")
-    w.string(version)
+    w.member("name", "tagd")
+    w.member("version", version)
     w.endObject()
     w.key("capabilities")
     w.beginObject()
-    w.key("positionEncoding")
-    w.string(positionEncoding.rawValue)
+    w.member("positionEncoding", positionEncoding.rawValue)
     // LSP's TextDocumentSyncOptions: open/close, incremental changes, saves (`field/didChange`
     // is incremental too); then the §6e features on notes. Constant: written from literals.
     w.key("textDocumentSync")
     w.value(["openClose": true, "change": 2, "save": ["includeText": false]])
     w.key("completionProvider")
     w.value(["triggerCharacters": ["#", ":", "[", ","]])
-    w.key("hoverProvider")
-    w.bool(true)
-    w.key("referencesProvider")
-    w.bool(true)
+    w.member("hoverProvider", true)
+    w.member("referencesProvider", true)
     w.key("renameProvider")
     w.value(["prepareProvider": true])
     w.key("codeActionProvider")
     w.value(["codeActionKinds": ["quickfix"]])
-    w.key("workspaceSymbolProvider")
-    w.bool(true)
+    w.member("workspaceSymbolProvider", true)
     w.key("workspace")
     w.value(["workspaceFolders": ["supported": true, "changeNotifications": true]])
-    w.key("methods")
-    w.strings(methods)
+    w.member("methods", methods)
     w.key("limits")
     w.beginObject()
     for (name, value) in limits {
@@ -137,10 +129,8 @@ public struct InitializeResult: JSONWritable, Sendable {
     }
     w.endObject()
     w.endObject()
-    w.key("languages")
-    w.strings(Language.allCases.map(\.rawValue).sorted())
-    w.key("language")
-    w.string(language.rawValue)
+    w.member("languages", Language.allCases.map(\.rawValue).sorted())
+    w.member("language", language.rawValue)
     w.endObject()
   }
 }

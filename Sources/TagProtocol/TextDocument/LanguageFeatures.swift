@@ -45,7 +45,6 @@ public struct CompletionRequest: TagRequest, Hashable {
     case textDocument, position, workDoneToken, partialResultToken, context
     public static let declared = declare()
   }
-  /// Where.
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
@@ -54,33 +53,16 @@ public struct CompletionRequest: TagRequest, Hashable {
 }
 
 /// An LSP `CompletionList`.
-public struct CompletionResult: JSONWritable, Hashable, Sendable {
-  /// One completion.
-  public struct Item: Hashable, Sendable {
-    /// The tag, as the vault spells it (never starting with `#`).
-    public var label: String
-    /// "N notes".
-    public var detail: String
-    /// Orders the items as tagd ranked them.
-    public var sortText: String
-    /// What replaces the typed part, and where.
-    public var edit: TextEdit
-
-    /// Creates an item.
-    public init(label: String, detail: String, sortText: String, edit: TextEdit) {
-      self.label = label
-      self.detail = detail
-      self.sortText = sortText
-      self.edit = edit
-    }
-  }
+public struct CompletionResult: JSONWritable, Sendable {
+  /// One completion: the tag as the vault spells it (never starting with `#`), "N notes", a
+  /// key that orders the items as tagd ranked them, and what replaces the typed part, and where.
+  public typealias Item = (label: String, detail: String, sortText: String, edit: TextEdit)
 
   /// The items, best first.
   public var items: [Item]
   /// More tags matched than were sent: the client asks again as the user types.
   public var isIncomplete: Bool
 
-  /// Creates a list.
   public init(items: [Item], isIncomplete: Bool = false) {
     self.items = items
     self.isIncomplete = isIncomplete
@@ -88,24 +70,17 @@ public struct CompletionResult: JSONWritable, Hashable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("isIncomplete")
-    w.bool(isIncomplete)
+    w.member("isIncomplete", isIncomplete)
     w.key("items")
     w.beginArray()
     for item in items {
       w.beginObject()
-      w.key("label")
-      w.string(item.label)
-      w.key("kind")
-      w.integer(14)  // CompletionItemKind.Keyword
-      w.key("detail")
-      w.string(item.detail)
-      w.key("sortText")
-      w.string(item.sortText)
-      w.key("filterText")
-      w.string(item.label)
-      w.key("textEdit")
-      w.write(item.edit)
+      w.member("label", item.label)
+      w.member("kind", 14)  // CompletionItemKind.Keyword
+      w.member("detail", item.detail)
+      w.member("sortText", item.sortText)
+      w.member("filterText", item.label)
+      w.member("textEdit", item.edit)
       w.endObject()
     }
     w.endArray()
@@ -121,7 +96,6 @@ public struct HoverRequest: TagRequest, Hashable {
     case textDocument, position, workDoneToken, partialResultToken
     public static let declared = declare()
   }
-  /// Where.
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
@@ -135,7 +109,6 @@ public struct HoverResult: JSONWritable, Hashable, Sendable {
   /// The tag's range.
   public var range: TextRange?
 
-  /// Creates a hover.
   public init(markdown: String?, range: TextRange?) {
     self.markdown = markdown
     self.range = range
@@ -146,15 +119,10 @@ public struct HoverResult: JSONWritable, Hashable, Sendable {
     w.beginObject()
     w.key("contents")
     w.beginObject()
-    w.key("kind")
-    w.string("markdown")
-    w.key("value")
-    w.string(markdown)
+    w.member("kind", "markdown")
+    w.member("value", markdown)
     w.endObject()
-    if let range {
-      w.key("range")
-      w.write(range)
-    }
+    if let range { w.member("range", range) }
     w.endObject()
   }
 }
@@ -167,7 +135,6 @@ public struct ReferencesRequest: TagRequest, Hashable {
     case textDocument, position, workDoneToken, partialResultToken, context
     public static let declared = declare()
   }
-  /// Where.
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
@@ -182,17 +149,14 @@ public struct LocationsResult: JSONWritable, Sendable {
   /// The places, by note in path order.
   public var locations: [(uri: String, range: TextRange)]
 
-  /// Creates a result.
   public init(locations: [(uri: String, range: TextRange)]) { self.locations = locations }
 
   public func write(to w: inout JSONWriter) {
     w.beginArray()
     for location in locations {
       w.beginObject()
-      w.key("uri")
-      w.string(location.uri)
-      w.key("range")
-      w.write(location.range)
+      w.member("uri", location.uri)
+      w.member("range", location.range)
       w.endObject()
     }
     w.endArray()
@@ -207,7 +171,6 @@ public struct PrepareRenameRequest: TagRequest, Hashable {
     case textDocument, position, workDoneToken, partialResultToken
     public static let declared = declare()
   }
-  /// Where.
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
@@ -219,7 +182,6 @@ public struct PrepareRenameResult: JSONWritable, Sendable {
   /// The tag's range and text; nil writes `null`.
   public var tag: (range: TextRange, placeholder: String)?
 
-  /// Creates a result.
   public init(range: TextRange, placeholder: String) { tag = (range, placeholder) }
   /// `null`: nothing to rename there.
   public init() { tag = nil }
@@ -227,10 +189,8 @@ public struct PrepareRenameResult: JSONWritable, Sendable {
   public func write(to w: inout JSONWriter) {
     guard let tag else { return w.null() }
     w.beginObject()
-    w.key("range")
-    w.write(tag.range)
-    w.key("placeholder")
-    w.string(tag.placeholder)
+    w.member("range", tag.range)
+    w.member("placeholder", tag.placeholder)
     w.endObject()
   }
 }
@@ -243,7 +203,6 @@ public struct RenameRequest: TagRequest, Hashable {
     case textDocument, position, workDoneToken, partialResultToken, newName
     public static let declared = declare()
   }
-  /// Where.
   public var at: TextDocumentPosition
   /// The new tag.
   public var newName: String
@@ -288,7 +247,6 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
     /// The message.
     public var message: String
 
-    /// Creates a diagnostic.
     public init(range: TextRange, code: String, message: String) {
       self.range = range
       self.code = code
@@ -302,7 +260,6 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
   /// The problems.
   public var diagnostics: [Diagnostic]
 
-  /// Creates a notification.
   public init(uri: String, version: Int, diagnostics: [Diagnostic]) {
     self.uri = uri
     self.version = version
@@ -312,24 +269,17 @@ public struct PublishDiagnosticsNotification: JSONWritable, Hashable, Sendable {
   public func write(to w: inout JSONWriter) {
     w.notification(method: Self.method) { w in
       w.beginObject()
-      w.key("uri")
-      w.string(uri)
-      w.key("version")
-      w.integer(version)
+      w.member("uri", uri)
+      w.member("version", version)
       w.key("diagnostics")
       w.beginArray()
       for d in diagnostics {
         w.beginObject()
-        w.key("range")
-        w.write(d.range)
-        w.key("severity")
-        w.integer(d.code == "tag-not-allowed" ? 1 : 2)
-        w.key("code")
-        w.string(d.code)
-        w.key("source")
-        w.string("tagd")
-        w.key("message")
-        w.string(d.message)
+        w.member("range", d.range)
+        w.member("severity", d.code == "tag-not-allowed" ? 1 : 2)
+        w.member("code", d.code)
+        w.member("source", "tagd")
+        w.member("message", d.message)
         w.endObject()
       }
       w.endArray()
@@ -361,38 +311,19 @@ public struct CodeActionRequest: TagRequest, Hashable {
 
 /// LSP `CodeAction`s: `[{title, kind: "quickfix", isPreferred, edit}]`.
 public struct CodeActionsResult: JSONWritable, Sendable {
-  /// One fix.
-  public struct Action: Sendable {
-    /// What it does, in English.
-    public var title: String
-    /// The edit.
-    public var edit: WorkspaceEdit
+  /// The fixes: what each does, in English, and its edit.
+  public var actions: [(title: String, edit: WorkspaceEdit)]
 
-    /// Creates an action.
-    public init(title: String, edit: WorkspaceEdit) {
-      self.title = title
-      self.edit = edit
-    }
-  }
-
-  /// The fixes.
-  public var actions: [Action]
-
-  /// Creates a result.
-  public init(actions: [Action]) { self.actions = actions }
+  public init(actions: [(title: String, edit: WorkspaceEdit)]) { self.actions = actions }
 
   public func write(to w: inout JSONWriter) {
     w.beginArray()
     for action in actions {
       w.beginObject()
-      w.key("title")
-      w.string(action.title)
-      w.key("kind")
-      w.string("quickfix")
-      w.key("isPreferred")
-      w.bool(true)
-      w.key("edit")
-      w.write(action.edit)
+      w.member("title", action.title)
+      w.member("kind", "quickfix")
+      w.member("isPreferred", true)
+      w.member("edit", action.edit)
       w.endObject()
     }
     w.endArray()
@@ -418,50 +349,27 @@ public struct WorkspaceSymbolRequest: TagRequest, Hashable {
 }
 
 /// LSP `SymbolInformation`s: `[{name, kind, location: {uri, range}, containerName}]`.
-public struct SymbolsResult: JSONWritable, Hashable, Sendable {
-  /// One tag at one place.
-  public struct Symbol: Hashable, Sendable {
-    /// The tag's vault spelling.
-    public var name: String
-    /// "N notes".
-    public var detail: String
-    /// The note.
-    public var uri: String
-    /// Where in it.
-    public var range: TextRange
-
-    /// Creates a symbol.
-    public init(name: String, detail: String, uri: String, range: TextRange) {
-      self.name = name
-      self.detail = detail
-      self.uri = uri
-      self.range = range
-    }
-  }
+public struct SymbolsResult: JSONWritable, Sendable {
+  /// One tag at one place: its vault spelling, "N notes", the note and where in it.
+  public typealias Symbol = (name: String, detail: String, uri: String, range: TextRange)
 
   /// The symbols, best match first.
   public var symbols: [Symbol]
 
-  /// Creates a result.
   public init(symbols: [Symbol]) { self.symbols = symbols }
 
   public func write(to w: inout JSONWriter) {
     w.beginArray()
     for symbol in symbols {
       w.beginObject()
-      w.key("name")
-      w.string(symbol.name)
-      w.key("kind")
-      w.integer(20)  // SymbolKind.Key
+      w.member("name", symbol.name)
+      w.member("kind", 20)  // SymbolKind.Key
       w.key("location")
       w.beginObject()
-      w.key("uri")
-      w.string(symbol.uri)
-      w.key("range")
-      w.write(symbol.range)
+      w.member("uri", symbol.uri)
+      w.member("range", symbol.range)
       w.endObject()
-      w.key("containerName")
-      w.string(symbol.detail)
+      w.member("containerName", symbol.detail)
       w.endObject()
     }
     w.endArray()

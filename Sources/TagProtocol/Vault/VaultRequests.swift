@@ -28,7 +28,6 @@ public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
   /// every spelling with its notes, most used first.
   public var tags: [VaultTag]
 
-  /// Creates a result.
   public init(tags: [VaultTag]) { self.tags = tags }
 
   public func write(to w: inout JSONWriter) {
@@ -37,18 +36,14 @@ public struct VaultTagsResult: JSONWritable, Hashable, Sendable {
     w.beginArray()
     for entry in tags {
       w.beginObject()
-      w.key("tag")
-      w.string(entry.spelling)
-      w.key("notes")
-      w.integer(entry.notes)
+      w.member("tag", entry.spelling)
+      w.member("notes", entry.notes)
       w.key("spellings")
       w.beginArray()
       for spelling in entry.spellings {
         w.beginObject()
-        w.key("text")
-        w.string(spelling.text)
-        w.key("notes")
-        w.integer(spelling.notes)
+        w.member("text", spelling.text)
+        w.member("notes", spelling.notes)
         w.endObject()
       }
       w.endArray()
@@ -98,26 +93,11 @@ public struct VaultNotesRequest: TagRequest, Hashable {
 }
 
 /// The result of `vault/notes`: `{notes: [{uri, title?}]}`, in path order.
-public struct VaultNotesResult: JSONWritable, Hashable, Sendable {
-  /// One note.
-  public struct Note: Hashable, Sendable {
-    /// Its `file://` URI.
-    public var uri: String
-    /// Its title, when it has one.
-    public var title: String?
+public struct VaultNotesResult: JSONWritable, Sendable {
+  /// The notes: each one's `file://` URI and its title, when it has one.
+  public var notes: [(uri: String, title: String?)]
 
-    /// Creates a note.
-    public init(uri: String, title: String? = nil) {
-      self.uri = uri
-      self.title = title
-    }
-  }
-
-  /// The notes.
-  public var notes: [Note]
-
-  /// Creates a result.
-  public init(notes: [Note]) { self.notes = notes }
+  public init(notes: [(uri: String, title: String?)]) { self.notes = notes }
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
@@ -125,12 +105,8 @@ public struct VaultNotesResult: JSONWritable, Hashable, Sendable {
     w.beginArray()
     for note in notes {
       w.beginObject()
-      w.key("uri")
-      w.string(note.uri)
-      if let title = note.title {
-        w.key("title")
-        w.string(title)
-      }
+      w.member("uri", note.uri)
+      if let title = note.title { w.member("title", title) }
       w.endObject()
     }
     w.endArray()
@@ -168,7 +144,6 @@ public struct WorkspaceEdit: JSONWritable, Sendable {
   /// Each note's edits (non-overlapping, in document order), notes in path order.
   public var changes: [(uri: String, edits: [TextEdit])]
 
-  /// Creates an edit.
   public init(changes: [(uri: String, edits: [TextEdit])]) { self.changes = changes }
 
   public func write(to w: inout JSONWriter) {
@@ -177,9 +152,7 @@ public struct WorkspaceEdit: JSONWritable, Sendable {
     w.beginObject()
     for change in changes {
       w.key(named: change.uri)
-      w.beginArray()
-      for edit in change.edits { w.write(edit) }
-      w.endArray()
+      w.write(change.edits)
     }
     w.endObject()
     w.endObject()
@@ -193,7 +166,6 @@ public struct VaultRenameResult: JSONWritable, Sendable {
   /// Whether `to` was already a tag of the vault (the two tags become one).
   public var merged: Bool
 
-  /// Creates a result.
   public init(edit: WorkspaceEdit, merged: Bool) {
     self.edit = edit
     self.merged = merged
@@ -204,12 +176,9 @@ public struct VaultRenameResult: JSONWritable, Sendable {
 
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    w.key("edit")
-    w.write(edit)
-    w.key("notes")
-    w.integer(notes)
-    w.key("merged")
-    w.bool(merged)
+    w.member("edit", edit)
+    w.member("notes", notes)
+    w.member("merged", merged)
     w.endObject()
   }
 }

@@ -56,7 +56,6 @@ public struct NoteText: Hashable, Sendable {
   /// Its bytes (valid UTF-8), or nil.
   public var bytes: [UInt8]?
 
-  /// Creates a text.
   public init(path: String, bytes: [UInt8]?) {
     self.path = path
     self.bytes = bytes
