@@ -43,11 +43,7 @@ extension ServedRequest {
     on server: inout Server,
     outbox: inout Outbox
   ) throws(RequestError) -> Bool {
-    let request = try decoded(params)
-    if needsIndex { return server.answerOrPark(request, id: id, outbox: &outbox) }
-    let result = try request.perform(on: &server, outbox: &outbox)
-    outbox.write { w in w.response(id: id) { result.write(to: &$0) } }
-    return true
+    try server.answerOrPark(decoded(params), id: id, outbox: &outbox)
   }
 }
 
@@ -218,9 +214,7 @@ extension FieldChangeRequest: ServedRequest {
     outbox: inout Outbox
   ) throws(RequestError) -> Bool {
     guard FastPath.stateInPlace.isOn else {
-      let result = try decoded(params).perform(on: &s, outbox: &outbox)
-      outbox.write { w in w.response(id: id) { result.write(to: &$0) } }
-      return true
+      return try s.answer(decoded(params), id: id, outbox: &outbox)
     }
     try s.changeField(decoded(params), outbox: &outbox) { session, outcome, outbox in
       FastPath.stateInPlace.taken()

@@ -13,14 +13,8 @@ extension Server {
       let start = try? byteOffset(of: range.start, in: note.text),
       let end = try? byteOffset(of: range.end, in: note.text)
     else { return nil }
-    let text = DocumentText(note.text)
-    let tags = NoteReader.read(text, kind: note.kind).tags
-    let found = TagDiagnostics.check(
-      tags,
-      index: vault.index,
-      vocabulary: vault.vocabulary(of: path)
-    )
-    .filter { $0.range.lowerBound <= end && start <= $0.range.upperBound }
+    let (text, all) = vault.diagnostics(of: note, at: path)
+    let found = all.filter { $0.range.lowerBound <= end && start <= $0.range.upperBound }
     return (path, text, note.kind, found)
   }
 

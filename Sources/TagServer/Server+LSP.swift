@@ -157,13 +157,7 @@ extension Server {
     guard vault.isReady else { return }
     for (path, note) in vault.open.sorted(by: { $0.key < $1.key })
     where vault.vault(holding: path) != nil {
-      let text = DocumentText(note.text)
-      let tags = NoteReader.read(text, kind: note.kind).tags
-      let found = TagDiagnostics.check(
-        tags,
-        index: vault.index,
-        vocabulary: vault.vocabulary(of: path)
-      )
+      let (text, found) = vault.diagnostics(of: note, at: path)
       let diagnostics = found.map {
         PublishDiagnosticsNotification.Diagnostic(
           range: textRange($0.range, in: text),
@@ -174,12 +168,7 @@ extension Server {
       // Nothing published reads as none: an open note without problems sends nothing.
       guard vault.published[path, default: []] != diagnostics else { continue }
       vault.published[path] = diagnostics
-      let notification = PublishDiagnosticsNotification(
-        uri: note.uri,
-        version: note.version,
-        diagnostics: diagnostics
-      )
-      outbox.write { $0.write(notification) }
+      outbox.write { $0.write(PublishDiagnosticsNotification(note, diagnostics)) }
     }
   }
 
@@ -188,12 +177,14 @@ extension Server {
     guard let published = vault.published.removeValue(forKey: path), !published.isEmpty,
       let note = vault.open[path]
     else { return }
-    let notification = PublishDiagnosticsNotification(
-      uri: note.uri,
-      version: note.version,
-      diagnostics: []
-    )
-    outbox.write { $0.write(notification) }
+    outbox.write { $0.write(PublishDiagnosticsNotification(note, [])) }
+  }
+}
+
+extension PublishDiagnosticsNotification {
+  /// `diagnostics` of the editor's version of `note`.
+  init(_ note: VaultState.OpenNote, _ diagnostics: [Diagnostic]) {
+    self.init(uri: note.uri, version: note.version, diagnostics: diagnostics)
   }
 }
 

@@ -278,7 +278,7 @@ public struct FrameDecoder: Sendable {
       state = .resynchronizing
       return .report((.malformedHeader(text(start..<end))))
     }
-    guard isContentLengthName(start..<colon) else {
+    guard colon - start == Self.contentLengthName.count, matchesContentLengthName(at: start) else {
       state = .headers(length: length, consumed: consumed + lineBytes)
       return .continue
     }
@@ -413,10 +413,6 @@ public struct FrameDecoder: Sendable {
       guard isTokenByte(byte) else { return nil }
     }
     return nil
-  }
-
-  private func isContentLengthName(_ range: Range<Int>) -> Bool {
-    range.count == Self.contentLengthName.count && matchesContentLengthName(at: range.lowerBound)
   }
 
   private func matchesContentLengthName(at start: Int) -> Bool {

@@ -178,11 +178,8 @@ public enum CloudMember: Int, ParamsMember {
 }
 
 func cloudTags(_ items: [JSONValue], at path: String) throws(ParamsError) -> [CloudTag] {
-  var tags: [CloudTag] = []
-  tags.reserveCapacity(items.count)
-  for (i, item) in items.enumerated() {
+  try items.enumerated().map { (i, item) throws(ParamsError) in
     let tag: Params<CloudTagMember> = try Params.element(item, path: "\(path)[\(i)]")
-    tags.append(CloudTag(title: try tag.string(.title), tint: try tag.optionalString(.tint)))
+    return CloudTag(title: try tag.string(.title), tint: try tag.optionalString(.tint))
   }
-  return tags
 }

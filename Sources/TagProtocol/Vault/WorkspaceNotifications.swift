@@ -20,13 +20,10 @@ public struct WorkspaceFolder: Hashable, Sendable {
 
   /// Reads an array of folders at member `key` of `params`.
   static func list<M>(_ params: Params<M>, _ key: M) throws(ParamsError) -> [WorkspaceFolder]? {
-    guard let items = try params.optionalArray(key) else { return nil }
-    var folders: [WorkspaceFolder] = []
     let path = params.path(key)
-    for (i, item) in items.enumerated() {
-      folders.append(try WorkspaceFolder(params: .element(item, path: path + "[\(i)]")))
+    return try params.optionalArray(key)?.enumerated().map { (i, item) throws(ParamsError) in
+      try WorkspaceFolder(params: .element(item, path: path + "[\(i)]"))
     }
-    return folders
   }
 }
 
@@ -69,13 +66,12 @@ public struct DidChangeWatchedFilesNotification: TagNotification, Hashable {
   public var uris: [String]
 
   public init(params: Params<Member>) throws(ParamsError) {
-    let items = try params.array(.changes)
     let path = params.path(.changes)
-    uris = []
-    for (i, item) in items.enumerated() {
+    uris = try params.array(.changes).enumerated().map { (i, item) throws(ParamsError) in
       let event = try Params<EventMember>.element(item, path: path + "[\(i)]")
-      uris.append(try event.string(.uri))
+      let uri = try event.string(.uri)
       _ = try event.integer(.type, in: 1...3)
+      return uri
     }
   }
 

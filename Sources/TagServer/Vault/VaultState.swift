@@ -232,6 +232,13 @@ struct VaultState: Sendable {
   func vocabulary(of path: String) -> Vocabulary? {
     vault(holding: path).flatMap { vocabularies[$0] }
   }
+
+  /// The tag diagnostics of `note`, open at `path`, and its text.
+  func diagnostics(of note: OpenNote, at path: String) -> (DocumentText, [TagDiagnostic]) {
+    let text = DocumentText(note.text)
+    let tags = NoteReader.read(text, kind: note.kind).tags
+    return (text, TagDiagnostics.check(tags, index: index, vocabulary: vocabulary(of: path)))
+  }
 }
 
 /// The vault's tags as a suggestion vocabulary.
