@@ -20,24 +20,18 @@ extension JSONScanner {
     let escapeStart = position
     let first = try readHex4(at: position + 2)
     position += 6
-    switch first {
-    case 0xD800...0xDBFF:
-      guard input.count - position >= 6, input[position] == UInt8(ascii: "\\"),
-        input[position + 1] == UInt8(ascii: "u")
-      else {
-        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
-      }
+    guard (0xD800...0xDFFF).contains(first) else { return first }
+    // A high surrogate followed by a low one's escape is one scalar; any other is alone.
+    if first <= 0xDBFF, input.count - position >= 6, input[position] == UInt8(ascii: "\\"),
+      input[position + 1] == UInt8(ascii: "u")
+    {
       let second = try readHex4(at: position + 2)
-      guard (0xDC00...0xDFFF).contains(second) else {
-        throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
+      if (0xDC00...0xDFFF).contains(second) {
+        position += 6
+        return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
       }
-      position += 6
-      return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-    case 0xDC00...0xDFFF:
-      throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
-    default:
-      return first
     }
+    throw JSONParseError(offset: escapeStart, reason: "lone surrogate escape \\u\(hex4(first))")
   }
 
   func readHex4(at offset: Int) throws(JSONParseError) -> UInt32 {

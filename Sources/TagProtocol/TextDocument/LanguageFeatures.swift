@@ -131,10 +131,7 @@ public struct HoverResult: JSONWritable, Hashable, Sendable {
 public struct ReferencesRequest: TagRequest, Hashable {
   public typealias Result = LocationsResult
   public static let method = "textDocument/references"
-  public enum Member: Int, PositionedMember {
-    case textDocument, position, workDoneToken, partialResultToken, context
-    public static let declared = declare()
-  }
+  public typealias Member = CompletionRequest.Member
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)
@@ -167,10 +164,7 @@ public struct LocationsResult: JSONWritable, Sendable {
 public struct PrepareRenameRequest: TagRequest, Hashable {
   public typealias Result = PrepareRenameResult
   public static let method = "textDocument/prepareRename"
-  public enum Member: Int, PositionedMember {
-    case textDocument, position, workDoneToken, partialResultToken
-    public static let declared = declare()
-  }
+  public typealias Member = HoverRequest.Member
   public var at: TextDocumentPosition
   public init(params: Params<Member>) throws(ParamsError) {
     at = try TextDocumentPosition(params: params)

@@ -80,10 +80,7 @@ public struct DidSaveTextDocumentNotification: TagNotification, Hashable {
 /// `textDocument/didClose` (notification): the note is read from the disk again.
 public struct DidCloseTextDocumentNotification: TagNotification, Hashable {
   public static let method = "textDocument/didClose"
-  public enum Member: Int, ParamsMember {
-    case textDocument
-    public static let declared = declare(acceptingAnyMember: true)
-  }
+  public typealias Member = DidOpenTextDocumentNotification.Member
   /// The document's URI.
   public var uri: String
 
