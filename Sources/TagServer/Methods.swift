@@ -405,13 +405,8 @@ extension DocumentTagsRequest: ServedRequest {
     let t = target
     do throws(DocumentError) {
       let found = try Document.tags(in: t.text, format: t.format, key: t.keyOrDefault, line: t.line)
-      try checkKey(t, format: found.format)
-      return DocumentTagsResult(
-        found,
-        in: t.text,
-        encoding: s.positionEncoding,
-        allOnLine: found.format == .orgHeading ? t.line ?? 0 : nil
-      )
+      let line = try t.allOnLine(found.format)
+      return DocumentTagsResult(found, in: t.text, encoding: s.positionEncoding, allOnLine: line)
     } catch {
       throw .session(.document(error))
     }
@@ -430,12 +425,12 @@ extension DocumentSetTagsRequest: ServedRequest {
         key: t.keyOrDefault,
         line: t.line
       )
-      try checkKey(t, format: set.format)
+      let line = try t.allOnLine(set.format)
       return DocumentEditsResult(
         set.edits,
         in: t.text,
         encoding: s.positionEncoding,
-        allOnLine: set.format == .orgHeading ? t.line ?? 0 : nil
+        allOnLine: line
       )
     } catch {
       throw .session(.document(error))
@@ -443,10 +438,16 @@ extension DocumentSetTagsRequest: ServedRequest {
   }
 }
 
-/// Throws when `key` was given for a text read as Org (the format detected, not given).
-private func checkKey(_ target: DocumentTarget, format: DocumentFormat) throws(DocumentError) {
-  guard target.key != nil, format == .orgHeading || format == .orgFiletags else { return }
-  throw .keyWithoutFrontMatter(format)
+extension DocumentTarget {
+  /// The line of a text read as `format` that all positions are on (an Org heading's, see
+  /// `Document.positions`); throws when `key` was given for a text read as Org (the format
+  /// detected, not given).
+  fileprivate func allOnLine(_ format: DocumentFormat) throws(DocumentError) -> Int? {
+    guard key == nil || format != .orgHeading && format != .orgFiletags else {
+      throw .keyWithoutFrontMatter(format)
+    }
+    return format == .orgHeading ? line ?? 0 : nil
+  }
 }
 
 extension InitializedNotification: ServedNotification {

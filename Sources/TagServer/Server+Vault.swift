@@ -187,8 +187,7 @@ extension Server {
       kind: NoteKind(fileName: path) ?? .markdown,
       uri: n.uri
     )
-    reindexOpen(path)
-    publishDiagnostics(outbox: &outbox)
+    reindexOpen(path, outbox: &outbox)
   }
 
   /// The editor changed an open note.
@@ -202,8 +201,7 @@ extension Server {
       note.text = try TextOffsets.apply(n.changes, to: note.text, encoding: positionEncoding)
       note.version = n.version
       vault.open[path] = note
-      reindexOpen(path)
-      publishDiagnostics(outbox: &outbox)
+      reindexOpen(path, outbox: &outbox)
     } catch {
       outbox.log(
         .warning,
@@ -216,8 +214,7 @@ extension Server {
   mutating func saved(_ n: DidSaveTextDocumentNotification, outbox: inout Outbox) {
     guard let path = notePath(n.uri, outbox: &outbox), let text = n.text else { return }
     vault.open[path]?.text = text
-    reindexOpen(path)
-    publishDiagnostics(outbox: &outbox)
+    reindexOpen(path, outbox: &outbox)
   }
 
   /// The editor closed a note: it is read from the disk again.
@@ -269,8 +266,9 @@ extension Server {
     return path
   }
 
-  /// Indexes the open note at `path` from the editor's text.
-  private mutating func reindexOpen(_ path: String) {
+  /// Indexes the open note at `path` from the editor's text, then publishes what changed.
+  private mutating func reindexOpen(_ path: String, outbox: inout Outbox) {
+    defer { publishDiagnostics(outbox: &outbox) }
     guard let note = vault.open[path], vault.vault(holding: path) != nil,
       NoteKind(fileName: path) != nil
     else { return }
