@@ -73,7 +73,7 @@ import Testing
       let key = member.key
       let typo = key.count > 3 ? String(key.dropLast()) : key + "s"
       misspelt.members[i] = JSONMember(typo, member.value)
-      if !params.contains(typo) { result.append((misspelt, typo)) }
+      if params[typo] == nil { result.append((misspelt, typo)) }
       if case .object(var inner) = member.value {
         inner.members.append(JSONMember("zzUnknown", .integer(1)))
         var nested = params

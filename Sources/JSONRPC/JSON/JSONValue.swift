@@ -36,11 +36,6 @@ public struct JSONObject: Hashable, Sendable {
     }
     return nil
   }
-
-  /// Whether some member is named `key`.
-  public func contains(_ key: String) -> Bool {
-    members.contains { $0.key == key }
-  }
 }
 
 /// One `"key": value` pair of a ``JSONObject``.
