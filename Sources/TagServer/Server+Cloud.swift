@@ -11,8 +11,8 @@ struct CloudSession: Sendable {
   /// Increments whenever tags or selection change.
   var version = 1
 
-  func state(toggled: (title: String, selected: Bool)? = nil) -> CloudStateResult {
-    CloudStateResult(cloud: id, version: version, state: cloud, toggled: toggled)
+  func state() -> CloudStateResult {
+    CloudStateResult(cloud: id, version: version, state: cloud)
   }
 
   /// The state after a change from selection `before`, announcing what the change selected and
@@ -23,19 +23,14 @@ struct CloudSession: Sendable {
     language: Language
   ) -> CloudStateResult {
     let titles = cloud.tags.map(\.title)
-    let selected = titles.filter { cloud.isSelected($0) && !before.contains($0) }
-    let deselected = titles.filter { !cloud.isSelected($0) && before.contains($0) }
-    return CloudStateResult(
-      cloud: id,
-      version: version,
-      state: cloud,
-      toggled: toggled,
-      announcement: Announcement.cloudText(
-        selected: selected,
-        deselected: deselected,
-        in: language
-      )
+    var result = state()
+    result.toggled = toggled
+    result.announcement = Announcement.cloudText(
+      selected: titles.filter { cloud.isSelected($0) && !before.contains($0) },
+      deselected: titles.filter { !cloud.isSelected($0) && before.contains($0) },
+      in: language
     )
+    return result
   }
 
   /// Throws when there are more `tags` than `limit`.

@@ -20,18 +20,10 @@ public struct CloudStateResult: JSONWritable, Sendable {
   /// What a screen reader should say about the change, when the selection changed.
   public var announcement: String?
 
-  public init(
-    cloud: String,
-    version: Int,
-    state: TagCloud,
-    toggled: (title: String, selected: Bool)? = nil,
-    announcement: String? = nil
-  ) {
+  public init(cloud: String, version: Int, state: TagCloud) {
     self.cloud = cloud
     self.version = version
     self.state = state
-    self.toggled = toggled
-    self.announcement = announcement
   }
 
   public func write(to w: inout JSONWriter) {
