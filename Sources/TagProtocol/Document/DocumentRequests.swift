@@ -20,16 +20,14 @@ public struct DocumentTarget: Hashable, Sendable {
 
   init(params: Params<some DocumentTargetMember>) throws(ParamsError) {
     text = try params.text(.text)
-    if let name = try params.optionalString(.format) {
-      if let format = DocumentFormat(rawValue: name) {
-        self.format = format
-      } else {
-        let known = DocumentFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        throw ParamsError(
-          path: params.path(.format),
-          problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
-        )
-      }
+    let name = try params.optionalString(.format)
+    format = name.flatMap(DocumentFormat.init(rawValue:))
+    if let name, format == nil {
+      let known = DocumentFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw ParamsError(
+        path: params.path(.format),
+        problem: "must be one of \(known), got \(JSONValue.string(name).kindName)"
+      )
     }
     key = try params.optionalString(.key)
     if key?.isEmpty == true {

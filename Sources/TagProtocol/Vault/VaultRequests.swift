@@ -78,17 +78,14 @@ public struct VaultNotesRequest: TagRequest, Hashable {
 
   public init(params: Params<Member>) throws(ParamsError) {
     tags = try params.strings(.tags)
-    match = .all
-    if let name = try params.optionalString(.match) {
-      if let match = Match(rawValue: name) {
-        self.match = match
-      } else {
-        throw ParamsError(
-          path: params.path(.match),
-          problem: "must be \"all\" or \"any\", got \"\(name)\""
-        )
-      }
+    let name = try params.optionalString(.match) ?? Match.all.rawValue
+    guard let match = Match(rawValue: name) else {
+      throw ParamsError(
+        path: params.path(.match),
+        problem: "must be \"all\" or \"any\", got \"\(name)\""
+      )
     }
+    self.match = match
   }
 }
 
