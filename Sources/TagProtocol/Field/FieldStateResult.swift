@@ -230,11 +230,13 @@ extension FieldOutcome {
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
     // The three members every outcome has, their names and empty lists as constant runs.
-    w.fragment(#"{"added":"#)
-    if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true {
-      w.strings(added)
+    if added.isEmpty {
+      w.fragment(#"{"added":[]"#)
+    } else {
+      w.fragment(#"{"added":"#)
+      if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true { w.strings(added) }
     }
-    if removed.isEmpty {
+    if hasOnlyCommonMembers || removed.isEmpty {
       w.members(#","removed":[]"#)
     } else {
       w.fragment(#","removed":["#)
@@ -254,6 +256,7 @@ extension FieldOutcome {
       }
       w.endArray()
     }
+    guard !hasOnlyCommonMembers else { return w.endObject() }
     // The SPEC §6 members appear only when they have something to say.
     if !inserted.isEmpty {
       w.key("inserted")
