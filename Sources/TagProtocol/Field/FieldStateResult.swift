@@ -247,9 +247,9 @@ extension FieldOutcome {
       w.members(#","dropped":[]"#)
     } else {
       w.fragment(#","dropped":["#)
-      for drop in dropped {
-        w.beginObject()
-        w.key("text")
+      for (index, drop) in dropped.enumerated() {
+        // `{"text":` as one run, with the comma before every object but the first.
+        w.fragment(index == 0 ? #"{"text":"# : #",{"text":"#)
         w.string(drop.text)
         w.reason(drop.reason)
         w.endObject()
