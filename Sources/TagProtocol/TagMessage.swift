@@ -47,7 +47,7 @@ extension JSONWriter {
       return strings(tags)
     }
     FastPath.keptTagsText.taken()
-    raw(encoded.json)
+    raw(encoded.run.span.extracting(encoded.array))
   }
 
   /// Writes an array of strings.
@@ -67,15 +67,23 @@ extension JSONWriter {
 public struct EncodedTags: Hashable, Sendable {
   /// The tags the text was written from.
   public let tags: [String]
-  /// `tags` as a JSON array.
-  public let json: [UInt8]
+  /// The array, after a FieldState's prompt and followed by `,"text":` when made for a head:
+  /// a reply's whole text from its version to its draft, copied as one run.
+  let run: [UInt8]
+  /// Where the array is in ``run``.
+  let array: Range<Int>
 
-  /// Writes `tags` as a JSON array.
-  public init(_ tags: [String]) {
+  /// Writes `tags` as a JSON array, after `head`'s prompt and before the name `text` when
+  /// given.
+  public init(_ tags: [String], after head: FieldStateHead? = nil) {
     var w = JSONWriter()
+    if let head { w.fragment(head.prompt) }
+    let start = w.count
     w.strings(tags)
+    array = start..<w.count
+    if head != nil { w.fragment(#","text":"#) }
     self.tags = tags
-    self.json = w.bytes
+    self.run = w.bytes
   }
 
   /// Whether this is the text of `tags`: the same array storage (checked in O(1)).
@@ -102,15 +110,15 @@ public struct EncodedTags: Hashable, Sendable {
     for (offset, tag) in suffix.enumerated() where tag != tags[skipped + offset] { return false }
     FastPath.keptTagsTail.taken()
     // `[` then `"…"` strings separated by commas; a string ends at a quote not escaped.
-    var at = 1
+    var at = array.lowerBound + 1
     for _ in 0..<skipped {
       at += 1
-      while json[at] != UInt8(ascii: "\"") { at += json[at] == UInt8(ascii: "\\") ? 2 : 1 }
+      while run[at] != UInt8(ascii: "\"") { at += run[at] == UInt8(ascii: "\\") ? 2 : 1 }
       at += 2  // the closing quote and the comma
     }
     // `[`, then the rest of the text: the tail's strings and the closing `]`.
     w.beginArray()
-    w.raw(json[at...])
+    w.raw(run.span.extracting(at..<array.upperBound))
     return true
   }
 

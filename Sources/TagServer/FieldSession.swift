@@ -26,11 +26,9 @@ struct FieldSession: Sendable {
   var suggestions: SuggestionIndex?
   /// Whether the vault's tags follow ``suggestions`` (`suggestFromVault`).
   private(set) var suggestsFromVault: Bool
-  /// The tags' JSON text as last written, reused while they do not change.
+  /// The tags' JSON text as last written, after ``head``'s prompt, reused while they do not
+  /// change and forgotten when the prompt does.
   private(set) var encodedTags: EncodedTags?
-  /// The reply's text from after the version to the draft, made from ``head`` and
-  /// ``encodedTags`` when a reply needs it, and forgotten when either changes.
-  private var stateMiddle: FieldStateMiddle?
   /// Whether the last change must be pushed as `field/didUpdate` (decided by ``change``).
   private(set) var updateDue = false
 
@@ -59,7 +57,7 @@ struct FieldSession: Sendable {
     let outcome = field.setRules(Self.rules(options, config))
     prompt = options.prompt ?? language.words(for: .defaultPrompt)
     head = FieldStateHead(field: id, prompt: prompt)
-    stateMiddle = nil
+    encodedTags = nil
     suggestions = options.suggestions.map(SuggestionIndex.init)
     suggestsFromVault = options.suggestFromVault
     version += 1
@@ -181,20 +179,15 @@ struct FieldSession: Sendable {
   }
 
   /// Writes the tags' JSON text (``encodedTags``) again when they changed since it was last
-  /// written; true when it did.
-  @discardableResult mutating func keepTagsText() -> Bool {
-    guard encodedTags?.isText(of: field.tags) != true else { return false }
-    encodedTags = EncodedTags(field.tags)
-    stateMiddle = nil
-    return true
+  /// written.
+  mutating func keepTagsText() {
+    guard encodedTags?.isText(of: field.tags) != true else { return }
+    encodedTags = EncodedTags(field.tags, after: head)
   }
 
   /// Writes the response carrying ``state(_:)``'s result, without making the result.
   mutating func writeReply(id: RequestID, _ outcome: FieldOutcome, to w: inout JSONWriter) {
-    // Made at the second reply with the same tags: a paste's are not copied again.
-    if !keepTagsText(), stateMiddle == nil, let encodedTags {
-      stateMiddle = FieldStateMiddle(head: head, tags: encodedTags)
-    }
+    keepTagsText()
     w.beginMessage(id: id)
     w.fieldState(
       head: head,
@@ -202,7 +195,6 @@ struct FieldSession: Sendable {
       version: version,
       tags: field.tags,
       encodedTags: encodedTags,
-      middle: stateMiddle,
       text: field.draft,
       outcome: outcome,
       selected: field.selected,

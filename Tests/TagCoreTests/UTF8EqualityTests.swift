@@ -93,3 +93,16 @@ import Testing
     #expect(bytes.span.start(afterLineBreaks: lines, from: 0) == walked, "\(bytes) after \(lines)")
   }
 }
+
+/// `Span.text()` makes small strings (up to 15 bytes) and large ones two ways: both give the
+/// bytes back when they are valid and repair them when not.
+@Test func spanTextRoundTripsAndRepairs() {
+  for length in 0...40 {
+    let text = String(repeating: "é", count: length / 2) + (length % 2 == 1 ? "a" : "")
+    let bytes = Array(text.utf8)
+    #expect(bytes.span.text() == text)
+    let broken = bytes + [0xFF]
+    #expect(broken.span.text() == String(decoding: broken, as: UTF8.self))
+    #expect(broken.span.text().hasSuffix("\u{FFFD}"))
+  }
+}

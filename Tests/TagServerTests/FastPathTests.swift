@@ -100,7 +100,14 @@ import Testing
       path: .sixteenths,
       messages: [open, change("a,"), layout(#"{"width":40.5,"height":20}"#)]
     ),
-    Case(path: .keptTagsText, messages: [open, change("a,"), change("b")]),
+    // A reply copies the tags with its prompt (keptStateMiddle); an update copies them alone.
+    Case(
+      path: .keptTagsText,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "red,"),
+      ]
+    ),
     Case(path: .keptTagsTail, messages: [open, change("a,b,c,d,e,f,g,h,i,j,")]),
     Case(path: .emptyOutcome, messages: [open, change("gree")]),
     Case(path: .keptStateMiddle, messages: [open, change("g"), change("gr")]),

@@ -113,6 +113,9 @@ public struct FieldOutcome: Hashable, Sendable {
     added.isEmpty && dropped.isEmpty && (rare?.members.isEmpty ?? true)
   }
 
+  /// Whether only ``added`` and ``dropped`` can hold anything: a writer skips the others.
+  @inlinable public var hasOnlyCommonMembers: Bool { rare == nil }
+
   /// The out-of-line members, made unique (or made) before one is changed.
   private var rareMembers: RareMembers {
     get { rare?.members ?? RareMembers() }

@@ -109,38 +109,20 @@ public struct FieldStateHead: Hashable, Sendable {
   }
 }
 
-/// `,"prompt":"<prompt>","tags":[…],"text":`, a FieldState's text between its version and its
-/// draft, kept by a session while its prompt and tags stay: a keystroke's reply copies it in one
-/// run (three runs and a check cost ~90 instructions more).
-public struct FieldStateMiddle: Sendable {
-  /// The tags it was written from: their ``EncodedTags/isText(of:)`` proves it current.
-  let tags: EncodedTags
-  let bytes: [UInt8]
-
-  /// Writes the text of `head`'s prompt and the tags of `tags`.
-  public init(head: FieldStateHead, tags: EncodedTags) {
-    var bytes = head.prompt
-    bytes.append(contentsOf: tags.json)
-    bytes.append(contentsOf: #","text":"#.utf8)
-    self.tags = tags
-    self.bytes = bytes
-  }
-}
-
 extension JSONWriter {
   /// Writes a ``FieldStateResult`` from its members, for a caller that holds them and need not
   /// make the result (the keystroke's reply, written from the session).
   ///
-  /// `inResponse`: the response's `,"result":` is written here, from the head's text. `middle`,
-  /// when it is the text of `tags` (and of `head`: the caller keeps it so), is copied in place
-  /// of the prompt, the tags and the name of `text` (`tagsWritten` tells ``fieldChange``).
+  /// `inResponse`: the response's `,"result":` is written here, from the head's text.
+  /// `encodedTags`, when made after `head` (the caller keeps it so) and the text of `tags`, is
+  /// copied in place of the prompt, the tags and the name of `text` as one run (three runs and
+  /// a check cost ~90 instructions more; `tagsWritten` tells ``fieldChange``).
   public mutating func fieldState(
     head: FieldStateHead,
     inResponse: Bool,
     version: Int,
     tags: [String],
     encodedTags: EncodedTags?,
-    middle: FieldStateMiddle? = nil,
     text: String,
     outcome: FieldOutcome,
     selected: Int?,
@@ -151,10 +133,12 @@ extension JSONWriter {
   ) {
     fragment(head.field, from: inResponse ? 0 : FieldStateHead.resultName)
     integer(version)
-    let kept = FastPath.keptStateMiddle.isOn && middle?.tags.isText(of: tags) == true
-    if kept, let middle {
+    let kept =
+      FastPath.keptStateMiddle.isOn && encodedTags?.array.lowerBound ?? 0 > 0
+      && encodedTags?.isText(of: tags) == true
+    if kept, let encodedTags {
       FastPath.keptStateMiddle.taken()
-      fragment(middle.bytes)
+      fragment(encodedTags.run)
     } else {
       fragment(head.prompt)
     }
@@ -246,11 +230,13 @@ extension FieldOutcome {
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
     // The three members every outcome has, their names and empty lists as constant runs.
-    w.fragment(#"{"added":"#)
-    if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true {
-      w.strings(added)
+    if added.isEmpty {
+      w.fragment(#"{"added":[]"#)
+    } else {
+      w.fragment(#"{"added":"#)
+      if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true { w.strings(added) }
     }
-    if removed.isEmpty {
+    if hasOnlyCommonMembers || removed.isEmpty {
       w.members(#","removed":[]"#)
     } else {
       w.fragment(#","removed":["#)
@@ -261,15 +247,16 @@ extension FieldOutcome {
       w.members(#","dropped":[]"#)
     } else {
       w.fragment(#","dropped":["#)
-      for drop in dropped {
-        w.beginObject()
-        w.key("text")
+      for (index, drop) in dropped.enumerated() {
+        // `{"text":` as one run, with the comma before every object but the first.
+        w.fragment(index == 0 ? #"{"text":"# : #",{"text":"#)
         w.string(drop.text)
         w.reason(drop.reason)
         w.endObject()
       }
       w.endArray()
     }
+    guard !hasOnlyCommonMembers else { return w.endObject() }
     // The SPEC §6 members appear only when they have something to say.
     if !inserted.isEmpty {
       w.key("inserted")
