@@ -12,8 +12,6 @@ public struct JSONObjectRanges: Sendable {
     /// Whether the value is a string without escapes (its text is the bytes between the
     /// quotes, already validated).
     public var isPlainString: Bool
-    /// Whether the value was taken unread (``JSONScanner/readObjectRanges(reusing:)``).
-    public var isUnvalidated = false
   }
 
   /// The members in document order.
@@ -23,11 +21,12 @@ public struct JSONObjectRanges: Sendable {
 extension JSONScanner {
   /// Reads the object that comes next as ranges (each value skipped, so validated, but for an
   /// array ending a call's params and body, `…]}}`, taken unread when what its reader accepts
-  /// cannot nest past the limit: ``ScannedCall/reads(_:unread:)``), into `storage`'s buffer
+  /// cannot nest past the limit, and `unread` set), into `storage`'s buffer
   /// (emptied first: a caller that keeps one array and lets each result go before the next read
   /// allocates nothing per object); nil (nothing consumed) when the next value is not an object.
   public mutating func readObjectRanges(
-    reusing storage: inout [JSONObjectRanges.Member]
+    reusing storage: inout [JSONObjectRanges.Member],
+    unread: inout Bool
   ) throws(JSONParseError) -> JSONObjectRanges? {
     guard try beginObject() else { return nil }
     var members = storage
@@ -37,7 +36,6 @@ extension JSONScanner {
     members.reserveCapacity(4)
     defer { storage = members }
     guard let base = input.baseAddress else { return JSONObjectRanges(members: []) }
-    var isUnvalidated = false
     while let key = try nextKey() {
       let keyStart = key.raw.baseAddress.map { $0 - base } ?? position
       skipWhitespace()
@@ -49,7 +47,7 @@ extension JSONScanner {
         input.count - position > 4, input[input.count - 3] == UInt8(ascii: "]"),
         input[input.count - 2] == UInt8(ascii: "}"), input[input.count - 1] == UInt8(ascii: "}")
       {
-        (isUnvalidated, position) = (true, input.count - 2)
+        (unread, position) = (true, input.count - 2)
       } else {
         try skipValue()
       }
@@ -58,8 +56,7 @@ extension JSONScanner {
           key: keyStart..<(keyStart + key.raw.count),
           keyHasEscapes: key.hasEscapes,
           value: valueStart..<position,
-          isPlainString: isPlainString,
-          isUnvalidated: isUnvalidated
+          isPlainString: isPlainString
         )
       )
     }
@@ -79,7 +76,8 @@ public struct ScannedCall {
   public var params: ScannedParams
   /// The body the ranges of ``params`` are in (lent, like it).
   public var body: MessageBytes
-  /// Whether the scan took the last params member unread (``validatesUnread(maxDepth:)``).
+  /// Whether the scan took the last params member unread (``validatesUnread(maxDepth:)``;
+  /// ``JSONScanner/readObjectRanges(reusing:unread:)``).
   public var hasUnread = false
 
   /// Whether the call is `method` and its params member taken unread (``hasUnread``) `member`.
@@ -130,7 +128,7 @@ extension Envelope {
   /// `method` (rare, and kept on one path). The whole body is validated either way.
   ///
   /// The params' member list is kept in `storage`'s buffer (see
-  /// ``JSONScanner/readObjectRanges(reusing:)``): a caller that keeps one array allocates
+  /// ``JSONScanner/readObjectRanges(reusing:unread:)``): a caller that keeps one array allocates
   /// nothing per message. Except: an array that ends the body is taken unread, for its reader
   /// to validate (``ScannedCall/validatesUnread(maxDepth:)``).
   public static func scanCall(
@@ -194,9 +192,9 @@ extension Envelope {
           sawParams = true
           switch try scanner.kind() {
           case .object:
-            guard let ranges = try scanner.readObjectRanges(reusing: &storage) else { return nil }
+            guard let ranges = try scanner.readObjectRanges(reusing: &storage, unread: &unread)
+            else { return nil }
             params = .object(ranges)
-            unread = ranges.members.last?.isUnvalidated == true
           case .array, .null:
             let start = scanner.position
             try scanner.skipValue()
