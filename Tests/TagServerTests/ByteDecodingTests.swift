@@ -318,3 +318,65 @@ extension ByteDecodingTests {
     #expect(state.contains(#""tags":["x"]"#), "\(state)")
   }
 }
+
+extension ByteDecodingTests {
+  /// `field/didChange`'s `contentChanges`, which the envelope scan takes unread when it ends the
+  /// body (`FastPath.unvalidatedChanges`), answer alike both ways when they are not valid JSON
+  /// deep inside, or not one value: acted on, dropped before `initialize`, sent with an id, as
+  /// another member, to an unknown method.
+  @Test func unreadContentChangesAnswerAlike() {
+    let position = #"{"line":0,"character":0}"#
+    let range = #"{"start":\#(position),"end":\#(position)}"#
+    let invalid = [
+      #"[{"range":{"start":{"line":01,"character":0},"end":\#(position)},"text":"a"}]"#,
+      #"[{"range":\#(range),"rangeLength":00,"text":"a"}]"#,
+      "[{\"range\":\(range),\"text\":\"a\u{1}\"}]", "[{\"text\":\"a\t\"}]",
+      #"[{"text":"a"}]]"#, #"[{"text":"a"},]"#, #"[{"text":"a"} {"text":"b"}]"#,
+      #"[{"text":"a"}],"x":[1"#, #"[{"text":"a"}]},"id":5,"z":{"q":[1]"#,
+      #"[{"text":"a"}],"x":[1]"#, #"[{"text":"a"}],"contentChanges":[{"text":"b"}]"#,
+      #"[{"text":"a\u12"}]"#, #"[{"range":\#(range),"text":"a","text":tru}]"#,
+      String(repeating: "[", count: 511) + String(repeating: "]", count: 511),
+    ]
+    func bodies(_ edits: [UInt8]) -> [[UInt8]] {
+      [
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"contentChanges":"#,
+        #"{"jsonrpc":"2.0","id":4,"method":"field/didChange","params":{"field":"s","contentChanges":"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"x":"#,
+        #"{"jsonrpc":"2.0","method":"field/didChang","params":{"field":"s","contentChanges":"#,
+      ].map { Array($0.utf8) + edits + Array("}}".utf8) }
+    }
+    let setup = [
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"s","text":"ab","sync":{"version":1}}}"#,
+    ]
+    let state = #"{"jsonrpc":"2.0","id":9,"method":"field/state","params":{"field":"s"}}"#
+    let documents =
+      invalid.map { Array($0.utf8) } + [
+        [0x5B, 0x7B, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D]
+      ]
+      + [Array((String(repeating: "[", count: 510) + String(repeating: "]", count: 510)).utf8)]
+      + Self.suite.filter { $0.first == UInt8(ascii: "[") }
+    // A ranged change nests 4 deep in the params, 2 deep in the message: 5 refuses it.
+    for (initialized, maxDepth) in [(false, 512), (true, 512), (true, 6), (true, 5)] {
+      var fast = Server(config: ServerConfig(maxDepth: maxDepth))
+      var slow = Server(config: ServerConfig(maxDepth: maxDepth))
+      slow.decodesFromBytes = false
+      for message in setup.prefix(initialized ? 2 : 0) {
+        #expect(Self.outcome(&fast, message) == Self.outcome(&slow, message))
+      }
+      for (index, edits) in documents.enumerated() {
+        for body in bodies(edits) {
+          var fastCopy = fast
+          var slowCopy = slow
+          let got = Self.outcome(&fastCopy, body) + Self.outcome(&fastCopy, state)
+          let text = String(decoding: body, as: UTF8.self)
+          #expect(got == Self.outcome(&slowCopy, body) + Self.outcome(&slowCopy, state), "\(text)")
+          // All but the three that are valid JSON (the array is not the last member).
+          if index <= invalid.count, ![8, 9, 10].contains(index), maxDepth > 5 {
+            #expect(got.first?.contains("-32700") == true, "\(text) \(got)")
+          }
+        }
+      }
+    }
+  }
+}

@@ -71,6 +71,13 @@ import Testing
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
       ]
     ),
+    Case(
+      path: .unvalidatedChanges,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "red,"),
+      ]
+    ),
     // The client applies the update's deletion of the consumed "red,", then deletes a typed
     // character with Backspace: both end the mirror's cells.
     Case(

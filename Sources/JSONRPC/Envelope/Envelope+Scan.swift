@@ -16,20 +16,17 @@ public struct JSONObjectRanges: Sendable {
 
   /// The members in document order.
   public var members: [Member]
-
-  /// An object with `members`.
-  public init(members: [Member] = []) {
-    self.members = members
-  }
 }
 
 extension JSONScanner {
-  /// Reads the object that comes next as ranges (each value skipped, so validated), into
-  /// `storage`'s buffer (emptied first: a caller that keeps one array and lets each result go
-  /// before the next read allocates nothing per object); nil (nothing consumed) when the next
-  /// value is not an object.
+  /// Reads the object that comes next as ranges (each value skipped, so validated, but for an
+  /// array ending a call's params and body, `…]}}`, taken unread when what its reader accepts
+  /// cannot nest past the limit, and `unread` set), into `storage`'s buffer
+  /// (emptied first: a caller that keeps one array and lets each result go before the next read
+  /// allocates nothing per object); nil (nothing consumed) when the next value is not an object.
   public mutating func readObjectRanges(
-    reusing storage: inout [JSONObjectRanges.Member]
+    reusing storage: inout [JSONObjectRanges.Member],
+    unread: inout Bool
   ) throws(JSONParseError) -> JSONObjectRanges? {
     guard try beginObject() else { return nil }
     var members = storage
@@ -46,6 +43,11 @@ extension JSONScanner {
       var isPlainString = false
       if position < input.count, input[position] == UInt8(ascii: "\"") {
         isPlainString = try !scanString().1
+      } else if depth == 2, maxDepth >= 6, input[position] == UInt8(ascii: "["),
+        input.count - position > 4, input[input.count - 3] == UInt8(ascii: "]"),
+        input[input.count - 2] == UInt8(ascii: "}"), input[input.count - 1] == UInt8(ascii: "}")
+      {
+        (unread, position) = (true, input.count - 2)
       } else {
         try skipValue()
       }
@@ -74,6 +76,25 @@ public struct ScannedCall {
   public var params: ScannedParams
   /// The body the ranges of ``params`` are in (lent, like it).
   public var body: MessageBytes
+  /// Whether the scan took the last params member unread (``validatesUnread(maxDepth:)``;
+  /// ``JSONScanner/readObjectRanges(reusing:unread:)``).
+  public var hasUnread = false
+
+  /// Whether the call is `method` and its params member taken unread (``hasUnread``) `member`.
+  public func reads(_ method: StaticString, unread member: StaticString) -> Bool {
+    guard hasUnread, case .object(let r) = params, let last = r.members.last else { return false }
+    return JSONScanner.Key(raw: body.slice(self.method), hasEscapes: false) == method
+      && JSONScanner.Key(raw: body.slice(last.key), hasEscapes: last.keyHasEscapes) == member
+  }
+
+  /// Whether the member the scan took unread, if any, is valid JSON (2 levels in): when it is
+  /// not, ``Envelope/decode(_:maxDepth:)-(Span<UInt8>,_)`` answers the body.
+  public func validatesUnread(maxDepth: Int) -> Bool {
+    guard hasUnread, case .object(let r) = params, let last = r.members.last else { return true }
+    let depth = min(maxDepth, JSONReader.maxSupportedDepth) - 2
+    var scanner = JSONScanner(body.slice(last.value), maxDepth: depth)
+    return (try? scanner.scanDocument()) != nil
+  }
 }
 
 /// A call's `params` as found in the bytes.
@@ -107,8 +128,9 @@ extension Envelope {
   /// `method` (rare, and kept on one path). The whole body is validated either way.
   ///
   /// The params' member list is kept in `storage`'s buffer (see
-  /// ``JSONScanner/readObjectRanges(reusing:)``): a caller that keeps one array allocates
-  /// nothing per message.
+  /// ``JSONScanner/readObjectRanges(reusing:unread:)``): a caller that keeps one array allocates
+  /// nothing per message. Except: an array that ends the body is taken unread, for its reader
+  /// to validate (``ScannedCall/validatesUnread(maxDepth:)``).
   public static func scanCall(
     _ body: Span<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth,
@@ -135,7 +157,7 @@ extension Envelope {
       var id: RequestID?
       var method: Range<Int>?
       var params = ScannedParams.absent
-      var sawParams = false
+      var (sawParams, unread) = (false, false)
       while let key = try scanner.nextKey() {
         guard !key.hasEscapes, let start = key.raw.baseAddress, let base = body.baseAddress else {
           return nil
@@ -170,7 +192,8 @@ extension Envelope {
           sawParams = true
           switch try scanner.kind() {
           case .object:
-            guard let ranges = try scanner.readObjectRanges(reusing: &storage) else { return nil }
+            guard let ranges = try scanner.readObjectRanges(reusing: &storage, unread: &unread)
+            else { return nil }
             params = .object(ranges)
           case .array, .null:
             let start = scanner.position
@@ -186,7 +209,7 @@ extension Envelope {
       try scanner.finish()
       guard sawVersion, let method else { return nil }
       let bytes = MessageBytes(lendingValidated: body)
-      return ScannedCall(id: id, method: method, params: params, body: bytes)
+      return ScannedCall(id: id, method: method, params: params, body: bytes, hasUnread: unread)
     } catch {
       return nil
     }

@@ -131,10 +131,11 @@ public struct MessageBytes {
       return true
     }
 
-    /// The bytes from `start` up to the cursor as text.
-    @inlinable public func string(from start: Int) -> String {
-      precondition(start >= 0 && start <= at, "start after the cursor")
-      return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<at]), as: UTF8.self)
+    /// The bytes from `start` up to the cursor as text; nil when `checked` and not UTF-8.
+    @inlinable public func string(from start: Int, checked: Bool) -> String? {
+      let bytes = UnsafeBufferPointer(rebasing: buffer[start..<at])
+      return checked
+        ? String(validating: bytes, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
   }
 }

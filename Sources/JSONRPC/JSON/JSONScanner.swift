@@ -26,9 +26,9 @@ public struct JSONScanner {
   public let input: UnsafeBufferPointer<UInt8>
   /// The offset of the next byte to look at.
   public internal(set) var position = 0
-  private let maxDepth: Int
+  let maxDepth: Int
   /// Open containers, those begun by the caller and those inside a value being skipped.
-  private var depth = 0
+  private(set) var depth = 0
   /// Whether each open container is an object, one bit per level: the first 64 levels inline.
   private var lowKinds: UInt64 = 0
   private var highKinds: [UInt64] = []

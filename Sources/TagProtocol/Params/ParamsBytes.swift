@@ -283,16 +283,16 @@ extension MessageBytes.Cursor {
     return TextEdit(range: range, newText: newText, caret: caret)
   }
 
-  /// A plain decimal of at most 18 digits.
+  /// A plain decimal of at most 18 digits, without a leading zero.
   @inline(__always)
   fileprivate mutating func count() -> Int? {
     var value = 0
-    let start = at
+    let (start, leadingZero) = (at, current == UInt8(ascii: "0"))
     while let byte = current, byte &- UInt8(ascii: "0") < 10, at - start < 18 {
       value = value * 10 + Int(byte &- UInt8(ascii: "0"))
       advance()
     }
-    return at > start ? value : nil
+    return at > start && (!leadingZero || at == start + 1) ? value : nil
   }
 
   /// The rest of `{"line":L,"character":C}` after `{"line":`.
@@ -313,16 +313,18 @@ extension MessageBytes.Cursor {
   }
 
   /// A string's text without escapes, after its opening quote; nil (for the general reading)
-  /// at a backslash.
+  /// at a backslash, a control character or bytes that are not UTF-8 (so it validates).
   @inline(__always)
   fileprivate mutating func text() -> String? {
     let start = at
+    var ascii = true
     while let byte = current, byte != UInt8(ascii: "\"") {
-      guard byte != UInt8(ascii: "\\") else { return nil }
+      guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { return nil }
+      ascii = ascii && byte < 0x80
       advance()
     }
     guard current != nil else { return nil }
     defer { advance() }
-    return string(from: start)
+    return string(from: start, checked: !ascii)
   }
 }
