@@ -50,8 +50,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// `field/didChange`'s `contentChanges` taken unread by the envelope scan (`…]}}`), and
-  /// validated by the reader that decodes them.
+  /// `field/didChange`'s `contentChanges` taken unread by the envelope scan (`…]}}`, or
+  /// `…],"applied":N}}`), and validated by the reader that decodes them.
   case unvalidatedChanges
 
   // MARK: Writer shortcuts

@@ -107,14 +107,17 @@ public struct Server: Sendable {
     {
       // `field/didChange`'s changes validate as they decode (a decoded change read them all);
       // any other member the scan took unread is validated before anything is done.
-      if call.hasUnread, FastPath.unvalidatedChanges.isOn, call.id == nil, lifecycle == .running,
+      if call.unread != nil, FastPath.unvalidatedChanges.isOn, call.id == nil,
+        lifecycle == .running,
         call.reads("field/didChange", unread: "contentChanges"),
         let change = try? FieldDidChangeNotification.decode(.bytes(call.body, call.params))
       {
         FastPath.unvalidatedChanges.taken()
         return change.perform(on: &self, outbox: &outbox)
       }
-      guard !call.hasUnread || call.validatesUnread(maxDepth: config.maxDepth) else { break fast }
+      guard call.unread == nil || call.validatesUnread(maxDepth: config.maxDepth) else {
+        break fast
+      }
       FastPath.envelopeScan.taken()
       // Params made where passed: a `let` was destroyed through metadata (~250 a keystroke).
       let method = body.extracting(call.method)

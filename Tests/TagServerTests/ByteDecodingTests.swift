@@ -343,7 +343,12 @@ extension ByteDecodingTests {
         #"{"jsonrpc":"2.0","id":4,"method":"field/didChange","params":{"field":"s","contentChanges":"#,
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"x":"#,
         #"{"jsonrpc":"2.0","method":"field/didChang","params":{"field":"s","contentChanges":"#,
-      ].map { Array($0.utf8) + edits + Array("}}".utf8) }
+      ].flatMap { start in
+        // The changes last, or followed by a plain member (valid, repeated, or not a number).
+        [#"}}"#, #","applied":3}}"#, #","contentChanges":3}}"#, #","applied":03}}"#].map {
+          Array(start.utf8) + edits + Array($0.utf8)
+        }
+      }
     }
     let setup = [
       #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,

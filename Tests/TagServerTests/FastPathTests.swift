@@ -78,6 +78,14 @@ import Testing
         didChange(version: 1, at: 0, "red,"),
       ]
     ),
+    // The same with `applied` after the changes (the scan ends the array from the body's end).
+    Case(
+      path: .unvalidatedChanges,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"text":"red"}],"applied":0}}"#,
+      ]
+    ),
     // The client applies the update's deletion of the consumed "red,", then deletes a typed
     // character with Backspace: both end the mirror's cells.
     Case(

@@ -26,7 +26,7 @@ extension JSONScanner {
   /// allocates nothing per object); nil (nothing consumed) when the next value is not an object.
   public mutating func readObjectRanges(
     reusing storage: inout [JSONObjectRanges.Member],
-    unread: inout Bool
+    unread: inout Int?
   ) throws(JSONParseError) -> JSONObjectRanges? {
     guard try beginObject() else { return nil }
     var members = storage
@@ -43,11 +43,10 @@ extension JSONScanner {
       var isPlainString = false
       if position < input.count, input[position] == UInt8(ascii: "\"") {
         isPlainString = try !scanString().1
-      } else if depth == 2, maxDepth >= 6, input[position] == UInt8(ascii: "["),
-        input.count - position > 4, input[input.count - 3] == UInt8(ascii: "]"),
-        input[input.count - 2] == UInt8(ascii: "}"), input[input.count - 1] == UInt8(ascii: "}")
+      } else if depth == 2, maxDepth >= 6, unread == nil, input[position] == UInt8(ascii: "["),
+        let end = unreadArrayEnd(after: position, of: key.raw)
       {
-        (unread, position) = (true, input.count - 2)
+        (unread, position) = (members.count, end)
       } else {
         try skipValue()
       }
@@ -61,6 +60,33 @@ extension JSONScanner {
       )
     }
     return JSONObjectRanges(members: members)
+  }
+
+  /// Where an array at `start` would end if it is the last params member and the body ends
+  /// right after it (`…]}}`), or after one plain member more, `…],"name":<digits>}}` (the
+  /// `applied` a sync message may carry after its changes, when `name` is not the array's own
+  /// `key` repeated): the position after its `]`, found from the body's end without walking
+  /// it; nil when the body ends otherwise.
+  @inline(__always)
+  private func unreadArrayEnd(after start: Int, of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    var end = input.count - 3
+    guard end - start > 1, input[end + 1] == UInt8(ascii: "}"), input[end + 2] == UInt8(ascii: "}")
+    else { return nil }
+    if input[end] != UInt8(ascii: "]") {
+      while end > start, input[end] &- UInt8(ascii: "0") < 10 { end -= 1 }
+      guard end < input.count - 3, input[end] == UInt8(ascii: ":"),
+        input[end - 1] == UInt8(ascii: "\"")
+      else { return nil }
+      end -= 2
+      let nameEnd = end + 1
+      while end > start, input[end] | 0x20 &- UInt8(ascii: "a") < 26 { end -= 1 }
+      guard end - start > 2, input[end] == UInt8(ascii: "\""), input[end - 1] == UInt8(ascii: ","),
+        !input[(end + 1)..<nameEnd].elementsEqual(key)
+      else { return nil }
+      end -= 2
+      guard input[end] == UInt8(ascii: "]") else { return nil }
+    }
+    return end + 1
   }
 }
 
@@ -76,23 +102,24 @@ public struct ScannedCall {
   public var params: ScannedParams
   /// The body the ranges of ``params`` are in (lent, like it).
   public var body: MessageBytes
-  /// Whether the scan took the last params member unread (``validatesUnread(maxDepth:)``;
+  /// Which params member the scan took unread, if one (``validatesUnread(maxDepth:)``;
   /// ``JSONScanner/readObjectRanges(reusing:unread:)``).
-  public var hasUnread = false
+  public var unread: Int?
 
-  /// Whether the call is `method` and its params member taken unread (``hasUnread``) `member`.
+  /// Whether the call is `method` and its params member taken unread (``unread``) `member`.
   public func reads(_ method: StaticString, unread member: StaticString) -> Bool {
-    guard hasUnread, case .object(let r) = params, let last = r.members.last else { return false }
+    guard let unread, case .object(let r) = params else { return false }
+    let taken = r.members[unread]
     return JSONScanner.Key(raw: body.slice(self.method), hasEscapes: false) == method
-      && JSONScanner.Key(raw: body.slice(last.key), hasEscapes: last.keyHasEscapes) == member
+      && JSONScanner.Key(raw: body.slice(taken.key), hasEscapes: taken.keyHasEscapes) == member
   }
 
   /// Whether the member the scan took unread, if any, is valid JSON (2 levels in): when it is
   /// not, ``Envelope/decode(_:maxDepth:)-(Span<UInt8>,_)`` answers the body.
   public func validatesUnread(maxDepth: Int) -> Bool {
-    guard hasUnread, case .object(let r) = params, let last = r.members.last else { return true }
+    guard let unread, case .object(let r) = params else { return true }
     let depth = min(maxDepth, JSONReader.maxSupportedDepth) - 2
-    var scanner = JSONScanner(body.slice(last.value), maxDepth: depth)
+    var scanner = JSONScanner(body.slice(r.members[unread].value), maxDepth: depth)
     return (try? scanner.scanDocument()) != nil
   }
 }
@@ -157,7 +184,7 @@ extension Envelope {
       var id: RequestID?
       var method: Range<Int>?
       var params = ScannedParams.absent
-      var (sawParams, unread) = (false, false)
+      var (sawParams, unread) = (false, Int?.none)
       while let key = try scanner.nextKey() {
         guard !key.hasEscapes, let start = key.raw.baseAddress, let base = body.baseAddress else {
           return nil
@@ -209,7 +236,7 @@ extension Envelope {
       try scanner.finish()
       guard sawVersion, let method else { return nil }
       let bytes = MessageBytes(lendingValidated: body)
-      return ScannedCall(id: id, method: method, params: params, body: bytes, hasUnread: unread)
+      return ScannedCall(id: id, method: method, params: params, body: bytes, unread: unread)
     } catch {
       return nil
     }
