@@ -43,8 +43,8 @@ extension JSONScanner {
       var isPlainString = false
       if position < input.count, input[position] == UInt8(ascii: "\"") {
         isPlainString = try !scanString().1
-      } else if depth == 2, maxDepth >= 6, unread == nil, input[position] == UInt8(ascii: "["),
-        let end = unreadArrayEnd(after: position, of: key.raw)
+      } else if depth == 2, maxDepth >= 6, input[position] == UInt8(ascii: "["),
+        let end = unreadArrayEnd(after: position)
       {
         (unread, position) = (members.count, end)
       } else {
@@ -64,11 +64,11 @@ extension JSONScanner {
 
   /// Where an array at `start` would end if it is the last params member and the body ends
   /// right after it (`…]}}`), or after one plain member more, `…],"name":<digits>}}` (the
-  /// `applied` a sync message may carry after its changes, when `name` is not the array's own
-  /// `key` repeated): the position after its `]`, found from the body's end without walking
-  /// it; nil when the body ends otherwise.
+  /// `applied` a sync message may carry after its changes; were `name` the array's own, that
+  /// number would stand for it, which its reader refuses): the position after its `]`, found
+  /// from the body's end without walking it; nil when the body ends otherwise.
   @inline(__always)
-  private func unreadArrayEnd(after start: Int, of key: UnsafeBufferPointer<UInt8>) -> Int? {
+  private func unreadArrayEnd(after start: Int) -> Int? {
     var end = input.count - 3
     guard end - start > 1, input[end + 1] == UInt8(ascii: "}"), input[end + 2] == UInt8(ascii: "}")
     else { return nil }
@@ -78,10 +78,8 @@ extension JSONScanner {
         input[end - 1] == UInt8(ascii: "\"")
       else { return nil }
       end -= 2
-      let nameEnd = end + 1
       while end > start, input[end] | 0x20 &- UInt8(ascii: "a") < 26 { end -= 1 }
-      guard end - start > 2, input[end] == UInt8(ascii: "\""), input[end - 1] == UInt8(ascii: ","),
-        !input[(end + 1)..<nameEnd].elementsEqual(key)
+      guard end - start > 2, input[end] == UInt8(ascii: "\""), input[end - 1] == UInt8(ascii: ",")
       else { return nil }
       end -= 2
       guard input[end] == UInt8(ascii: "]") else { return nil }
