@@ -314,6 +314,23 @@ func scannerHasTheReadersDepthLimit(maxDepth: Int) {
   }
 }
 
+/// Long names are compared a word at a time: a difference in any byte still tells them apart.
+@Test func longKeysCompareEveryByte() throws {
+  for name: StaticString in ["contentChanges", "field/didChange!!", "abcdefgh"] {
+    let text = Array("\(name)".utf8)
+    for changed in [nil] + Array(text.indices) {
+      var key = text
+      if let changed { key[changed] ^= 0x01 }
+      let bytes = Array("{\"".utf8) + key + Array("\":1}".utf8)
+      try bytes.withUnsafeBufferPointer { buffer throws in
+        var scanner = JSONScanner(buffer)
+        #expect(try scanner.beginObject())
+        #expect(try scanner.nextKey().map { $0 == name } == (changed == nil), "\(name) \(key)")
+      }
+    }
+  }
+}
+
 @Test func stringBytesAreBorrowedFromTheInput() throws {
   let bytes = Array(#"["plain","esc\"aped"]"#.utf8)
   try bytes.withUnsafeBufferPointer { buffer in

@@ -73,8 +73,18 @@ public struct JSONScanner {
         return name.withUTF8Buffer { key.raw.elementsEqual($0) }
       }
       let expected = name.utf8Start
-      for index in 0..<count where base[index] != expected[index] { return false }
-      return true
+      guard count >= 8 else {
+        for index in 0..<count where base[index] != expected[index] { return false }
+        return true
+      }
+      // A word at a time, the last one overlapping (a byte at a time cost ~6 a byte).
+      func word(_ bytes: UnsafePointer<UInt8>, _ at: Int) -> UInt64 {
+        UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: at, as: UInt64.self)
+      }
+      for at in stride(from: 0, to: count - 8, by: 8) where word(base, at) != word(expected, at) {
+        return false
+      }
+      return word(base, count - 8) == word(expected, count - 8)
     }
   }
 
