@@ -111,6 +111,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// The field a message names found where the previous lookup found it (`Server.withField`),
   /// without hashing its id: a keystroke usually names the field the last one did.
   case lastFieldLookup
+  /// A keystroke's field id, when it is the one the previous message named, kept from that
+  /// message (its bytes compared), not made into a new `String` (`FieldChangeRequest.decode`).
+  case lastFieldID
 
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).
   @inlinable @inline(__always)

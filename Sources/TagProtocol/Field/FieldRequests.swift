@@ -82,7 +82,23 @@ public struct FieldChangeRequest: TagRequest, Hashable {
   }
 
   public init(params: Params<Member>) throws(ParamsError) {
-    field = try params.string(.field)
+    try self.init(params: params, lastField: nil)
+  }
+
+  /// Decodes a keystroke whose `field` is usually `lastField`, the one the message before named:
+  /// then that string is kept, and none is made (``FastPath/lastFieldID``).
+  public static func decode(_ source: ParamsSource, lastField: String?) throws(ParamsError) -> Self
+  {
+    try Self(params: .root(source), lastField: lastField)
+  }
+
+  init(params: Params<Member>, lastField: String?) throws(ParamsError) {
+    if FastPath.lastFieldID.isOn, let lastField, params.isPlainString(.field, lastField) {
+      FastPath.lastFieldID.taken()
+      field = lastField
+    } else {
+      field = try params.string(.field)
+    }
     let wholeDraft = params.has(.text)
     let hasVersion = params.has(.version)
     if wholeDraft {
@@ -216,4 +232,15 @@ public struct FieldCloseRequest: TagRequest, Hashable {
 public enum FieldMember: Int, ParamsMember {
   case field
   public static let declared = declare()
+}
+
+extension Params {
+  /// Whether member `key` is a string without escapes in the body, and that string is `text`.
+  @inline(__always)
+  fileprivate func isPlainString(_ key: M, _ text: String) -> Bool {
+    guard case .bytes(let body) = object, let value = slots.value(key.slot),
+      slots.isPlainString(key.slot)
+    else { return false }
+    return body.isPlainString(at: value, text)
+  }
 }
