@@ -106,6 +106,10 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// without the general `splice` of the runs.
   case mirrorDeletionAtEnd
 
+  /// A response's integer id written with the `{"jsonrpc":"2.0","id":` before it after one
+  /// capacity check (`JSONWriter.beginMessage`), not as a fragment and a value.
+  case integerID
+
   // MARK: TagServer
 
   /// The field a message names found where the previous lookup found it (`Server.withField`),

@@ -93,7 +93,11 @@ public struct FieldChangeRequest: TagRequest, Hashable {
   }
 
   init(params: Params<Member>, lastField: String?) throws(ParamsError) {
-    if FastPath.lastFieldID.isOn, let lastField, params.isPlainString(.field, lastField) {
+    let (slots, slot) = (params.slots, Member.field.slot)
+    if FastPath.lastFieldID.isOn, let lastField, case .bytes(let body) = params.object,
+      let value = slots.value(slot), slots.isPlainString(slot),
+      body.isPlainString(at: value, lastField)
+    {
       FastPath.lastFieldID.taken()
       field = lastField
     } else {
@@ -232,15 +236,4 @@ public struct FieldCloseRequest: TagRequest, Hashable {
 public enum FieldMember: Int, ParamsMember {
   case field
   public static let declared = declare()
-}
-
-extension Params {
-  /// Whether member `key` is a string without escapes in the body, and that string is `text`.
-  @inline(__always)
-  fileprivate func isPlainString(_ key: M, _ text: String) -> Bool {
-    guard case .bytes(let body) = object, let value = slots.value(key.slot),
-      slots.isPlainString(key.slot)
-    else { return false }
-    return body.isPlainString(at: value, text)
-  }
 }
