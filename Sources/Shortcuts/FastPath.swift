@@ -106,11 +106,18 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// without the general `splice` of the runs.
   case mirrorDeletionAtEnd
 
+  /// A response's integer id written with the `{"jsonrpc":"2.0","id":` before it after one
+  /// capacity check (`JSONWriter.beginMessage`), not as a fragment and a value.
+  case integerID
+
   // MARK: TagServer
 
   /// The field a message names found where the previous lookup found it (`Server.withField`),
   /// without hashing its id: a keystroke usually names the field the last one did.
   case lastFieldLookup
+  /// A keystroke's field id, when it is the one the previous message named, kept from that
+  /// message (its bytes compared), not made into a new `String` (`FieldChangeRequest.decode`).
+  case lastFieldID
 
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).
   @inlinable @inline(__always)

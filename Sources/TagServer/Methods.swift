@@ -216,7 +216,13 @@ extension FieldChangeRequest: ServedRequest {
     guard FastPath.stateInPlace.isOn else {
       return try s.answer(decoded(params), id: id, outbox: &outbox)
     }
-    try s.changeField(decoded(params), outbox: &outbox) { session, outcome, outbox in
+    let request: FieldChangeRequest
+    do throws(ParamsError) {
+      request = try .decode(params, lastField: s.lastField?.id)
+    } catch {
+      throw .params(error)
+    }
+    try s.changeField(request, outbox: &outbox) { session, outcome, outbox in
       FastPath.stateInPlace.taken()
       outbox.write { session.writeReply(id: id, outcome, to: &$0) }
     }

@@ -175,6 +175,10 @@ import Testing
         change("green"),
       ]
     ),
+    // The first keystroke names the field anew (after `field/open` the table changed); the
+    // second names the one the first did.
+    Case(path: .integerID, messages: [open]),
+    Case(path: .lastFieldID, messages: [open, change("g"), change("gr")]),
     Case(
       path: .plainMirrorEdits,
       messages: [

@@ -11,8 +11,16 @@ extension JSONWriter {
   /// `,"result":` and the result (a field's reply keeps them in one run), or `,"error":`, then
   /// ``endObject()``.
   public mutating func beginMessage(id: RequestID?) {
-    fragment(#"{"jsonrpc":"2.0","id":"#)
-    self.id(id)
+    let prefix: StaticString = #"{"jsonrpc":"2.0","id":"#
+    guard FastPath.integerID.isOn, case .integer(let number)? = id else {
+      fragment(prefix)
+      return self.id(id)
+    }
+    FastPath.integerID.taken()
+    let (length, out) = (prefix.utf8CodeUnitCount, reserve(prefix.utf8CodeUnitCount + 20))
+    Self.copy(prefix.utf8Start, to: out, count: length)
+    written += length + Self.writeDecimal(number, to: out + length)
+    needsComma = true
   }
 
   /// Writes an error response; `id` nil is written as `"id":null`.

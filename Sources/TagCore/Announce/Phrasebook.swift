@@ -425,7 +425,8 @@ public protocol PhraseSink: ~Copyable {
 extension PhraseSink where Self: ~Copyable {
   /// `before`, `text`, `after`.
   mutating func phrase(_ before: StaticString, _ text: String, _ after: StaticString) {
-    words(before)
+    // Many sentences start with the text: a sink's call for no words is not made.
+    if before.utf8CodeUnitCount > 0 { words(before) }
     self.text(text)
     words(after)
   }

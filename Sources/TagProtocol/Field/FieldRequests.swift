@@ -82,7 +82,27 @@ public struct FieldChangeRequest: TagRequest, Hashable {
   }
 
   public init(params: Params<Member>) throws(ParamsError) {
-    field = try params.string(.field)
+    try self.init(params: params, lastField: nil)
+  }
+
+  /// Decodes a keystroke whose `field` is usually `lastField`, the one the message before named:
+  /// then that string is kept, and none is made (``FastPath/lastFieldID``).
+  public static func decode(_ source: ParamsSource, lastField: String?) throws(ParamsError) -> Self
+  {
+    try Self(params: .root(source), lastField: lastField)
+  }
+
+  init(params: Params<Member>, lastField: String?) throws(ParamsError) {
+    let (slots, slot) = (params.slots, Member.field.slot)
+    if FastPath.lastFieldID.isOn, let lastField, case .bytes(let body) = params.object,
+      let value = slots.value(slot), slots.isPlainString(slot),
+      body.isPlainString(at: value, lastField)
+    {
+      FastPath.lastFieldID.taken()
+      field = lastField
+    } else {
+      field = try params.string(.field)
+    }
     let wholeDraft = params.has(.text)
     let hasVersion = params.has(.version)
     if wholeDraft {
