@@ -53,3 +53,21 @@ private func made(_ session: inout FieldSession, _ outcome: FieldOutcome) -> Str
   w.response(id: .integer(12)) { result.write(to: &$0) }
   return String(decoding: w.bytes, as: UTF8.self)
 }
+
+/// A `field/setOptions` that changes the prompt shows it in the next reply, though the tags did
+/// not change: the prompt is written with the tags' kept text (`EncodedTags` after the head),
+/// and that text is forgotten with the old prompt.
+@Test func aNewPromptIsInTheNextReply() throws {
+  var session = FieldSession(
+    id: "f",
+    options: FieldOptions(prompt: "Old prompt"),
+    config: ServerConfig(),
+    language: .en
+  )
+  var outcome = try session.change(.event(.draftChanged("a,")), limit: .max, encoding: .utf16)
+  #expect(inPlace(&session, outcome).contains(#""prompt":"Old prompt""#))
+  _ = session.setOptions(FieldOptions(prompt: "New prompt"), config: ServerConfig())
+  outcome = try session.change(.event(.draftChanged("b")), limit: .max, encoding: .utf16)
+  let reply = inPlace(&session, outcome)
+  #expect(reply.contains(#""prompt":"New prompt""#) && !reply.contains("Old prompt"), "\(reply)")
+}
