@@ -80,6 +80,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// A draft typed or deleted at its end is checked for separators only where it changed
   /// (`TagField.extendsPlainDraft`), not split again whole.
   case plainDraftExtension
+  /// The sync mirror tells the field its draft was typed or deleted at its end
+  /// (`TagField.applyDraftEditedAtEnd`), so that ``plainDraftExtension`` compares no prefix.
+  case draftEndEdit
   /// A piece of the field's text made a candidate straight from its bytes when its ends are
   /// ASCII (`FieldText.candidate`), not through `String`'s Unicode trimming and case mappings.
   case asciiCandidate
@@ -92,9 +95,6 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case asciiCaselessFold
   /// Printable ASCII is one terminal cell per byte (`DisplayWidth.cells`), without clusters.
   case printableASCIIWidth
-  /// Long ASCII texts compared by the standard library's memcmp (`hasSameUTF8`, `hasUTF8Prefix`)
-  /// instead of the word loop.
-  case knownASCIIComparison
   /// A large paste's separators counted eight bytes a step (`FieldText.Pieces.bound`) when
   /// they are at most four ASCII bytes, not looked up byte by byte.
   case wordSeparatorCount

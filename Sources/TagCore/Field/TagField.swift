@@ -92,6 +92,9 @@ public struct TagField: Hashable, Sendable {
   /// Whether ``draft`` is known to hold no separator (the rule left it so): typing that only
   /// adds text after it then needs only the added text scanned.
   private var draftIsPlain = true
+  /// Whether the draft change being applied is known to be the draft with bytes added at or
+  /// removed from its end (``applyDraftEditedAtEnd(_:)``): no prefix check is needed.
+  private var editedAtEnd = false
   /// Whether the rules changed under tags admitted by others (``setRules(_:)``): only then can
   /// a tag break them, so only then does a change of the tags look for ``flagged`` ones (an
   /// undo may bring back a tag the new rules refuse).
@@ -163,6 +166,15 @@ public struct TagField: Hashable, Sendable {
     }
     if rulesChanged, outcome.changed.contains(.tags) { flagged = findFlagged() }
     return outcome
+  }
+
+  /// ``apply(_:)`` of ``FieldEvent/draftChanged(_:)`` for a `text` the caller knows to be the
+  /// draft with bytes added at or removed from its end (the sync mirror's typing and Backspace):
+  /// the rule then scans only what was added, comparing nothing (``FastPath/draftEndEdit``).
+  public mutating func applyDraftEditedAtEnd(_ text: String) -> FieldOutcome {
+    editedAtEnd = true
+    defer { editedAtEnd = false }
+    return apply(.draftChanged(text))
   }
 
   /// Gives the field new rules, keeping its tags, draft, selection and history.
@@ -316,6 +328,7 @@ public struct TagField: Hashable, Sendable {
           text,
           draft: draft,
           draftIsPlain: draftIsPlain,
+          editedAtEnd: editedAtEnd,
           separators: separators
         ), let rest = admitPieces(of: text, into: &outcome)
       else {
@@ -617,17 +630,21 @@ public struct TagField: Hashable, Sendable {
     _ text: String,
     draft: String,
     draftIsPlain: Bool,
+    editedAtEnd: Bool,
     separators: FieldText.Separators
   ) -> Bool {
     guard FastPath.plainDraftExtension.isOn, draftIsPlain, draft.utf8.count >= 32 else {
       return false
     }
+    // The caller knows the edit was at the end: the lengths say which way.
+    let knownAtEnd = editedAtEnd && FastPath.draftEndEdit.isOn
+    if knownAtEnd { FastPath.draftEndEdit.taken() }
     // Deleting at the end: every prefix of text without a separator has none.
-    if draft.hasUTF8Prefix(text) {
+    if knownAtEnd ? text.utf8.count <= draft.utf8.count : draft.hasUTF8Prefix(text) {
       FastPath.plainDraftExtension.taken()
       return true
     }
-    guard text.hasUTF8Prefix(draft) else { return false }
+    guard knownAtEnd || text.hasUTF8Prefix(draft) else { return false }
     let utf8 = text.utf8.span
     var added = FieldText.Pieces()
     guard added.next(utf8.extracting(draft.utf8.count..<utf8.count), separators) == nil else {

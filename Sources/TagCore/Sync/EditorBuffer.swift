@@ -175,12 +175,15 @@ public struct EditorBuffer: Hashable, Sendable {
     // Whether the rule ran on the draft as the last edit left it (running it again on its own
     // result changes nothing: that draft holds no separator).
     var committed = false
+    // Whether the last edit was typing or a deletion at the end of a draft that is every cell.
+    var atEnd = false
     for edit in edits {
       // These cannot fail: the same edits fitted above.
       guard let (start, end, newText) = try? offsets(of: edit, encoding: encoding) else {
         continue
       }
       committed = false
+      atEnd = false
       if applied {
         realize(start, end, newText)
       } else if newText.isEmpty, isBackspaceOverConsumedText(start: start, end: end) {
@@ -188,12 +191,12 @@ public struct EditorBuffer: Hashable, Sendable {
         take(backspaceOnDraft(&field, composing: composing))
         continue
       } else {
-        replace(start, end, with: newText, as: .normal)
+        atEnd = replace(start, end, with: newText, as: .normal)
       }
       // The server's own edits leave the draft as it was: no rule runs on them (a tag edited
       // back into the draft may hold a separator, and only the next keystroke splits it).
       if !composing && !applied {
-        take(commit(&field))
+        take(commit(&field, atEnd: atEnd))
         committed = true
       }
     }
@@ -369,8 +372,11 @@ public struct EditorBuffer: Hashable, Sendable {
 
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens
   /// with text, and after every change).
-  public mutating func commit(_ field: inout TagField) -> FieldOutcome {
-    let outcome = field.apply(.draftChanged(draft))
+  ///
+  /// `atEnd`: the draft is every cell and the last edit typed or deleted at its end, which the
+  /// field is told (``TagField/applyDraftEditedAtEnd(_:)``).
+  public mutating func commit(_ field: inout TagField, atEnd: Bool = false) -> FieldOutcome {
+    let outcome = atEnd ? field.applyDraftEditedAtEnd(cells) : field.apply(.draftChanged(draft))
     // The rule rewrites the draft only when it found a separator, and then every piece before
     // it was added or dropped: otherwise (most keystrokes) the cells already spell the draft.
     if outcome.added.isEmpty && outcome.dropped.isEmpty { return outcome }
@@ -513,8 +519,15 @@ public struct EditorBuffer: Hashable, Sendable {
   }
 
   /// Replaces the client's text between visible byte offsets `start` and `end` with `text`
-  /// in cells of `state`.
-  private mutating func replace(_ start: Int, _ end: Int, with text: String, as state: State) {
+  /// in cells of `state`; true when that typed or deleted at the end of cells that are all
+  /// normal, so that the draft is the cells before and after.
+  @discardableResult
+  private mutating func replace(
+    _ start: Int,
+    _ end: Int,
+    with text: String,
+    as state: State
+  ) -> Bool {
     let range = cellRange(start, end)
     if range.isEmpty, range.lowerBound == cells.utf8.count {
       // Typing at the end: the text joins the last run or starts one.
@@ -526,7 +539,9 @@ public struct EditorBuffer: Hashable, Sendable {
       }
     } else if !(text.isEmpty && removedAtEnd(range)) {
       splice(range, with: text, as: state)
+      return false
     }
+    return state == .normal && runs.count <= 1 && runs.first?.state != .consumed
   }
 
   /// Removes the cells at byte `range` when it ends the cells within the last run, which is not

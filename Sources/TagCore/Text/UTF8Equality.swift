@@ -1,5 +1,3 @@
-import Shortcuts
-
 extension String {
   /// Whether `other` has the same UTF-8 bytes, not only canonical equivalence.
   ///
@@ -17,18 +15,7 @@ extension String {
 
   /// Whether the first `b.utf8.count` bytes of `a` are `b`'s (`a` has at least that many).
   private static func sameUTF8OfSameCount(_ a: String, _ b: String) -> Bool {
-    let count = b.utf8.count
-    // Long ASCII text (known from the strings' own flags): for ASCII, `String` equality is
-    // byte equality, and the standard library compares with memcmp, about twice as fast as
-    // the word loop below (a 1,000-byte draft is compared twice per keystroke).
-    if count >= 64, FastPath.knownASCIIComparison.isOn, a.utf8Span.isKnownASCII,
-      b.utf8Span.isKnownASCII
-    {
-      FastPath.knownASCIIComparison.taken()
-      let utf8 = a.utf8
-      return a[..<utf8.index(utf8.startIndex, offsetBy: count)] == b
-    }
-    return sameBytes(a.utf8.span, b.utf8.span)
+    sameBytes(a.utf8.span, b.utf8.span)
   }
 
   /// Whether `a` starts with the bytes of `b` (`a` holds at least as many), eight at a time.
