@@ -105,6 +105,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// client applying a deletion of consumed text), made in place (`EditorBuffer.removedAtEnd`),
   /// without the general `splice` of the runs.
   case mirrorDeletionAtEnd
+  /// A keystroke typed or deleted at the end of a one-line ASCII mirror with nothing pending
+  /// (`EditorBuffer.keystrokeAtEnd`), without the general path's checks and loop.
+  case mirrorKeystroke
 
   /// A response's integer id written with the `{"jsonrpc":"2.0","id":` before it after one
   /// capacity check (`JSONWriter.beginMessage`), not as a fragment and a value.

@@ -135,6 +135,15 @@ import Testing
         open, change(String(repeating: "g", count: 40)), change(String(repeating: "g", count: 41)),
       ]
     ),
+    // Typing and Backspace at the end of a synced draft.
+    Case(
+      path: .mirrorKeystroke,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "gr"),
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"contentChanges":[{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}},"text":""}]}}"#,
+      ]
+    ),
     // Typing at the end of a long synced draft: the mirror tells the field so.
     Case(
       path: .draftEndEdit,
@@ -182,9 +191,11 @@ import Testing
     Case(path: .lastFieldID, messages: [open, change("g"), change("gr")]),
     Case(
       path: .plainMirrorEdits,
+      // Past the keystroke's own path (mirrorKeystroke): the client applying a pending edit.
       messages: [
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"text":"red,"}]}}"#,
+        didChange(version: 1, at: 0, "red,"),
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"applied":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":4}},"text":""}]}}"#,
       ]
     ),
   ]

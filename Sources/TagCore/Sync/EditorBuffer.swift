@@ -150,6 +150,11 @@ public struct EditorBuffer: Hashable, Sendable {
     field: inout TagField
   ) throws(EditorBufferError) -> FieldOutcome {
     guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
+    if !composing, !applied, let outcome = keystrokeAtEnd(edits, field: &field) {
+      self.version = version
+      self.composing = false
+      return outcome
+    }
     // Every edit must fit before anything changes. The rule never changes the client's text,
     // only cell states, so edits that fit the client's text one after another fit the mirror.
     if !plainEditsFit(edits) {
@@ -209,6 +214,34 @@ public struct EditorBuffer: Hashable, Sendable {
       take(commit(&field))
     }
     return outcome
+  }
+
+  /// The usual keystroke, applied without the general path's checks and loop.
+  ///
+  /// One edit typing or deleting at the end of one line of ASCII where nothing is pending, so
+  /// the draft is every cell: the cells change at their end and the rule runs, as the general
+  /// path would (``FastPath/mirrorKeystroke``); nil, changing nothing, for any other change.
+  private mutating func keystrokeAtEnd(
+    _ edits: [TextEdit],
+    field: inout TagField
+  ) -> FieldOutcome? {
+    guard FastPath.mirrorKeystroke.isOn, edits.count == 1, specials == 0,
+      runs.count == 0 || (runs.count == 1 && runs[0].state == .normal),
+      let range = edits[0].range, range.start.line == 0, range.end.line == 0,
+      range.end.character == visibleCount, range.start.character >= 0,
+      range.start.character <= range.end.character
+    else { return nil }
+    let text = edits[0].newText
+    if range.start.character == range.end.character {
+      cells.append(text)
+      Self.append(Run(state: .normal, count: text.utf8.count), to: &runs)
+      visibleCount += text.utf8.count
+      specials += Self.specials(in: text.utf8.span)
+    } else if !text.isEmpty || !removedAtEnd(range.start.character..<range.end.character) {
+      return nil
+    }
+    FastPath.mirrorKeystroke.taken()
+    return commit(&field, atEnd: true)
   }
 
   /// Takes the client's change without letting it reach the field (it would take the field past
