@@ -108,6 +108,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// A keystroke typed or deleted at the end of a one-line ASCII mirror with nothing pending
   /// (`EditorBuffer.keystrokeAtEnd`), without the general path's checks and loop.
   case mirrorKeystroke
+  /// The client applying the deletion of a whole buffer the rule consumed
+  /// (`EditorBuffer.deletedAllConsumed`), without `realize` and the general path's checks.
+  case mirrorAppliedCommit
 
   /// A response's integer id written with the `{"jsonrpc":"2.0","id":` before it after one
   /// capacity check (`JSONWriter.beginMessage`), not as a fragment and a value.

@@ -144,6 +144,15 @@ import Testing
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"contentChanges":[{"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}},"text":""}]}}"#,
       ]
     ),
+    // The client applying the update that deletes what a keystroke committed.
+    Case(
+      path: .mirrorAppliedCommit,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "red,"),
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"applied":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":4}},"text":""}]}}"#,
+      ]
+    ),
     // Typing at the end of a long synced draft: the mirror tells the field so.
     Case(
       path: .draftEndEdit,
@@ -191,11 +200,11 @@ import Testing
     Case(path: .lastFieldID, messages: [open, change("g"), change("gr")]),
     Case(
       path: .plainMirrorEdits,
-      // Past the keystroke's own path (mirrorKeystroke): the client applying a pending edit.
+      // Past the keystroke's own path (mirrorKeystroke): typing inside the text.
       messages: [
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
-        didChange(version: 1, at: 0, "red,"),
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":2,"applied":1,"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":4}},"text":""}]}}"#,
+        didChange(version: 1, at: 0, "gr"),
+        didChange(version: 2, at: 1, "e"),
       ]
     ),
   ]

@@ -155,6 +155,11 @@ public struct EditorBuffer: Hashable, Sendable {
       self.composing = false
       return outcome
     }
+    if applied, deletedAllConsumed(edits) {
+      self.version = version
+      self.composing = composing
+      return FieldOutcome()
+    }
     // Every edit must fit before anything changes. The rule never changes the client's text,
     // only cell states, so edits that fit the client's text one after another fit the mirror.
     if !plainEditsFit(edits) {
@@ -242,6 +247,25 @@ public struct EditorBuffer: Hashable, Sendable {
     }
     FastPath.mirrorKeystroke.taken()
     return commit(&field, atEnd: true)
+  }
+
+  /// The client applying the update after a keystroke that committed all it had.
+  ///
+  /// One edit deleting the whole one-line ASCII buffer, every cell consumed: the mirror
+  /// empties, as
+  /// ``realize(_:_:_:)`` would leave it (``FastPath/mirrorAppliedCommit``); false, changing
+  /// nothing, for any other change.
+  private mutating func deletedAllConsumed(_ edits: [TextEdit]) -> Bool {
+    guard FastPath.mirrorAppliedCommit.isOn, edits.count == 1, specials == 0, runs.count == 1,
+      runs[0].state == .consumed, edits[0].newText.isEmpty, let range = edits[0].range,
+      range.start.line == 0, range.start.character == 0, range.end.line == 0,
+      range.end.character == visibleCount
+    else { return false }
+    FastPath.mirrorAppliedCommit.taken()
+    cells = ""
+    runs.removeAll(keepingCapacity: true)
+    visibleCount = 0
+    return true
   }
 
   /// Takes the client's change without letting it reach the field (it would take the field past
