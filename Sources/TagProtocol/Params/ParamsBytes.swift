@@ -235,25 +235,32 @@ enum ParamsObject {
   func textEdits(_ range: Range<Int>) -> [TextEdit]? {
     guard case .bytes(let body) = self else { return nil }
     var cursor = body.cursor(range)
-    guard cursor.expect("[") else { return nil }
-    var edits: [TextEdit] = []
-    if !cursor.expect("]") {
-      // Editors send one change at a time: made at its size, not reserved and grown.
-      guard let first = cursor.contentChange() else { return nil }
-      edits = [first]
-      while cursor.expect(",") {
-        guard let next = cursor.contentChange() else { return nil }
-        edits.append(next)
-      }
-      guard cursor.expect("]") else { return nil }
-    }
-    guard cursor.at == cursor.end else { return nil }
-    FastPath.compactContentChanges.taken()
+    guard let edits = cursor.contentChanges(), cursor.at == cursor.end else { return nil }
     return edits
   }
 }
 
 extension MessageBytes.Cursor {
+  /// LSP content changes, `[` to `]`, in the forms ``ParamsObject/textEdits(_:)`` reads (as
+  /// valid JSON, nesting 4 deep); nil for anything else.
+  @inline(__always)
+  mutating func contentChanges() -> [TextEdit]? {
+    guard expect("[") else { return nil }
+    var edits: [TextEdit] = []
+    if !expect("]") {
+      // Editors send one change at a time: made at its size, not reserved and grown.
+      guard let first = contentChange() else { return nil }
+      edits = [first]
+      while expect(",") {
+        guard let next = contentChange() else { return nil }
+        edits.append(next)
+      }
+      guard expect("]") else { return nil }
+    }
+    FastPath.compactContentChanges.taken()
+    return edits
+  }
+
   /// One content change in one of the forms ``ParamsObject/textEdits(_:)`` reads.
   @inline(__always)
   fileprivate mutating func contentChange() -> TextEdit? {
