@@ -104,7 +104,7 @@ public struct Server: Sendable {
     // responses, any error) takes the JSONValue path, which gives the exact answers.
     // A `field/didChange`, a keystroke in an editor, is decoded in the pass that validates it.
     if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running,
-      let change = FieldDidChangeNotification.scan(body, config.maxDepth, lastField?.id)
+      let change = FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth)
     {
       return change.perform(on: &self, outbox: &outbox)
     }

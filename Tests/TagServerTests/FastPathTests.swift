@@ -179,14 +179,6 @@ import Testing
     // second names the one the first did.
     Case(path: .integerID, messages: [open]),
     Case(path: .lastFieldID, messages: [open, change("g"), change("gr")]),
-    // A `field/didChange` naming the field the message before did keeps its id too.
-    Case(
-      path: .lastFieldID,
-      messages: [
-        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
-        didChange(version: 1, at: 0, "g"), didChange(version: 2, at: 1, "r"),
-      ]
-    ),
     Case(
       path: .plainMirrorEdits,
       messages: [

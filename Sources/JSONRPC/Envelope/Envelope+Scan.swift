@@ -143,80 +143,74 @@ extension Envelope {
     maxDepth: Int = JSONReader.defaultMaxDepth,
     reusing storage: inout [JSONObjectRanges.Member]
   ) -> ScannedCall? {
-    body.withUnsafeBufferPointer { scanCall($0, maxDepth: maxDepth, reusing: &storage) }
-  }
-
-  private static func scanCall(
-    _ body: UnsafeBufferPointer<UInt8>,
-    maxDepth: Int,
-    reusing storage: inout [JSONObjectRanges.Member]
-  ) -> ScannedCall? {
-    var scanner = JSONScanner(body, maxDepth: maxDepth)
-    do throws(JSONParseError) {
-      var sawVersion = false
-      if FastPath.versionPrefix.isOn, scanner.beginObject(startingWith: Self.versionPrefix) {
-        FastPath.versionPrefix.taken()
-        sawVersion = true
-      } else {
-        guard try scanner.beginObject() else { return nil }
-      }
-      var sawID = false
-      var id: RequestID?
-      var method: Range<Int>?
-      var params = ScannedParams.absent
-      var sawParams = false
-      while let key = try scanner.nextKey() {
-        guard let head = scanner.head(of: key) else { return nil }
-        switch head {
-        case Self.jsonrpcKey:
-          guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
-            return nil
-          }
+    body.withUnsafeBufferPointer { body in
+      var scanner = JSONScanner(body, maxDepth: maxDepth)
+      do throws(JSONParseError) {
+        var sawVersion = false
+        if FastPath.versionPrefix.isOn, scanner.beginObject(startingWith: Self.versionPrefix) {
+          FastPath.versionPrefix.taken()
           sawVersion = true
-        case Self.idKey:
-          guard !sawID else { return nil }
-          sawID = true
-          // Each reader asks the value's kind and consumes nothing when it is another.
-          switch try scanner.readNumber() {
-          case .integer(let value): id = .integer(value)
-          case .double(let value) where value.isFinite: id = .double(value)
-          case nil:
-            guard let text = try scanner.readString() else { return nil }
-            id = .string(text)
-          default: return nil
-          }
-        case Self.methodKey:
-          guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
-            return nil
-          }
-          // The scanner stands after the closing quote.
-          let end = scanner.position - 1
-          method = (end - name.raw.count)..<end
-        case Self.paramsKey:
-          guard !sawParams else { return nil }
-          sawParams = true
-          switch try scanner.kind() {
-          case .object:
-            guard let ranges = try scanner.readObjectRanges(reusing: &storage)
-            else { return nil }
-            params = .object(ranges)
-          case .array, .null:
-            let start = scanner.position
-            try scanner.skipValue()
-            params = .other(start..<scanner.position)
-          default: return nil
-          }
-        default:
-          // Any other member is ignored by the classification too, but must be valid JSON.
-          try scanner.skipValue()
+        } else {
+          guard try scanner.beginObject() else { return nil }
         }
+        var sawID = false
+        var id: RequestID?
+        var method: Range<Int>?
+        var params = ScannedParams.absent
+        var sawParams = false
+        while let key = try scanner.nextKey() {
+          guard let head = scanner.head(of: key) else { return nil }
+          switch head {
+          case Self.jsonrpcKey:
+            guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
+              return nil
+            }
+            sawVersion = true
+          case Self.idKey:
+            guard !sawID else { return nil }
+            sawID = true
+            // Each reader asks the value's kind and consumes nothing when it is another.
+            switch try scanner.readNumber() {
+            case .integer(let value): id = .integer(value)
+            case .double(let value) where value.isFinite: id = .double(value)
+            case nil:
+              guard let text = try scanner.readString() else { return nil }
+              id = .string(text)
+            default: return nil
+            }
+          case Self.methodKey:
+            guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
+              return nil
+            }
+            // The scanner stands after the closing quote.
+            let end = scanner.position - 1
+            method = (end - name.raw.count)..<end
+          case Self.paramsKey:
+            guard !sawParams else { return nil }
+            sawParams = true
+            switch try scanner.kind() {
+            case .object:
+              guard let ranges = try scanner.readObjectRanges(reusing: &storage)
+              else { return nil }
+              params = .object(ranges)
+            case .array, .null:
+              let start = scanner.position
+              try scanner.skipValue()
+              params = .other(start..<scanner.position)
+            default: return nil
+            }
+          default:
+            // Any other member is ignored by the classification too, but must be valid JSON.
+            try scanner.skipValue()
+          }
+        }
+        try scanner.finish()
+        guard sawVersion, let method else { return nil }
+        let bytes = MessageBytes(lendingValidated: body)
+        return ScannedCall(id: id, method: method, params: params, body: bytes)
+      } catch {
+        return nil
       }
-      try scanner.finish()
-      guard sawVersion, let method else { return nil }
-      let bytes = MessageBytes(lendingValidated: body)
-      return ScannedCall(id: id, method: method, params: params, body: bytes)
-    } catch {
-      return nil
     }
   }
 }

@@ -64,8 +64,9 @@ public struct JSONScanner {
     /// Whether the name has no escapes and is `text` (its UTF-8 compared).
     @inline(__always)
     public func isPlain(_ text: String) -> Bool {
-      var text = text
-      return !hasEscapes && text.withUTF8 { holds($0.baseAddress, count: $0.count) }
+      !hasEscapes
+        && text.utf8.withContiguousStorageIfAvailable { holds($0.baseAddress, count: $0.count) }
+          == true
     }
 
     /// Whether the name is `name` (compared as bytes when the key has no escapes).

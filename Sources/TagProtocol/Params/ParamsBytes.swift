@@ -223,26 +223,15 @@ enum ParamsObject {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The LSP content changes at `range` when they are written the way editors write them; nil
-  /// for anything else, which the caller reads element by element (in its tree, so every
-  /// spelling reads alike and errors are exact).
-  ///
-  /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
-  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
-  /// `{"text":"…","caret":{"line":L,"character":C}}`,
-  /// numbers plain decimals of at most 18 digits, text without escapes. The body is valid
-  /// JSON, so only the shape is checked.
-  func textEdits(_ range: Range<Int>) -> [TextEdit]? {
-    guard case .bytes(let body) = self else { return nil }
-    var cursor = body.cursor(range)
-    guard let edits = cursor.contentChanges(), cursor.at == cursor.end else { return nil }
-    return edits
-  }
 }
 
 extension MessageBytes.Cursor {
-  /// LSP content changes, `[` to `]`, in the forms ``ParamsObject/textEdits(_:)`` reads (as
-  /// valid JSON, nesting 4 deep); nil for anything else.
+  /// LSP content changes, `[` to `]`, as editors write them; nil for anything else.
+  ///
+  /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
+  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
+  /// `{"text":"…","caret":{"line":L,"character":C}}`, numbers plain decimals of at most 18
+  /// digits, text without escapes or control characters, in UTF-8: valid JSON, 4 levels deep.
   @inline(__always)
   mutating func contentChanges() -> [TextEdit]? {
     guard expect("[") else { return nil }
@@ -261,7 +250,7 @@ extension MessageBytes.Cursor {
     return edits
   }
 
-  /// One content change in one of the forms ``ParamsObject/textEdits(_:)`` reads.
+  /// One content change in one of the forms ``contentChanges()`` reads.
   @inline(__always)
   fileprivate mutating func contentChange() -> TextEdit? {
     var range: TextRange?

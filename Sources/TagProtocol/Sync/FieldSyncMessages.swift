@@ -35,20 +35,18 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   }
 
   /// A `field/didChange` body decoded in the one pass that validates it
-  /// (``FastPath/pulledDidChange``), its members in any order: `field` a plain string (kept
-  /// `lastField` when it is that: ``FastPath/lastFieldID``), `version` and `applied` plain integers,
-  /// `contentChanges` in the compact forms; nil for anything else, for the general path.
-  public static func scan(_ body: Span<UInt8>, _ maxDepth: Int, _ lastField: String?) -> Self? {
+  /// (``FastPath/pulledDidChange``), its members in any order: `field` a plain string, `version`
+  /// and `applied` plain integers, `contentChanges` in the compact forms; nil for anything else.
+  public static func scan(_ body: Span<UInt8>, maxDepth: Int) -> Self? {
     guard FastPath.pulledDidChange.isOn else { return nil }
     let change = Envelope.scanNotification(body, maxDepth: maxDepth, method: method) {
-      (scanner: inout JSONScanner) throws(JSONParseError) in
-      try Self(scanning: &scanner, lastField: lastField)
+      (scanner: inout JSONScanner) throws(JSONParseError) in try Self(scanning: &scanner)
     }
     if change != nil { FastPath.pulledDidChange.taken() }
     return change
   }
 
-  private init?(scanning scanner: inout JSONScanner, lastField: String?) throws(JSONParseError) {
+  private init?(scanning scanner: inout JSONScanner) throws(JSONParseError) {
     guard try scanner.beginObject() else { return nil }
     var (field, version, changes, applied): (String?, Int?, [TextEdit]?, Int?)
     var order = 0
@@ -56,12 +54,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
       switch scanner.slot(of: key, in: Member.declared, expected: order).flatMap(Member.init) {
       case .field? where field == nil:
         guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return nil }
-        if FastPath.lastFieldID.isOn, let lastField, name.isPlain(lastField) {
-          FastPath.lastFieldID.taken()
-          field = lastField
-        } else {
-          field = name.string
-        }
+        field = name.string
       case .version? where version == nil:
         guard let value = scanner.readShortInteger() else { return nil }
         version = value
