@@ -162,7 +162,7 @@ extension MessageBytes {
     }
   }
 
-  /// The members of the object at `range`, matched into `declared`'s slots as it is walked;
+  /// The members of the object at `range`, walked and then matched into `declared`'s slots;
   /// nil when the value there is not an object.
   public func slots(ofObjectAt range: Range<Int>, _ declared: DeclaredMembers) -> MemberSlots? {
     // Over the whole body, so that the ranges are the body's.
