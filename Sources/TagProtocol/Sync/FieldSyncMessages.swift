@@ -49,9 +49,9 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   private init?(scanning scanner: inout JSONScanner) throws(JSONParseError) {
     guard try scanner.beginObject() else { return nil }
     var (field, version, changes, applied): (String?, Int?, [TextEdit]?, Int?)
-    var order = 0
+    var (order, declared) = (0, Member.declared)
     while let key = try scanner.nextKey() {
-      switch scanner.slot(of: key, in: Member.declared, expected: order).flatMap(Member.init) {
+      switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
       case .field? where field == nil:
         guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return nil }
         field = name.string
