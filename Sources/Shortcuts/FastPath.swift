@@ -50,9 +50,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case compactSizes
   /// LSP content changes in the shape editors write, matched as fixed runs, numbers and text.
   case compactContentChanges
-  /// `field/didChange`'s `contentChanges` taken unread by the envelope scan (`…]}}`, or
-  /// `…],"applied":N}}`), and validated by the reader that decodes them.
-  case unvalidatedChanges
+  /// A `field/didChange` decoded in the pass that validates its body
+  /// (`FieldDidChangeNotification.scan`): no member ranges, no `Params`, no second walk.
+  case pulledDidChange
 
   // MARK: Writer shortcuts
 

@@ -102,22 +102,15 @@ public struct Server: Sendable {
     // The fast path: one well-formed request or notification, classified and decoded straight
     // from the bytes, its reply written straight into the outbox. Everything else (batches,
     // responses, any error) takes the JSONValue path, which gives the exact answers.
-    fast: if decodesFromBytes, FastPath.envelopeScan.isOn,
+    // A `field/didChange`, a keystroke in an editor, is decoded in the pass that validates it.
+    if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running,
+      let change = FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth)
+    {
+      return change.perform(on: &self, outbox: &outbox)
+    }
+    if decodesFromBytes, FastPath.envelopeScan.isOn,
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)
     {
-      // `field/didChange`'s changes validate as they decode (a decoded change read them all);
-      // any other member the scan took unread is validated before anything is done.
-      if call.unread != nil, FastPath.unvalidatedChanges.isOn, call.id == nil,
-        lifecycle == .running,
-        call.reads("field/didChange", unread: "contentChanges"),
-        let change = try? FieldDidChangeNotification.decode(.bytes(call.body, call.params))
-      {
-        FastPath.unvalidatedChanges.taken()
-        return change.perform(on: &self, outbox: &outbox)
-      }
-      guard call.unread == nil || call.validatesUnread(maxDepth: config.maxDepth) else {
-        break fast
-      }
       FastPath.envelopeScan.taken()
       // Params made where passed: a `let` was destroyed through metadata (~250 a keystroke).
       let method = body.extracting(call.method)

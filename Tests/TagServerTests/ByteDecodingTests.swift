@@ -320,10 +320,10 @@ extension ByteDecodingTests {
 }
 
 extension ByteDecodingTests {
-  /// `field/didChange`'s `contentChanges`, which the envelope scan takes unread when it ends the
-  /// body (`FastPath.unvalidatedChanges`), answer alike both ways when they are not valid JSON
-  /// deep inside, or not one value: acted on, dropped before `initialize`, sent with an id, as
-  /// another member, to an unknown method.
+  /// `field/didChange`'s `contentChanges`, which the one pass decodes as it validates them
+  /// (`FastPath.pulledDidChange`), answer alike both ways when they are not valid JSON deep
+  /// inside, or not one value: acted on, dropped before `initialize`, sent with an id, as
+  /// another member, to an unknown method, after the other members.
   @Test func unreadContentChangesAnswerAlike() {
     let position = #"{"line":0,"character":0}"#
     let range = #"{"start":\#(position),"end":\#(position)}"#
@@ -343,6 +343,7 @@ extension ByteDecodingTests {
         #"{"jsonrpc":"2.0","id":4,"method":"field/didChange","params":{"field":"s","contentChanges":"#,
         #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,"x":"#,
         #"{"jsonrpc":"2.0","method":"field/didChang","params":{"field":"s","contentChanges":"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"version":2,"field":"s","contentChanges":"#,
       ].flatMap { start in
         // The changes last, or followed by a plain member (valid, repeated, or not a number).
         [#"}}"#, #","applied":3}}"#, #","contentChanges":3}}"#, #","applied":03}}"#].map {
@@ -382,6 +383,62 @@ extension ByteDecodingTests {
           }
         }
       }
+    }
+  }
+}
+
+extension ByteDecodingTests {
+  /// A `field/didChange` decoded in one pass (`FastPath.pulledDidChange`) in any member order,
+  /// and every shape it leaves to the general path, answer as the tree path does; the ones it
+  /// should take, it takes.
+  @Test func didChangeInOnePassAnswersAlike() {
+    let edits =
+      #""contentChanges":[{"range":{"start":{"line":0,"character":2},"end":{"line":0,"character":2}},"text":"c,"}]"#
+    let start = #"{"jsonrpc":"2.0","method":"field/didChange","params":"#
+    let taken = [
+      #"{"field":"s","version":2,\#(edits)}"#, #"{\#(edits),"version":2,"field":"s"}"#,
+      #"{"version":2,\#(edits),"field":"s","applied":1}"#,
+      #"{"applied":1,"field":"s","version":2,\#(edits)}"#,
+      #"{"field":"t","version":2,\#(edits)}"#, #"{ "field" : "s" , "version":2,\#(edits) }"#,
+
+    ].map { start + $0 + "}" }
+    let left =
+      [
+        #"{"field":"s","version":2,\#(edits),"composing":null}"#, #"{"field":"s","version":2}"#,
+        #"{"field":"s","version":2,\#(edits),"x":1}"#,
+        #"{"field":"s","field":"s","version":2,\#(edits)}"#,
+        #"{"field":"\u0073","version":2,\#(edits)}"#, #"{"f\u0069eld":"s","version":2,\#(edits)}"#,
+        #"{"field":"s","version":2.0,\#(edits)}"#,
+        #"{"field":"s","version":"2",\#(edits)}"#, #"{"field":"s","version":-2,\#(edits)}"#,
+        #"{"field":"s","version":2,\#(edits),"applied":1.5}"#,
+        #"{"field":"s","version":99999999999999999999,\#(edits)}"#,
+        #"{"field":1,"version":2,\#(edits)}"#,
+        #"{"field":"s","version":2,"contentChanges":[{"text":"a\tb"}]}"#, #"[]"#, #"null"#,
+      ].map { start + $0 + "}" } + [
+        #"{"jsonrpc":"2.0","params":{"field":"s","version":2,\#(edits)},"method":"field/didChange"}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,\#(edits)},"id":7}"#,
+        #"{"jsonrpc":"2.0","id":7,"method":"field/didChange","params":{"field":"s","version":2,\#(edits)}}"#,
+        #"{"method":"field/didChange","jsonrpc":"2.0","params":{"field":"s","version":2,\#(edits)}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":2,\#(edits)}} x"#,
+        #"{"jsonrpc":"2.0","method":"field\/didChange","params":{"field":"s","version":2,\#(edits)}}"#,
+      ]
+    var fast = Server()
+    var slow = Server()
+    slow.decodesFromBytes = false
+    for setup in [
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"s","text":"ab","sync":{"version":1}}}"#,
+    ] {
+      #expect(Self.outcome(&fast, setup) == Self.outcome(&slow, setup))
+    }
+    let state = #"{"jsonrpc":"2.0","id":9,"method":"field/state","params":{"field":"s"}}"#
+    for (index, body) in (taken + left).enumerated() {
+      var (fastCopy, slowCopy) = (fast, slow)
+      var got: [String] = []
+      let counts = FastPath.counting { got = Self.outcome(&fastCopy, body) }
+      got += Self.outcome(&fastCopy, state)
+      #expect(got == Self.outcome(&slowCopy, body) + Self.outcome(&slowCopy, state), "\(body)")
+      #expect((counts[.pulledDidChange] != nil) == (index < taken.count), "\(body)")
     }
   }
 }

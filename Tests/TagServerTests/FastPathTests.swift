@@ -72,18 +72,18 @@ import Testing
       ]
     ),
     Case(
-      path: .unvalidatedChanges,
+      path: .pulledDidChange,
       messages: [
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
         didChange(version: 1, at: 0, "red,"),
       ]
     ),
-    // The same with `applied` after the changes (the scan ends the array from the body's end).
+    // The same with `applied`, and the members in another order.
     Case(
-      path: .unvalidatedChanges,
+      path: .pulledDidChange,
       messages: [
         #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
-        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"f","version":1,"contentChanges":[{"text":"red"}],"applied":0}}"#,
+        #"{"jsonrpc":"2.0","method":"field/didChange","params":{"contentChanges":[{"text":"red"}],"applied":0,"version":1,"field":"f"}}"#,
       ]
     ),
     // The client applies the update's deletion of the consumed "red,", then deletes a typed

@@ -162,38 +162,17 @@ extension MessageBytes {
     }
   }
 
-  /// The members of the object at `range`, matched into `declared`'s slots as it is walked;
+  /// The members of the object at `range`, walked and then matched into `declared`'s slots;
   /// nil when the value there is not an object.
   public func slots(ofObjectAt range: Range<Int>, _ declared: DeclaredMembers) -> MemberSlots? {
-    precondition(count <= UInt32.max, "a body over 4 GiB")
-    var scanner = scanner(range, maxDepth: JSONReader.maxSupportedDepth)
+    // Over the whole body, so that the ranges are the body's.
+    var scanner = JSONScanner(buffer, maxDepth: JSONReader.maxSupportedDepth, trusted: true)
+    scanner.position = range.lowerBound
+    var members: [JSONObjectRanges.Member] = []
+    // The body was validated: nil only for a value that is no object.
+    guard let object = try? scanner.readObjectRanges(reusing: &members) else { return nil }
     var slots = MemberSlots()
-    do throws(JSONParseError) {
-      guard try scanner.beginObject(), let base = buffer.baseAddress else { return nil }
-      while let key = try scanner.nextKey() {
-        let keyStart = key.raw.baseAddress.map { $0 - base } ?? 0
-        let isString = try scanner.kind() == .string
-        let valueStart = range.lowerBound + scanner.position
-        var isPlainString = false
-        if isString, let text = try scanner.readStringBytes() {
-          isPlainString = !text.hasEscapes
-        } else {
-          try scanner.skipValue()
-        }
-        let keyRange = keyStart..<(keyStart + key.raw.count)
-        slots.found(
-          key.hasEscapes
-            ? declared.slot(of: key.string)
-            : declared.slot(of: key.raw, readable: buffer.count - keyStart),
-          key: keyRange,
-          keyHasEscapes: key.hasEscapes,
-          value: valueStart..<(range.lowerBound + scanner.position),
-          isPlainString: isPlainString
-        )
-      }
-    } catch {
-      return nil  // the body was validated: not reached
-    }
+    match(object, declared, into: &slots)
     return slots
   }
 

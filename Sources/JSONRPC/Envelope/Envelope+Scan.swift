@@ -19,14 +19,12 @@ public struct JSONObjectRanges: Sendable {
 }
 
 extension JSONScanner {
-  /// Reads the object that comes next as ranges (each value skipped, so validated, but for an
-  /// array ending a call's params and body, `…]}}`, taken unread when what its reader accepts
-  /// cannot nest past the limit, and `unread` set), into `storage`'s buffer
-  /// (emptied first: a caller that keeps one array and lets each result go before the next read
-  /// allocates nothing per object); nil (nothing consumed) when the next value is not an object.
+  /// Reads the object that comes next as ranges (each value skipped, so validated) into
+  /// `storage`'s buffer (emptied first: a caller that keeps one array and lets each result go
+  /// before the next read allocates nothing per object); nil (nothing consumed) when the next
+  /// value is not an object.
   public mutating func readObjectRanges(
-    reusing storage: inout [JSONObjectRanges.Member],
-    unread: inout Int?
+    reusing storage: inout [JSONObjectRanges.Member]
   ) throws(JSONParseError) -> JSONObjectRanges? {
     guard try beginObject() else { return nil }
     var members = storage
@@ -43,10 +41,6 @@ extension JSONScanner {
       var isPlainString = false
       if position < input.count, input[position] == UInt8(ascii: "\"") {
         isPlainString = try !scanString().1
-      } else if depth == 2, maxDepth >= 6, input[position] == UInt8(ascii: "["),
-        let end = unreadArrayEnd(after: position)
-      {
-        (unread, position) = (members.count, end)
       } else {
         try skipValue()
       }
@@ -62,29 +56,38 @@ extension JSONScanner {
     return JSONObjectRanges(members: members)
   }
 
-  /// Where an array at `start` would end if it is the last params member and the body ends
-  /// right after it (`…]}}`), or after one plain member more, `…],"name":<digits>}}` (the
-  /// `applied` a sync message may carry after its changes; were `name` the array's own, that
-  /// number would stand for it, which its reader refuses): the position after its `]`, found
-  /// from the body's end without walking it; nil when the body ends otherwise.
+  /// The value that comes next as `read` (a matcher of fixed forms that accepts only valid
+  /// JSON, opening at most `levels` containers) reads it; nil (where the scanner then stands is
+  /// unspecified) when `read` gives nil or those levels would pass the nesting limit.
   @inline(__always)
-  private func unreadArrayEnd(after start: Int) -> Int? {
-    var end = input.count - 3
-    guard end - start > 1, input[end + 1] == UInt8(ascii: "}"), input[end + 2] == UInt8(ascii: "}")
-    else { return nil }
-    if input[end] != UInt8(ascii: "]") {
-      while end > start, input[end] &- UInt8(ascii: "0") < 10 { end -= 1 }
-      guard end < input.count - 3, input[end] == UInt8(ascii: ":"),
-        input[end - 1] == UInt8(ascii: "\"")
-      else { return nil }
-      end -= 2
-      while end > start, input[end] | 0x20 &- UInt8(ascii: "a") < 26 { end -= 1 }
-      guard end - start > 2, input[end] == UInt8(ascii: "\""), input[end - 1] == UInt8(ascii: ",")
-      else { return nil }
-      end -= 2
-      guard input[end] == UInt8(ascii: "]") else { return nil }
+  public mutating func read<T>(nesting levels: Int, _ read: (inout MessageBytes.Cursor) -> T?) -> T?
+  {
+    skipWhitespace()
+    guard depth + levels <= maxDepth else { return nil }
+    var cursor = MessageBytes.Cursor(buffer: input, at: position, end: input.count)
+    guard let value = read(&cursor) else { return nil }
+    (position, afterOpen) = (cursor.at, false)
+    return value
+  }
+
+  /// The first word of `key` (``DeclaredMembers/words(_:readable:)``), a key this scanner read;
+  /// nil when it holds escapes.
+  @inline(__always)
+  func head(of key: Key) -> UInt64? {
+    guard !key.hasEscapes, let start = key.raw.baseAddress, let base = input.baseAddress else {
+      return nil
     }
-    return end + 1
+    return DeclaredMembers.words(key.raw, readable: input.count - (start - base)).0
+  }
+
+  /// The slot `declared` gives `key`, a key this scanner read (slot `expected` tried first); nil
+  /// when it holds escapes or is not declared.
+  @inline(__always)
+  public func slot(of key: Key, in declared: DeclaredMembers, expected: Int) -> Int? {
+    guard !key.hasEscapes, let start = key.raw.baseAddress, let base = input.baseAddress else {
+      return nil
+    }
+    return declared.slot(of: key.raw, readable: input.count - (start - base), expected: expected)
   }
 }
 
@@ -100,26 +103,6 @@ public struct ScannedCall {
   public var params: ScannedParams
   /// The body the ranges of ``params`` are in (lent, like it).
   public var body: MessageBytes
-  /// Which params member the scan took unread, if one (``validatesUnread(maxDepth:)``;
-  /// ``JSONScanner/readObjectRanges(reusing:unread:)``).
-  public var unread: Int?
-
-  /// Whether the call is `method` and its params member taken unread (``unread``) `member`.
-  public func reads(_ method: StaticString, unread member: StaticString) -> Bool {
-    guard let unread, case .object(let r) = params else { return false }
-    let taken = r.members[unread]
-    return JSONScanner.Key(raw: body.slice(self.method), hasEscapes: false) == method
-      && JSONScanner.Key(raw: body.slice(taken.key), hasEscapes: taken.keyHasEscapes) == member
-  }
-
-  /// Whether the member the scan took unread, if any, is valid JSON (2 levels in): when it is
-  /// not, ``Envelope/decode(_:maxDepth:)-(Span<UInt8>,_)`` answers the body.
-  public func validatesUnread(maxDepth: Int) -> Bool {
-    guard let unread, case .object(let r) = params else { return true }
-    let depth = min(maxDepth, JSONReader.maxSupportedDepth) - 2
-    var scanner = JSONScanner(body.slice(r.members[unread].value), maxDepth: depth)
-    return (try? scanner.scanDocument()) != nil
-  }
 }
 
 /// A call's `params` as found in the bytes.
@@ -153,90 +136,122 @@ extension Envelope {
   /// `method` (rare, and kept on one path). The whole body is validated either way.
   ///
   /// The params' member list is kept in `storage`'s buffer (see
-  /// ``JSONScanner/readObjectRanges(reusing:unread:)``): a caller that keeps one array allocates
-  /// nothing per message. Except: an array that ends the body is taken unread, for its reader
-  /// to validate (``ScannedCall/validatesUnread(maxDepth:)``).
+  /// ``JSONScanner/readObjectRanges(reusing:)``): a caller that keeps one array allocates
+  /// nothing per message.
   public static func scanCall(
     _ body: Span<UInt8>,
     maxDepth: Int = JSONReader.defaultMaxDepth,
     reusing storage: inout [JSONObjectRanges.Member]
   ) -> ScannedCall? {
-    body.withUnsafeBufferPointer { scanCall($0, maxDepth: maxDepth, reusing: &storage) }
+    body.withUnsafeBufferPointer { body in
+      var scanner = JSONScanner(body, maxDepth: maxDepth)
+      do throws(JSONParseError) {
+        var sawVersion = false
+        if FastPath.versionPrefix.isOn, scanner.beginObject(startingWith: Self.versionPrefix) {
+          FastPath.versionPrefix.taken()
+          sawVersion = true
+        } else {
+          guard try scanner.beginObject() else { return nil }
+        }
+        var sawID = false
+        var id: RequestID?
+        var method: Range<Int>?
+        var params = ScannedParams.absent
+        var sawParams = false
+        while let key = try scanner.nextKey() {
+          guard let head = scanner.head(of: key) else { return nil }
+          switch head {
+          case Self.jsonrpcKey:
+            guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
+              return nil
+            }
+            sawVersion = true
+          case Self.idKey:
+            guard !sawID else { return nil }
+            sawID = true
+            // Each reader asks the value's kind and consumes nothing when it is another.
+            switch try scanner.readNumber() {
+            case .integer(let value): id = .integer(value)
+            case .double(let value) where value.isFinite: id = .double(value)
+            case nil:
+              guard let text = try scanner.readString() else { return nil }
+              id = .string(text)
+            default: return nil
+            }
+          case Self.methodKey:
+            guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
+              return nil
+            }
+            // The scanner stands after the closing quote.
+            let end = scanner.position - 1
+            method = (end - name.raw.count)..<end
+          case Self.paramsKey:
+            guard !sawParams else { return nil }
+            sawParams = true
+            switch try scanner.kind() {
+            case .object:
+              guard let ranges = try scanner.readObjectRanges(reusing: &storage)
+              else { return nil }
+              params = .object(ranges)
+            case .array, .null:
+              let start = scanner.position
+              try scanner.skipValue()
+              params = .other(start..<scanner.position)
+            default: return nil
+            }
+          default:
+            // Any other member is ignored by the classification too, but must be valid JSON.
+            try scanner.skipValue()
+          }
+        }
+        try scanner.finish()
+        guard sawVersion, let method else { return nil }
+        let bytes = MessageBytes(lendingValidated: body)
+        return ScannedCall(id: id, method: method, params: params, body: bytes)
+      } catch {
+        return nil
+      }
+    }
+  }
+}
+
+extension Envelope {
+  /// Whether `body` starts `{"jsonrpc":"2.0","method":` as notifications do (a request's `id`
+  /// comes there): a few instructions that turn other bodies away before anything is made.
+  @inlinable
+  public static func startsNotification(_ body: Span<UInt8>) -> Bool {
+    // `,"method":` as a word and a half (first byte lowest): ``methodKey`` after `,"`.
+    body.count > 32
+      && body.bytes.unsafeLoadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        == 0x646f_6874_656d_222c
+      && body.bytes.unsafeLoadUnaligned(fromByteOffset: 24, as: UInt16.self)
+        == 0x3a22
   }
 
-  private static func scanCall(
-    _ body: UnsafeBufferPointer<UInt8>,
+  /// The params of a notification `method` with nothing but `params` after it (no `id`),
+  /// decoded by `read` in the one pass that validates the body; nil for any other body (and
+  /// when `read` gives nil), which ``scanCall(_:maxDepth:reusing:)`` then answers as always.
+  public static func scanNotification<T>(
+    _ body: Span<UInt8>,
     maxDepth: Int,
-    reusing storage: inout [JSONObjectRanges.Member]
-  ) -> ScannedCall? {
-    var scanner = JSONScanner(body, maxDepth: maxDepth)
-    do throws(JSONParseError) {
-      var sawVersion = false
-      if FastPath.versionPrefix.isOn, scanner.beginObject(startingWith: Self.versionPrefix) {
-        FastPath.versionPrefix.taken()
-        sawVersion = true
-      } else {
-        guard try scanner.beginObject() else { return nil }
+    method: String,
+    params read: (inout JSONScanner) throws(JSONParseError) -> T?
+  ) -> T? {
+    guard startsNotification(body) else { return nil }
+    return body.withUnsafeBufferPointer { body in
+      var scanner = JSONScanner(body, maxDepth: maxDepth)
+      do throws(JSONParseError) {
+        guard scanner.beginObject(startingWith: Self.versionPrefix) else { return nil }
+        scanner.position = 26  // after `,"method":`
+        guard let name = try scanner.readStringBytes(), name.isPlain(method),
+          let key = try scanner.nextKey(), scanner.head(of: key) == Self.paramsKey,
+          let params = try read(&scanner), try scanner.nextKey() == nil
+        else { return nil }
+        try scanner.finish()
+        return params
+      } catch {
+        return nil
       }
-      var sawID = false
-      var id: RequestID?
-      var method: Range<Int>?
-      var params = ScannedParams.absent
-      var (sawParams, unread) = (false, Int?.none)
-      while let key = try scanner.nextKey() {
-        guard !key.hasEscapes, let start = key.raw.baseAddress, let base = body.baseAddress else {
-          return nil
-        }
-        switch DeclaredMembers.words(key.raw, readable: body.count - (start - base)).0 {
-        case Self.jsonrpcKey:
-          guard !sawVersion, let version = try scanner.readStringBytes(), version == "2.0" else {
-            return nil
-          }
-          sawVersion = true
-        case Self.idKey:
-          guard !sawID else { return nil }
-          sawID = true
-          // Each reader asks the value's kind and consumes nothing when it is another.
-          switch try scanner.readNumber() {
-          case .integer(let value): id = .integer(value)
-          case .double(let value) where value.isFinite: id = .double(value)
-          case nil:
-            guard let text = try scanner.readString() else { return nil }
-            id = .string(text)
-          default: return nil
-          }
-        case Self.methodKey:
-          guard method == nil, let name = try scanner.readStringBytes(), !name.hasEscapes else {
-            return nil
-          }
-          // The scanner stands after the closing quote.
-          let end = scanner.position - 1
-          method = (end - name.raw.count)..<end
-        case Self.paramsKey:
-          guard !sawParams else { return nil }
-          sawParams = true
-          switch try scanner.kind() {
-          case .object:
-            guard let ranges = try scanner.readObjectRanges(reusing: &storage, unread: &unread)
-            else { return nil }
-            params = .object(ranges)
-          case .array, .null:
-            let start = scanner.position
-            try scanner.skipValue()
-            params = .other(start..<scanner.position)
-          default: return nil
-          }
-        default:
-          // Any other member is ignored by the classification too, but must be valid JSON.
-          try scanner.skipValue()
-        }
-      }
-      try scanner.finish()
-      guard sawVersion, let method else { return nil }
-      let bytes = MessageBytes(lendingValidated: body)
-      return ScannedCall(id: id, method: method, params: params, body: bytes, unread: unread)
-    } catch {
-      return nil
     }
   }
 }

@@ -47,11 +47,7 @@ public struct MessageBytes {
   /// Whether the string value at `value`, which has no escapes, is `text` (bytes compared).
   public func isPlainString(at value: Range<Int>, _ text: String) -> Bool {
     guard let content = trustedContent(of: value) else { return false }
-    return text.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard utf8.count == content.count else { return false }
-      for at in 0..<utf8.count where utf8[at] != content[at] { return false }
-      return true
-    } ?? false
+    return JSONScanner.Key(raw: content, hasEscapes: false).isPlain(text)
   }
 
   /// The bytes between the quotes of the string value at `value` (valid JSON, so they need no

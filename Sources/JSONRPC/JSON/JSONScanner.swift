@@ -33,7 +33,7 @@ public struct JSONScanner {
   private var lowKinds: UInt64 = 0
   private var highKinds: [UInt64] = []
   /// True right after `{` or `[`: the next member or element needs no comma.
-  private var afterOpen = false
+  var afterOpen = false
   /// Whether `input` is known to be valid JSON (bytes of a ``MessageBytes``: a body the
   /// envelope scan accepted, or a copy checked when made): its strings are then found without
   /// validating them again.
@@ -61,18 +61,31 @@ public struct JSONScanner {
       String(copying: UTF8Span(unchecked: utf8.span))
     }
 
+    /// Whether the name has no escapes and is `text` (its UTF-8 compared).
+    @inline(__always)
+    public func isPlain(_ text: String) -> Bool {
+      !hasEscapes
+        && text.utf8.withContiguousStorageIfAvailable { holds($0.baseAddress, count: $0.count) }
+          == true
+    }
+
     /// Whether the name is `name` (compared as bytes when the key has no escapes).
     @inline(__always)
     public static func == (key: Key, name: StaticString) -> Bool {
       guard !key.hasEscapes else {
         return name.withUTF8Buffer { key.string.utf8.elementsEqual($0) }
       }
-      let count = name.utf8CodeUnitCount
-      guard key.raw.count == count else { return false }
-      guard let base = key.raw.baseAddress, name.hasPointerRepresentation else {
+      guard name.hasPointerRepresentation else {
         return name.withUTF8Buffer { key.raw.elementsEqual($0) }
       }
-      let expected = name.utf8Start
+      return key.holds(name.utf8Start, count: name.utf8CodeUnitCount)
+    }
+
+    /// Whether the raw bytes are the `count` at `expected`.
+    @inline(__always)
+    private func holds(_ expected: UnsafePointer<UInt8>?, count: Int) -> Bool {
+      guard raw.count == count else { return false }
+      guard let base = raw.baseAddress, let expected else { return count == 0 }
       guard count >= 8 else {
         for index in 0..<count where base[index] != expected[index] { return false }
         return true
@@ -257,6 +270,15 @@ public struct JSONScanner {
     afterOpen = false
     if let value = shortInteger() { return .integer(value) }
     return try scanNumber(build: true)
+  }
+
+  /// The next value when it is an integer ``shortInteger()`` reads; nil (nothing consumed)
+  /// for any other.
+  public mutating func readShortInteger() -> Int? {
+    skipWhitespace()
+    guard let value = shortInteger() else { return nil }
+    afterOpen = false
+    return Int(value)
   }
 
   /// A plain integer of at most 18 digits (no sign, fraction, exponent or leading zero: ids,

@@ -258,11 +258,15 @@ public struct Params<M: ParamsMember> {
     return try textEdits(array(key), at: path(key))
   }
 
-  /// Member `key` as LSP content changes when it is in their usual form (see
-  /// ``textEdits(_:)``); nil otherwise, for the caller to read it element by element.
+  /// Member `key` of a body as LSP content changes when written as editors write them
+  /// (``MessageBytes/Cursor/contentChanges()``); nil otherwise, for the caller to read it
+  /// element by element (in its tree, so every spelling reads alike and errors are exact).
   @inline(__always)
   public func plainTextEdits(_ key: M) -> [TextEdit]? {
-    member(key).flatMap(object.textEdits)
+    guard case .bytes(let body) = object, let value = member(key) else { return nil }
+    var cursor = body.cursor(value)
+    guard let edits = cursor.contentChanges(), cursor.at == cursor.end else { return nil }
+    return edits
   }
 
   /// `items`, found at `path`, as LSP content changes.

@@ -223,38 +223,34 @@ enum ParamsObject {
     powers.append(k == 0 ? 1 : powers[k - 1] * 10)
   }
 
-  /// The LSP content changes at `range` when they are written the way editors write them; nil
-  /// for anything else, which the caller reads element by element (in its tree, so every
-  /// spelling reads alike and errors are exact).
-  ///
-  /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
-  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
-  /// `{"text":"…","caret":{"line":L,"character":C}}`,
-  /// numbers plain decimals of at most 18 digits, text without escapes. The body is valid
-  /// JSON, so only the shape is checked.
-  func textEdits(_ range: Range<Int>) -> [TextEdit]? {
-    guard case .bytes(let body) = self else { return nil }
-    var cursor = body.cursor(range)
-    guard cursor.expect("[") else { return nil }
-    var edits: [TextEdit] = []
-    if !cursor.expect("]") {
-      // Editors send one change at a time: made at its size, not reserved and grown.
-      guard let first = cursor.contentChange() else { return nil }
-      edits = [first]
-      while cursor.expect(",") {
-        guard let next = cursor.contentChange() else { return nil }
-        edits.append(next)
-      }
-      guard cursor.expect("]") else { return nil }
-    }
-    guard cursor.at == cursor.end else { return nil }
-    FastPath.compactContentChanges.taken()
-    return edits
-  }
 }
 
 extension MessageBytes.Cursor {
-  /// One content change in one of the forms ``ParamsObject/textEdits(_:)`` reads.
+  /// LSP content changes, `[` to `]`, as editors write them; nil for anything else.
+  ///
+  /// That is: no whitespace, each change `{"range":{"start":{"line":L,"character":C},"end":
+  /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
+  /// `{"text":"…","caret":{"line":L,"character":C}}`, numbers plain decimals of at most 18
+  /// digits, text without escapes or control characters, in UTF-8: valid JSON, 4 levels deep.
+  @inline(__always)
+  mutating func contentChanges() -> [TextEdit]? {
+    guard expect("[") else { return nil }
+    var edits: [TextEdit] = []
+    if !expect("]") {
+      // Editors send one change at a time: made at its size, not reserved and grown.
+      guard let first = contentChange() else { return nil }
+      edits = [first]
+      while expect(",") {
+        guard let next = contentChange() else { return nil }
+        edits.append(next)
+      }
+      guard expect("]") else { return nil }
+    }
+    FastPath.compactContentChanges.taken()
+    return edits
+  }
+
+  /// One content change in one of the forms ``contentChanges()`` reads.
   @inline(__always)
   fileprivate mutating func contentChange() -> TextEdit? {
     var range: TextRange?

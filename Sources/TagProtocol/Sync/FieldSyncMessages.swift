@@ -34,6 +34,45 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     applied = try params.optionalInteger(.applied, in: Int.min...Int.max)
   }
 
+  /// A `field/didChange` body decoded in the one pass that validates it
+  /// (``FastPath/pulledDidChange``), its members in any order: `field` a plain string, `version`
+  /// and `applied` plain integers, `contentChanges` in the compact forms; nil for anything else.
+  public static func scan(_ body: Span<UInt8>, maxDepth: Int) -> Self? {
+    guard FastPath.pulledDidChange.isOn else { return nil }
+    let change = Envelope.scanNotification(body, maxDepth: maxDepth, method: method) {
+      (scanner: inout JSONScanner) throws(JSONParseError) in try Self(scanning: &scanner)
+    }
+    if change != nil { FastPath.pulledDidChange.taken() }
+    return change
+  }
+
+  private init?(scanning scanner: inout JSONScanner) throws(JSONParseError) {
+    guard try scanner.beginObject() else { return nil }
+    var (field, version, changes, applied): (String?, Int?, [TextEdit]?, Int?)
+    var (order, declared) = (0, Member.declared)
+    while let key = try scanner.nextKey() {
+      switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
+      case .field? where field == nil:
+        guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return nil }
+        field = name.string
+      case .version? where version == nil:
+        guard let value = scanner.readShortInteger() else { return nil }
+        version = value
+      case .contentChanges? where changes == nil:
+        guard let edits = scanner.read(nesting: 4, { $0.contentChanges() }) else { return nil }
+        changes = edits
+      case .applied? where applied == nil:
+        guard let value = scanner.readShortInteger() else { return nil }
+        applied = value
+      default: return nil
+      }
+      order += 1
+    }
+    guard let field, let version, let changes else { return nil }
+    (self.field, self.version, self.changes) = (field, version, changes)
+    (composing, self.applied) = (false, applied)
+  }
+
   /// The `field` of params that do not decode as a whole, when it is a string: the field the
   /// client meant, to be told that its change was not taken.
   public static func field(in source: ParamsSource) -> String? {
