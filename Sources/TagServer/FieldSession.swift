@@ -206,6 +206,41 @@ struct FieldSession: Sendable {
     w.endObject()
   }
 
+  /// Writes the `field/didUpdate` of a synced field (nothing when it is not) in place, as
+  /// ``writeReply(id:_:to:)``: no closure copies the mirror or the session's members.
+  mutating func writeUpdate(
+    _ outcome: FieldOutcome,
+    resync: Bool = false,
+    error: ResponseError? = nil,
+    encoding: PositionEncoding,
+    to w: inout JSONWriter
+  ) {
+    guard let bufferVersion = buffer?.version else { return }
+    let cells = cellLayout?.layout(for: field.tags)
+    keepTagsText()
+    w.fragment(#"{"jsonrpc":"2.0","method":"field/didUpdate","params":"#)
+    w.fieldUpdate(
+      head: head,
+      version: bufferVersion,
+      edits: resync ? [] : buffer?.pendingEdits(encoding: encoding) ?? [],
+      stateVersion: version,
+      tags: field.tags,
+      encodedTags: encodedTags,
+      text: field.draft,
+      outcome: outcome,
+      resync: resync,
+      error: error,
+      layout: cells?.flow,
+      labels: cells?.labels ?? [],
+      selected: field.selected,
+      canUndo: field.canUndo,
+      canRedo: field.canRedo,
+      language: language,
+      flagged: field.flagged
+    )
+    w.endObject()
+  }
+
   mutating func state(_ outcome: consuming FieldOutcome = FieldOutcome()) -> FieldStateResult {
     keepTagsText()
     return FieldStateResult(

@@ -35,9 +35,7 @@ extension Server {
     )
     do throws(FieldChangeError) {
       let outcome = try session.change(input, limit: limit, encoding: encoding)
-      if session.updateDue {
-        sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox)
-      }
+      if session.updateDue { sendUpdate(&session, outcome, encoding: encoding, outbox: &outbox) }
     } catch {
       let problem: SessionError
       switch error {
@@ -65,14 +63,10 @@ extension Server {
     if !session.isSynced {
       session.buffer = EditorBuffer(text: session.field.draft, version: Int.min)
     }
-    sendUpdate(
-      &session,
-      FieldOutcome(),
-      resync: error.code != .limitExceeded,
-      error: error,
-      encoding: encoding,
-      outbox: &outbox
-    )
+    let resync = error.code != .limitExceeded
+    outbox.write {
+      session.writeUpdate(FieldOutcome(), resync: resync, error: error, encoding: encoding, to: &$0)
+    }
   }
 
   /// A `field/didChange` whose params did not decode: if they name an open field, its client
@@ -96,38 +90,9 @@ extension Server {
   static func sendUpdate(
     _ session: inout FieldSession,
     _ outcome: FieldOutcome,
-    resync: Bool = false,
-    error: ResponseError? = nil,
     encoding: PositionEncoding,
     outbox: inout Outbox
   ) {
-    guard let buffer = session.buffer else { return }
-    let cells = session.cellLayout?.layout(for: session.field.tags)
-    session.keepTagsText()
-    // Written from the session in place: a FieldUpdateNotification value would be built,
-    // copied and destroyed on every sync keystroke (BENCHMARKS.md).
-    outbox.write { w in
-      w.notification(method: FieldUpdateNotification.method) {
-        $0.fieldUpdate(
-          head: session.head,
-          version: buffer.version,
-          edits: resync ? [] : buffer.pendingEdits(encoding: encoding),
-          stateVersion: session.version,
-          tags: session.field.tags,
-          encodedTags: session.encodedTags,
-          text: session.field.draft,
-          outcome: outcome,
-          resync: resync,
-          error: error,
-          layout: cells?.flow,
-          labels: cells?.labels ?? [],
-          selected: session.field.selected,
-          canUndo: session.field.canUndo,
-          canRedo: session.field.canRedo,
-          language: session.language,
-          flagged: session.field.flagged
-        )
-      }
-    }
+    outbox.write { session.writeUpdate(outcome, encoding: encoding, to: &$0) }
   }
 }

@@ -229,33 +229,33 @@ extension FieldOutcome {
   /// `encodedTags` (when it is theirs) may already hold `added`: tags added at the end (a
   /// paste) are the tail of that text, copied instead of written again.
   func write(to w: inout JSONWriter, tags: [String], encodedTags: EncodedTags?) {
-    // The three members every outcome has, their names and empty lists as constant runs.
-    if added.isEmpty {
-      w.fragment(#"{"added":[]"#)
+    // The members every outcome has as constant runs; one when only drops (a tag typed again).
+    if added.isEmpty && (hasOnlyCommonMembers || removed.isEmpty) {
+      w.fragment(#"{"added":[],"removed":[],"dropped":["#)
     } else {
-      w.fragment(#"{"added":"#)
-      if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true { w.strings(added) }
-    }
-    if hasOnlyCommonMembers || removed.isEmpty {
-      w.members(#","removed":[]"#)
-    } else {
-      w.fragment(#","removed":["#)
-      for removal in removed { w.placed(removal.index, removal.tag) }
-      w.endArray()
-    }
-    if dropped.isEmpty {
-      w.members(#","dropped":[]"#)
-    } else {
-      w.fragment(#","dropped":["#)
-      for (index, drop) in dropped.enumerated() {
-        // `{"text":` as one run, with the comma before every object but the first.
-        w.fragment(index == 0 ? #"{"text":"# : #",{"text":"#)
-        w.string(drop.text)
-        w.reason(drop.reason)
-        w.endObject()
+      if added.isEmpty {
+        w.fragment(#"{"added":[]"#)
+      } else {
+        w.fragment(#"{"added":"#)
+        if encodedTags?.writeTail(of: tags, matching: added, to: &w) != true { w.strings(added) }
       }
-      w.endArray()
+      if hasOnlyCommonMembers || removed.isEmpty {
+        w.members(#","removed":[]"#)
+      } else {
+        w.fragment(#","removed":["#)
+        for removal in removed { w.placed(removal.index, removal.tag) }
+        w.endArray()
+      }
+      w.fragment(#","dropped":["#)
     }
+    for (index, drop) in dropped.enumerated() {
+      // `{"text":` as one run, with the comma before every object but the first.
+      w.fragment(index == 0 ? #"{"text":"# : #",{"text":"#)
+      w.string(drop.text)
+      w.reason(drop.reason)
+      w.endObject()
+    }
+    w.endArray()
     guard !hasOnlyCommonMembers else { return w.endObject() }
     // The SPEC §6 members appear only when they have something to say.
     if !inserted.isEmpty {
