@@ -18,6 +18,12 @@ public struct Connection: Sendable {
   /// The framing replies are written in (Content-Length until the stream says otherwise).
   public var framing: Framing { decoder.framing ?? .contentLength }
 
+  /// Reads from the stream into the framer's buffer (``FrameDecoder/feed(reading:_:)``); then
+  /// ``receive(_:into:upTo:)`` with no bytes handles what came.
+  public mutating func read(_ capacity: Int, _ fill: (inout OutputSpan<UInt8>) -> Void) {
+    decoder.feed(reading: capacity, fill)
+  }
+
   /// Handles every complete frame in `bytes` and what came before, queuing framed replies and
   /// effects in `outbox`, until the outbox holds `limit` bytes or the server asks to exit.
   ///

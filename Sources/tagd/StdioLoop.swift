@@ -26,7 +26,7 @@ struct StdioLoop {
   /// inside one (ARCHITECTURE.md, "The vault: indexing beside the keystrokes").
   mutating func run() -> Int32 {
     keepFreedMemory()
-    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    let none: [UInt8] = []
     var outbox = Outbox()
     var lastCheck = monotonicSeconds()
     var inputOpen = true
@@ -73,7 +73,14 @@ struct StdioLoop {
           continue
         }
       }
-      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      // Read straight into the framer's buffer: a pipelined stream's bytes are not copied again.
+      var count = 0
+      connection.read(64 << 10) { room in
+        room.withUnsafeMutableBufferPointer { free, written in
+          count = read(input, free.baseAddress, free.count)
+          written = max(count, 0)
+        }
+      }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         log.write(LogRecord(level: .error, message: "reading stdin failed: errno \(errno)"))
@@ -86,14 +93,8 @@ struct StdioLoop {
         continue
       }
       receivedSinceTrim += count
-      var fresh = 0..<count
-      while connection.receive(
-        buffer.span.extracting(fresh),
-        into: &outbox,
-        upTo: Outbox.flushBytes
-      ) {
+      while connection.receive(none.span, into: &outbox, upTo: Outbox.flushBytes) {
         if let code = flush(&outbox) { return code }
-        fresh = 0..<0
       }
       if let code = flush(&outbox) { return code }
       returnFreedMemory()

@@ -9,12 +9,20 @@ private func message(_ text: String) -> FrameEvent { .message(bytes(text)) }
 private func decode(
   _ chunks: [[UInt8]],
   framing: Framing? = nil,
-  limits: FrameLimits = FrameLimits()
+  limits: FrameLimits = FrameLimits(),
+  reading: Bool = false
 ) -> (events: [FrameEvent], finish: FrameError?, framing: Framing?) {
   var decoder = FrameDecoder(framing: framing, limits: limits)
   var events: [FrameEvent] = []
   for chunk in chunks {
-    decoder.feed(chunk)
+    if reading {
+      // As tagd reads its input: into room larger than what the read then writes.
+      decoder.feed(reading: chunk.count + 5) { room in
+        for byte in chunk { room.append(byte) }
+      }
+    } else {
+      decoder.feed(chunk)
+    }
     while let event = decoder.next() { events.append(event) }
   }
   let detected = decoder.framing
@@ -212,6 +220,26 @@ func newlineDelimited(_ name: String, _ input: String, _ expected: [FrameEvent])
   var framedOutput: [UInt8] = []
   FrameEncoder.append(bytes(body), as: .contentLength, to: &framedOutput)
   #expect(decode([framedOutput]).events == [message(body)])
+}
+
+/// Bytes read straight into the buffer (``FrameDecoder/feed(reading:_:)``, how tagd reads
+/// stdin) frame as bytes fed do: messages split anywhere, a body skipped over the limit, a
+/// resynchronisation.
+@Test func readFeed() {
+  let limits = FrameLimits(maxMessageBytes: 40, maxHeaderBytes: 64)
+  let stream = bytes(
+    framed + "Content-Length: 50\r\n\r\n" + String(repeating: "x", count: 50) + framed
+      + "X-Long: " + String(repeating: "a", count: 100) + "\r\n" + framed
+  )
+  for size in [1, 7, 64, stream.count] {
+    let chunks = stride(from: 0, to: stream.count, by: size).map {
+      Array(stream[$0..<min($0 + size, stream.count)])
+    }
+    let fed = decode(chunks, framing: .contentLength, limits: limits)
+    let read = decode(chunks, framing: .contentLength, limits: limits, reading: true)
+    #expect(read.events == fed.events)
+    #expect(read.events.filter { $0 == message(body) }.count == 3)
+  }
 }
 
 @Test func spanFeed() {

@@ -93,6 +93,15 @@ public struct FrameDecoder: Sendable {
     buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
   }
 
+  /// Appends what `fill` writes into room for `capacity` bytes at the buffer's end.
+  ///
+  /// A stream's bytes read straight into the buffer, with no copy between. Bytes being skipped
+  /// are dropped when the next message is looked for.
+  public mutating func feed(reading capacity: Int, _ fill: (inout OutputSpan<UInt8>) -> Void) {
+    compact()
+    buffer.append(addingCapacity: capacity, initializingWith: fill)
+  }
+
   /// Appends bytes read from the stream.
   public mutating func feed(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { feed($0) }
