@@ -163,7 +163,7 @@ struct FieldSession: Sendable {
   /// copied the whole session (617 bytes) on every keystroke.
   private static func maxGrowth(of input: FieldInput, draftBytes: Int) -> Int {
     switch input {
-    case .buffer(_, let edits, _, _): edits.reduce(0) { $0 + 6 * $1.newText.utf8.count }
+    case .buffer(_, let edits, _, _): 6 * edits.textBytes
     case .event(.draftChanged(let text)): 6 * text.utf8.count
     case .event(.tagsAdded(let tags)): tags.reduce(0) { $0 + 6 * $1.utf8.count }
     case .event(.tagReplaced(_, let text)): 6 * text.utf8.count
@@ -267,7 +267,7 @@ enum FieldInput {
   case event(FieldEvent)
   /// The editor's buffer changed (`field/didChange`): its version after `edits`, whether an
   /// input method composes, whether the edits apply the server's.
-  case buffer(version: Int, edits: [TextEdit], composing: Bool, applied: Bool)
+  case buffer(version: Int, edits: TextEdits, composing: Bool, applied: Bool)
 }
 
 /// Why a change did not reach a field.

@@ -166,7 +166,7 @@ import Testing
         do {
           outcome = try mirror.clientChanged(
             version: version,
-            edits: edits,
+            edits: TextEdits(edits),
             encoding: .utf16,
             applied: applied != nil,
             field: &field

@@ -341,7 +341,7 @@ import Testing
     // The client applies it and reports it: the mirror now holds the draft as plain text.
     _ = try buffer.clientChanged(
       version: 2,
-      edits: edits,
+      edits: TextEdits(edits),
       encoding: .utf16,
       applied: true,
       field: &field
@@ -398,7 +398,7 @@ import Testing
     #expect(field.tags == ["red"] && field.draft == "")
     _ = try buffer.clientChanged(
       version: 2,
-      edits: edits,
+      edits: TextEdits(edits),
       encoding: .utf16,
       applied: true,
       field: &field

@@ -143,7 +143,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// - Throws: ``EditorBufferError``; the buffer and field are then unchanged.
   public mutating func clientChanged(
     version: Int,
-    edits: [TextEdit],
+    edits: TextEdits,
     encoding: PositionEncoding,
     composing: Bool = false,
     applied: Bool = false,
@@ -227,16 +227,16 @@ public struct EditorBuffer: Hashable, Sendable {
   /// the draft is every cell: the cells change at their end and the rule runs, as the general
   /// path would (``FastPath/mirrorKeystroke``); nil, changing nothing, for any other change.
   private mutating func keystrokeAtEnd(
-    _ edits: [TextEdit],
+    _ edits: TextEdits,
     field: inout TagField
   ) -> FieldOutcome? {
-    guard FastPath.mirrorKeystroke.isOn, edits.count == 1, specials == 0,
+    guard FastPath.mirrorKeystroke.isOn, edits.isOne, specials == 0,
       runs.count == 0 || (runs.count == 1 && runs[0].state == .normal),
-      let range = edits[0].range, range.start.line == 0, range.end.line == 0,
+      let range = edits.head.range, range.start.line == 0, range.end.line == 0,
       range.end.character == visibleCount, range.start.character >= 0,
       range.start.character <= range.end.character
     else { return nil }
-    let text = edits[0].newText
+    let text = edits.head.newText
     if range.start.character == range.end.character {
       cells.append(text)
       Self.append(Run(state: .normal, count: text.utf8.count), to: &runs)
@@ -255,9 +255,9 @@ public struct EditorBuffer: Hashable, Sendable {
   /// empties, as
   /// ``realize(_:_:_:)`` would leave it (``FastPath/mirrorAppliedCommit``); false, changing
   /// nothing, for any other change.
-  private mutating func deletedAllConsumed(_ edits: [TextEdit]) -> Bool {
-    guard FastPath.mirrorAppliedCommit.isOn, edits.count == 1, specials == 0, runs.count == 1,
-      runs[0].state == .consumed, edits[0].newText.isEmpty, let range = edits[0].range,
+  private mutating func deletedAllConsumed(_ edits: TextEdits) -> Bool {
+    guard FastPath.mirrorAppliedCommit.isOn, edits.isOne, specials == 0, runs.count == 1,
+      runs[0].state == .consumed, edits.head.newText.isEmpty, let range = edits.head.range,
       range.start.line == 0, range.start.character == 0, range.end.line == 0,
       range.end.character == visibleCount
     else { return false }
@@ -276,7 +276,7 @@ public struct EditorBuffer: Hashable, Sendable {
   ///   would; the buffer is then unchanged.
   public mutating func refuse(
     version: Int,
-    edits: [TextEdit],
+    edits: TextEdits,
     encoding: PositionEncoding
   ) throws(EditorBufferError) {
     guard version > self.version else { throw .staleVersion(current: self.version, given: version) }
@@ -299,7 +299,7 @@ public struct EditorBuffer: Hashable, Sendable {
   /// Whether `edits` fit the client's text one after another, decided without converting
   /// positions: true only while the text is one line of ASCII (``specials`` none) and every
   /// range is on line 0 within it; false means "ask ``TextOffsets``", not "does not fit".
-  private func plainEditsFit(_ edits: [TextEdit]) -> Bool {
+  private func plainEditsFit(_ edits: TextEdits) -> Bool {
     guard isPlain else { return false }
     var length = visibleCount
     for (index, edit) in edits.enumerated() {

@@ -54,6 +54,50 @@ public struct TextEdit: Hashable, Sendable {
   }
 }
 
+/// Content changes in order, as a message carries them (LSP `contentChanges`).
+///
+/// The first is held inline, any others in an array. Editors send one change a message, which
+/// then allocates nothing and is destroyed as one `String`, not through an array's or an
+/// `Optional`'s metadata (why the first is not a `TextEdit?`).
+public struct TextEdits: RandomAccessCollection, ExpressibleByArrayLiteral, Hashable, Sendable {
+  /// The first change, when ``hasHead``; an empty whole-text change otherwise.
+  @usableFromInline var head = TextEdit(range: nil, newText: "")
+  /// Whether there is a change (``head``).
+  @usableFromInline var hasHead = false
+  /// The changes after the first (an empty array allocates nothing).
+  @usableFromInline var tail: [TextEdit] = []
+
+  /// No changes.
+  @inlinable public init() {}
+
+  /// `edits`, in order.
+  public init(_ edits: some Sequence<TextEdit>) {
+    for edit in edits { append(edit) }
+  }
+
+  /// `edits`, in order.
+  public init(arrayLiteral edits: TextEdit...) { self.init(edits) }
+
+  /// Adds `edit` after the others.
+  @inlinable public mutating func append(_ edit: TextEdit) {
+    if hasHead { tail.append(edit) } else { (head, hasHead) = (edit, true) }
+  }
+
+  /// The UTF-8 bytes of every change's text, together.
+  public var textBytes: Int {
+    tail.reduce(hasHead ? head.newText.utf8.count : 0) { $0 + $1.newText.utf8.count }
+  }
+
+  /// Whether there is exactly one change, ``head`` (read in place, not copied out).
+  var isOne: Bool { hasHead && tail.isEmpty }
+
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { hasHead ? 1 + tail.count : 0 }
+  @inlinable public subscript(position: Int) -> TextEdit {
+    position == 0 && hasHead ? head : tail[position - 1]
+  }
+}
+
 /// Why a position or edit could not be applied to a text.
 public enum TextEditError: Error, Hashable, Sendable {
   /// The line is past the last line, or the character past the end of its line.
@@ -158,7 +202,7 @@ public enum TextOffsets {
   ///
   /// - Throws: ``TextEditError`` for the first edit that does not fit; the text is then unchanged.
   public static func apply(
-    _ edits: [TextEdit],
+    _ edits: some Sequence<TextEdit>,
     to text: String,
     encoding: PositionEncoding
   ) throws(TextEditError) -> String {

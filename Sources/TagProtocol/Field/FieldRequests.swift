@@ -77,7 +77,8 @@ public struct FieldChangeRequest: TagRequest, Hashable {
   public enum Change: Hashable, Sendable {
     /// The whole new draft.
     case text(String)
-    /// Edits against the draft of the given FieldState version.
+    /// Edits against the draft of the given FieldState version (an array: ``TextEdits`` here
+    /// made every keystroke's request a value copied and destroyed through its metadata).
     case edits(version: Int, changes: [TextEdit])
   }
 
@@ -111,12 +112,12 @@ public struct FieldChangeRequest: TagRequest, Hashable {
       if hasVersion { throw params.alternatives(.text, .version) }
       change = .text(try params.string(.text))
     } else if let changes = params.plainTextEdits(.changes) {
-      change = .edits(version: try params.integer(.version), changes: changes)
+      change = .edits(version: try params.integer(.version), changes: Array(changes))
     } else if let changes = try params.optionalArray(.changes) {
       let version = try params.integer(.version)
       change = .edits(
         version: version,
-        changes: try params.textEdits(changes, at: params.path(.changes))
+        changes: Array(try params.textEdits(changes, at: params.path(.changes)))
       )
     } else {
       throw ParamsError(

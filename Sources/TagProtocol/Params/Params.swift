@@ -253,25 +253,26 @@ public struct Params<M: ParamsMember> {
   /// A required array of LSP content changes, read straight from the bytes when it can be; the
   /// errors are those of the element-by-element reading.
   @inline(__always)
-  public func textEdits(_ key: M) throws(ParamsError) -> [TextEdit] {
+  public func textEdits(_ key: M) throws(ParamsError) -> TextEdits {
     if let edits = plainTextEdits(key) { return edits }
     return try textEdits(array(key), at: path(key))
   }
 
   /// Member `key` of a body as LSP content changes when written as editors write them
-  /// (``MessageBytes/Cursor/contentChanges()``); nil otherwise, for the caller to read it
+  /// (``MessageBytes/Cursor/contentChanges(into:)``); nil otherwise, for the caller to read it
   /// element by element (in its tree, so every spelling reads alike and errors are exact).
   @inline(__always)
-  public func plainTextEdits(_ key: M) -> [TextEdit]? {
+  public func plainTextEdits(_ key: M) -> TextEdits? {
     guard case .bytes(let body) = object, let value = member(key) else { return nil }
     var cursor = body.cursor(value)
-    guard let edits = cursor.contentChanges(), cursor.at == cursor.end else { return nil }
+    var edits = TextEdits()
+    guard cursor.contentChanges(into: &edits), cursor.at == cursor.end else { return nil }
     return edits
   }
 
   /// `items`, found at `path`, as LSP content changes.
-  func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> [TextEdit] {
-    var edits: [TextEdit] = []
+  func textEdits(_ items: [JSONValue], at path: String) throws(ParamsError) -> TextEdits {
+    var edits = TextEdits()
     for (i, item) in items.enumerated() {
       let change = try Params<ContentChangeMember>.element(item, path: "\(path)[\(i)]")
       let text = try change.string(.text)

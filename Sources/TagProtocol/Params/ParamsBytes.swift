@@ -232,25 +232,23 @@ extension MessageBytes.Cursor {
   /// {"line":L,"character":C}}[,"rangeLength":N],"text":"…"}` or `{"text":"…"[,"range":…]}` or
   /// `{"text":"…","caret":{"line":L,"character":C}}`, numbers plain decimals of at most 18
   /// digits, text without escapes or control characters, in UTF-8: valid JSON, 4 levels deep.
+  /// They are appended to `edits` (a `TextEdits?` returned through the scanner's generic
+  /// reader was copied through its metadata).
   @inline(__always)
-  mutating func contentChanges() -> [TextEdit]? {
-    guard expect("[") else { return nil }
-    var edits: [TextEdit] = []
+  mutating func contentChanges(into edits: inout TextEdits) -> Bool {
+    guard expect("[") else { return false }
     if !expect("]") {
-      // Editors send one change at a time: made at its size, not reserved and grown.
-      guard let first = contentChange() else { return nil }
-      edits = [first]
-      while expect(",") {
-        guard let next = contentChange() else { return nil }
-        edits.append(next)
-      }
-      guard expect("]") else { return nil }
+      repeat {
+        guard let edit = contentChange() else { return false }
+        edits.append(edit)
+      } while expect(",")
+      guard expect("]") else { return false }
     }
     FastPath.compactContentChanges.taken()
-    return edits
+    return true
   }
 
-  /// One content change in one of the forms ``contentChanges()`` reads.
+  /// One content change in one of the forms ``contentChanges(into:)`` reads.
   @inline(__always)
   fileprivate mutating func contentChange() -> TextEdit? {
     var range: TextRange?

@@ -15,7 +15,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   /// The buffer version after the changes.
   public var version: Int
   /// The changes, in order.
-  public var changes: [TextEdit]
+  public var changes: TextEdits
   /// Whether an input-method composition is open after the changes.
   public var composing: Bool
   /// The `field/didUpdate` version whose edits these changes apply, if they do.
@@ -42,13 +42,14 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     let change = Envelope.scanNotification(body, maxDepth: maxDepth, method: method) {
       (scanner: inout JSONScanner) throws(JSONParseError) in try Self(scanning: &scanner)
     }
-    if change != nil { FastPath.pulledDidChange.taken() }
+    if case .some = change { FastPath.pulledDidChange.taken() }
     return change
   }
 
   private init?(scanning scanner: inout JSONScanner) throws(JSONParseError) {
     guard try scanner.beginObject() else { return nil }
-    var (field, version, changes, applied): (String?, Int?, [TextEdit]?, Int?)
+    var (field, version, applied): (String?, Int?, Int?)
+    var (changes, hasChanges) = (TextEdits(), false)
     var (order, declared) = (0, Member.declared)
     while let key = try scanner.nextKey() {
       switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
@@ -58,9 +59,10 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
       case .version? where version == nil:
         guard let value = scanner.readShortInteger() else { return nil }
         version = value
-      case .contentChanges? where changes == nil:
-        guard let edits = scanner.read(nesting: 4, { $0.contentChanges() }) else { return nil }
-        changes = edits
+      case .contentChanges? where !hasChanges:
+        guard scanner.read(nesting: 4, { $0.contentChanges(into: &changes) ? true : nil }) != nil
+        else { return nil }
+        hasChanges = true
       case .applied? where applied == nil:
         guard let value = scanner.readShortInteger() else { return nil }
         applied = value
@@ -68,7 +70,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
       }
       order += 1
     }
-    guard let field, let version, let changes else { return nil }
+    guard let field, let version, hasChanges else { return nil }
     (self.field, self.version, self.changes) = (field, version, changes)
     (composing, self.applied) = (false, applied)
   }

@@ -49,7 +49,7 @@ public struct DidChangeTextDocumentNotification: TagNotification, Hashable {
   /// The version after the changes.
   public var version: Int
   /// The changes, applied in order (LSP).
-  public var changes: [TextEdit]
+  public var changes: TextEdits
 
   public init(params: Params<Member>) throws(ParamsError) {
     let document = try params.requiredObject(.textDocument, as: TextDocumentMember.self)
