@@ -168,16 +168,6 @@ public struct CellLayout: Hashable, Sendable {
   }
 }
 
-/// `field/didUpdate` (server → client notification): the field changed; edits for the buffer.
-///
-/// Its params, `{field, version, edits, stateVersion, tags, text, …, resync?, error?, frames?,
-/// size?}`, are written by ``JSONWriter/fieldUpdate(head:version:edits:stateVersion:tags:encodedTags:text:outcome:resync:error:layout:labels:selected:canUndo:canRedo:language:flagged:)``
-/// straight from the session: no value is made on the sync keystroke's path.
-public enum FieldUpdateNotification {
-  /// The method name.
-  public static let method = "field/didUpdate"
-}
-
 extension JSONWriter {
   /// Writes a `field/didUpdate`'s params: the client buffer version `edits` apply to, the
   /// replacements of consumed text by text the server inserted (often empty, last to first),
