@@ -222,7 +222,8 @@ struct FieldSession: Sendable {
     w.fieldUpdate(
       head: head,
       version: bufferVersion,
-      edits: resync ? [] : buffer?.pendingEdits(encoding: encoding) ?? [],
+      edits: resync ? nil : buffer,
+      encoding: encoding,
       stateVersion: version,
       tags: field.tags,
       encodedTags: encodedTags,

@@ -380,11 +380,19 @@ public struct EditorBuffer: Hashable, Sendable {
     return outcome
   }
 
-  /// The edits that turn the client's buffer at ``version`` into the draft.
+  /// The edits that turn the client's buffer at ``version`` into the draft (``forEachPendingEdit(encoding:_:)``'s).
+  public func pendingEdits(encoding: PositionEncoding) -> [TextEdit] {
+    var edits: [TextEdit] = []
+    forEachPendingEdit(encoding: encoding) { edits.append($0) }
+    return edits
+  }
+
+  /// Gives `body` the edits that turn the client's buffer at ``version`` into the draft.
   ///
   /// Each maximal run of consumed and inserted cells becomes one edit replacing the run's consumed text with its
-  /// inserted text. Listed from last to first, so applying them one by one in order is correct.
-  public func pendingEdits(encoding: PositionEncoding) -> [TextEdit] {
+  /// inserted text. Given from last to first, so applying them one by one in order is correct;
+  /// walked from the end, so a writer takes each as it comes (no array to make and free).
+  public func forEachPendingEdit(encoding: PositionEncoding, _ body: (TextEdit) -> Void) {
     // One line of ASCII: a byte offset is the character in every encoding.
     let text = isPlain ? "" : self.text
     func position(_ offset: Int) -> TextPosition {
@@ -392,39 +400,35 @@ public struct EditorBuffer: Hashable, Sendable {
       let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
       return TextOffsets.position(of: index, in: text, encoding: encoding)
     }
-    // Made first to last straight into the result, then reversed: no list of stretches between.
-    var edits: [TextEdit] = []
-    var visible = 0
-    var at = 0
-    var index = 0
-    while index < runs.count {
-      guard runs[index].state != .normal else {
-        visible += runs[index].count
-        at += runs[index].count
-        index += 1
+    var visible = visibleCount
+    var at = cells.utf8.count
+    var index = runs.count
+    while index > 0 {
+      guard runs[index - 1].state != .normal else {
+        index -= 1
+        visible -= runs[index].count
+        at -= runs[index].count
         continue
       }
-      let start = visible
-      var inserted: [UInt8] = []
-      while index < runs.count, runs[index].state != .normal {
-        let run = runs[index]
-        if run.state == .consumed {
-          visible += run.count
-        } else {
-          append(at..<(at + run.count), to: &inserted)
-        }
-        at += run.count
-        index += 1
+      let (end, upper) = (visible, index)
+      while index > 0, runs[index - 1].state != .normal {
+        index -= 1
+        if runs[index].state == .consumed { visible -= runs[index].count }
+        at -= runs[index].count
       }
-      edits.append(
+      var inserted: [UInt8] = []
+      var from = at
+      for run in runs[index..<upper] {
+        if run.state == .inserted { append(from..<(from + run.count), to: &inserted) }
+        from += run.count
+      }
+      body(
         TextEdit(
-          range: TextRange(start: position(start), end: position(visible)),
+          range: TextRange(start: position(visible), end: position(end)),
           newText: inserted.isEmpty ? "" : String(decoding: inserted, as: UTF8.self)
         )
       )
     }
-    edits.reverse()
-    return edits
   }
 
   /// Runs the commit rule on the draft and updates the cells to match (used when a field opens

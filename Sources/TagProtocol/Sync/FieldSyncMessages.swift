@@ -170,7 +170,7 @@ public struct CellLayout: Hashable, Sendable {
 
 extension JSONWriter {
   /// Writes a `field/didUpdate`'s params: the client buffer version `edits` apply to, the
-  /// replacements of consumed text by text the server inserted (often empty, last to first),
+  /// mirror's pending edits in `encoding` (often none, last to first; none for a resync),
   /// the FieldState version, the members FieldState shares (``fieldChange(tags:encodedTags:text:outcome:selected:canUndo:canRedo:language:flagged:)``),
   /// `resync` when the client must send its whole text, `error` saying why its last
   /// `field/didChange` was not taken, and the pushed layout with each chip's label when the
@@ -178,7 +178,8 @@ extension JSONWriter {
   public mutating func fieldUpdate(
     head: FieldStateHead,
     version: Int,
-    edits: [TextEdit],
+    edits buffer: EditorBuffer?,
+    encoding: PositionEncoding,
     stateVersion: Int,
     tags: [String],
     encodedTags: EncodedTags?,
@@ -198,7 +199,7 @@ extension JSONWriter {
     fragment(head.field, from: FieldStateHead.resultName)
     integer(version)
     fragment(#","edits":["#)
-    for edit in edits { write(edit) }
+    buffer?.forEachPendingEdit(encoding: encoding) { write($0) }
     endArray()
     fragment(#","stateVersion":"#)
     integer(stateVersion)
