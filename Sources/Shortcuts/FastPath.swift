@@ -68,6 +68,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   case keptTagsTail
   /// A keystroke's reply copies the session's text of its prompt, tags and `"text":` name.
   case keptStateMiddle
+  /// A `TextEdit` whose range is on line 0 (a `field/didUpdate`'s), its lines written in the runs.
+  case lineZeroEdit
   /// An outcome that did nothing, written as one fragment.
   case emptyOutcome
   /// A `field/change` reply written from the field's session, with no result value made.

@@ -123,6 +123,14 @@ import Testing
         didChange(version: 1, at: 0, "red,"),
       ]
     ),
+    // The update deleting the consumed "red," (line 0).
+    Case(
+      path: .lineZeroEdit,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "red,"),
+      ]
+    ),
     Case(path: .keptTagsTail, messages: [open, change("a,b,c,d,e,f,g,h,i,j,")]),
     Case(path: .emptyOutcome, messages: [open, change("gree")]),
     Case(path: .keptStateMiddle, messages: [open, change("g"), change("gr")]),

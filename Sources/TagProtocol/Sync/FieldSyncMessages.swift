@@ -173,8 +173,7 @@ extension JSONWriter {
   /// mirror's pending edits in `encoding` (often none, last to first; none for a resync),
   /// the FieldState version, the members FieldState shares (``fieldChange(tags:encodedTags:text:outcome:selected:canUndo:canRedo:language:flagged:)``),
   /// `resync` when the client must send its whole text, `error` saying why its last
-  /// `field/didChange` was not taken, and the pushed layout with each chip's label when the
-  /// client asked for one.
+  /// `field/didChange` was not taken, and the pushed layout with chip labels when asked for.
   public mutating func fieldUpdate(
     head: FieldStateHead,
     version: Int,
@@ -234,15 +233,19 @@ extension JSONWriter {
 }
 
 extension TextEdit: JSONWritable {
-  /// `{range: {start, end}, newText}` (or `{newText}` for a whole-text edit).
+  /// `{range: {start, end}, newText}` (or `{newText}` for a whole-text edit); line 0 as runs.
   public func write(to w: inout JSONWriter) {
     w.beginObject()
-    if let range {
+    if let range, range.start.line == 0, range.end.line == 0, FastPath.lineZeroEdit.isOn {
+      FastPath.lineZeroEdit.taken()
+      w.fragment(#""range":{"start":{"line":0,"character":"#)
+      w.integer(range.start.character)
+      w.fragment(#"},"end":{"line":0,"character":"#)
+      w.integer(range.end.character)
+    } else if let range {
       range.write(to: &w, from: #""range":{"start":{"line":"#)
-      w.fragment(#"}},"newText":"#)
-    } else {
-      w.fragment(#""newText":"#)
     }
+    w.fragment(range == nil ? #""newText":"# : #"}},"newText":"#)
     w.string(newText)
     w.endObject()
   }
