@@ -106,7 +106,7 @@ public struct Server: Sendable {
     if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running {
       var change = FieldDidChangeNotification()
       if FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth, into: &change) {
-        return bufferChanged(change, outbox: &outbox)
+        return bufferChanged(consume change, outbox: &outbox)
       }
     }
     if decodesFromBytes, FastPath.envelopeScan.isOn,

@@ -22,7 +22,7 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   public var applied: Int?
 
   /// An empty change, for ``scan(_:maxDepth:into:)`` to fill in place.
-  public init() {}
+  @inlinable public init() {}
 
   public init(params: Params<Member>) throws(ParamsError) {
     field = try params.string(.field)
