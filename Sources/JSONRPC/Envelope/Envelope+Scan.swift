@@ -228,15 +228,15 @@ extension Envelope {
         == 0x3a22
   }
 
-  /// Whether `body` is a notification `method` with nothing but `params` after it (no `id`),
-  /// its params decoded by `read` in the one pass that validates the body; false for any other
-  /// body (and when `read` gives false), which ``scanCall(_:maxDepth:reusing:)`` then answers
-  /// as always.
-  public static func scanNotification(
+  /// Whether `body` is a notification `method` with only `params` after it (no `id`), read
+  /// into `params` by `read` in the one pass that validates the body; false for any other body
+  /// (and when `read` gives false), which ``scanCall(_:maxDepth:reusing:)`` answers as always.
+  public static func scanNotification<T>(
     _ body: Span<UInt8>,
     maxDepth: Int,
     method: String,
-    params read: (inout JSONScanner) throws(JSONParseError) -> Bool
+    into params: inout T,
+    read: (inout T, inout JSONScanner) throws(JSONParseError) -> Bool
   ) -> Bool {
     guard startsNotification(body) else { return false }
     return body.withUnsafeBufferPointer { body in
@@ -246,7 +246,7 @@ extension Envelope {
         scanner.position = 26  // after `,"method":`
         guard let name = try scanner.readStringBytes(), name.isPlain(method),
           let key = try scanner.nextKey(), scanner.head(of: key) == Self.paramsKey,
-          try read(&scanner), try scanner.nextKey() == nil
+          try read(&params, &scanner), try scanner.nextKey() == nil
         else { return false }
         try scanner.finish()
         return true

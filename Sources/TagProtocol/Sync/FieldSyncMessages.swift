@@ -44,8 +44,9 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
   /// returned `Self?` was copied at each hop (~270 a message).
   public static func scan(_ body: Span<UInt8>, maxDepth: Int, into change: inout Self) -> Bool {
     guard FastPath.pulledDidChange.isOn else { return false }
-    let taken = Envelope.scanNotification(body, maxDepth: maxDepth, method: method) {
-      (scanner: inout JSONScanner) throws(JSONParseError) in try change.read(&scanner)
+    let taken = Envelope.scanNotification(body, maxDepth: maxDepth, method: method, into: &change) {
+      (change: inout Self, scanner: inout JSONScanner) throws(JSONParseError) in
+      try change.read(&scanner)
     }
     if taken { FastPath.pulledDidChange.taken() }
     return taken
