@@ -103,10 +103,11 @@ public struct Server: Sendable {
     // from the bytes, its reply written straight into the outbox. Everything else (batches,
     // responses, any error) takes the JSONValue path, which gives the exact answers.
     // A `field/didChange`, a keystroke in an editor, is decoded in the pass that validates it.
-    if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running,
-      let change = FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth)
-    {
-      return change.perform(on: &self, outbox: &outbox)
+    if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running {
+      var change = FieldDidChangeNotification()
+      if FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth, into: &change) {
+        return bufferChanged(consume change, outbox: &outbox)
+      }
     }
     if decodesFromBytes, FastPath.envelopeScan.isOn,
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)

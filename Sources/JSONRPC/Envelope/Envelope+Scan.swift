@@ -228,29 +228,30 @@ extension Envelope {
         == 0x3a22
   }
 
-  /// The params of a notification `method` with nothing but `params` after it (no `id`),
-  /// decoded by `read` in the one pass that validates the body; nil for any other body (and
-  /// when `read` gives nil), which ``scanCall(_:maxDepth:reusing:)`` then answers as always.
+  /// Whether `body` is a notification `method` with only `params` after it (no `id`), read
+  /// into `params` by `read` in the one pass that validates the body; false for any other body
+  /// (and when `read` gives false), which ``scanCall(_:maxDepth:reusing:)`` answers as always.
   public static func scanNotification<T>(
     _ body: Span<UInt8>,
     maxDepth: Int,
     method: String,
-    params read: (inout JSONScanner) throws(JSONParseError) -> T?
-  ) -> T? {
-    guard startsNotification(body) else { return nil }
+    into params: inout T,
+    read: (inout T, inout JSONScanner) throws(JSONParseError) -> Bool
+  ) -> Bool {
+    guard startsNotification(body) else { return false }
     return body.withUnsafeBufferPointer { body in
       var scanner = JSONScanner(body, maxDepth: maxDepth)
       do throws(JSONParseError) {
-        guard scanner.beginObject(startingWith: Self.versionPrefix) else { return nil }
+        guard scanner.beginObject(startingWith: Self.versionPrefix) else { return false }
         scanner.position = 26  // after `,"method":`
         guard let name = try scanner.readStringBytes(), name.isPlain(method),
           let key = try scanner.nextKey(), scanner.head(of: key) == Self.paramsKey,
-          let params = try read(&scanner), try scanner.nextKey() == nil
-        else { return nil }
+          try read(&params, &scanner), try scanner.nextKey() == nil
+        else { return false }
         try scanner.finish()
-        return params
+        return true
       } catch {
-        return nil
+        return false
       }
     }
   }

@@ -11,15 +11,18 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     public static let declared = declare()
   }
   /// The field's id.
-  public var field: String
+  public var field = ""
   /// The buffer version after the changes.
-  public var version: Int
+  public var version = 0
   /// The changes, in order.
-  public var changes: TextEdits
+  public var changes = TextEdits()
   /// Whether an input-method composition is open after the changes.
-  public var composing: Bool
+  public var composing = false
   /// The `field/didUpdate` version whose edits these changes apply, if they do.
   public var applied: Int?
+
+  /// An empty change, for ``scan(_:maxDepth:into:)`` to fill in place.
+  @inlinable public init() {}
 
   public init(params: Params<Member>) throws(ParamsError) {
     field = try params.string(.field)
@@ -34,45 +37,45 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
     applied = try params.optionalInteger(.applied, in: Int.min...Int.max)
   }
 
-  /// A `field/didChange` body decoded in the one pass that validates it
-  /// (``FastPath/pulledDidChange``), its members in any order: `field` a plain string, `version`
-  /// and `applied` plain integers, `contentChanges` in the compact forms; nil for anything else.
-  public static func scan(_ body: Span<UInt8>, maxDepth: Int) -> Self? {
-    guard FastPath.pulledDidChange.isOn else { return nil }
-    let change = Envelope.scanNotification(body, maxDepth: maxDepth, method: method) {
-      (scanner: inout JSONScanner) throws(JSONParseError) in try Self(scanning: &scanner)
+  /// Whether `body` is a `field/didChange` decoded into `change` in the pass that validates it.
+  ///
+  /// ``FastPath/pulledDidChange``: members in any order, `field` a plain string, `version` and
+  /// `applied` plain integers, `contentChanges` in the compact forms. Filled in place: a
+  /// returned `Self?` was copied at each hop (~270 a message).
+  public static func scan(_ body: Span<UInt8>, maxDepth: Int, into change: inout Self) -> Bool {
+    guard FastPath.pulledDidChange.isOn else { return false }
+    let taken = Envelope.scanNotification(body, maxDepth: maxDepth, method: method, into: &change) {
+      (change: inout Self, scanner: inout JSONScanner) throws(JSONParseError) in
+      try change.read(&scanner)
     }
-    if case .some = change { FastPath.pulledDidChange.taken() }
-    return change
+    if taken { FastPath.pulledDidChange.taken() }
+    return taken
   }
 
-  private init?(scanning scanner: inout JSONScanner) throws(JSONParseError) {
-    guard try scanner.beginObject() else { return nil }
-    var (field, version, applied): (String?, Int?, Int?)
-    var (changes, hasChanges) = (TextEdits(), false)
+  private mutating func read(_ scanner: inout JSONScanner) throws(JSONParseError) -> Bool {
+    guard try scanner.beginObject() else { return false }
+    var (hasField, hasVersion, hasChanges) = (false, false, false)
     var (order, declared) = (0, Member.declared)
     while let key = try scanner.nextKey() {
       switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
-      case .field? where field == nil:
-        guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return nil }
-        field = name.string
-      case .version? where version == nil:
-        guard let value = scanner.readShortInteger() else { return nil }
-        version = value
+      case .field? where !hasField:
+        guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return false }
+        (field, hasField) = (name.string, true)
+      case .version? where !hasVersion:
+        guard let value = scanner.readShortInteger() else { return false }
+        (version, hasVersion) = (value, true)
       case .contentChanges? where !hasChanges:
         guard scanner.read(nesting: 4, { $0.contentChanges(into: &changes) ? true : nil }) != nil
-        else { return nil }
+        else { return false }
         hasChanges = true
       case .applied? where applied == nil:
-        guard let value = scanner.readShortInteger() else { return nil }
+        guard let value = scanner.readShortInteger() else { return false }
         applied = value
-      default: return nil
+      default: return false
       }
       order += 1
     }
-    guard let field, let version, hasChanges else { return nil }
-    (self.field, self.version, self.changes) = (field, version, changes)
-    (composing, self.applied) = (false, applied)
+    return hasField && hasVersion && hasChanges
   }
 
   /// The `field` of params that do not decode as a whole, when it is a string: the field the
