@@ -18,8 +18,7 @@ public struct Connection: Sendable {
   /// The framing replies are written in (Content-Length until the stream says otherwise).
   public var framing: Framing { decoder.framing ?? .contentLength }
 
-  /// Reads from the stream into the framer's buffer (``FrameDecoder/feed(reading:_:)``); then
-  /// ``receive(_:into:upTo:)`` with no bytes handles what came.
+  /// Reads stream bytes into the framer (``FrameDecoder/feed(reading:_:)``), no copy between.
   public mutating func read(_ capacity: Int, _ fill: (inout OutputSpan<UInt8>) -> Void) {
     decoder.feed(reading: capacity, fill)
   }

@@ -93,10 +93,8 @@ public struct FrameDecoder: Sendable {
     buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
   }
 
-  /// Appends what `fill` writes into room for `capacity` bytes at the buffer's end.
-  ///
-  /// A stream's bytes read straight into the buffer, with no copy between. Bytes being skipped
-  /// are dropped when the next message is looked for.
+  /// Appends what `fill` writes (a stream's bytes, read with no copy between) into room for
+  /// `capacity` bytes at the buffer's end; bytes being skipped are dropped when read past.
   public mutating func feed(reading capacity: Int, _ fill: (inout OutputSpan<UInt8>) -> Void) {
     compact()
     buffer.append(addingCapacity: capacity, initializingWith: fill)
