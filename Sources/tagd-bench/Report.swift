@@ -50,6 +50,13 @@ enum Report {
       byte-identical to tagd's, as for the peer, and then measures it in the same rounds as
       the others, and under callgrind on the same typing stream as tagd's keystroke row.
 
+      Pipelined, the bench's own process is the client: one thread that writes requests and
+      reads replies as the pipes allow. Its freed memory stays in its heap (`mallopt`), so each
+      run's replies land in pages the warm-up run already faulted in. Before that, the client
+      spent ~0.6 µs a reply (0.23 after; the rest was page faults on its growing buffer) and
+      paced every server at about 1 M/s whatever the server's own cost. Its CPU per reply is
+      the row under the server's.
+
       Server CPU is `/proc/PID/schedstat` (nanoseconds on CPU) over the timed window; peak RSS is
       `VmHWM` from `/proc/PID/status`, read before the child exits. The machine is shared with
       other engineers compiling Swift, so wall-clock figures are noisy; CPU figures less so.

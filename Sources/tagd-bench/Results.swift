@@ -70,6 +70,17 @@ struct Results {
           "\(Format.fixed(floorCPU.median, 3)) µs (×\(Format.fixed(cpu.median / floorCPU.median, 1)))"
       )
     )
+    let client = Sample(throughput.tagd.map(\.clientMicroseconds))
+    let floorClient = Sample(throughput.floor.map(\.clientMicroseconds))
+    rows.append(
+      Figure(
+        name: "the bench client's CPU per pipelined reply, tagd's runs",
+        target: "—",
+        measured: Format.sample(client, 3, "µs"),
+        pass: true,
+        floor: "\(Format.fixed(floorClient.median, 3)) µs"
+      )
+    )
     let p50 = Sample(latency.tagd)
     let floorP50 = Sample(latency.floor)
     rows.append(

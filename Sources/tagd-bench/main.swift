@@ -16,6 +16,8 @@ import Glibc
 //   .build/release/tagd-bench --lsp [--quick]                 only the completion and hover
 //                         latency on a 100k-note vault (10k with --quick) and their
 //                         instructions on a 10k-note one, printed
+//   .build/release/tagd-bench --throughput [--quick]          only the pipelined `field/change`
+//                         runs (tagd, the floor, the peer, the C reference), printed
 //   .build/release/tagd-bench --responder                    the do-nothing floor (used internally)
 //   .build/release/tagd-bench --instructions [--quick] [--tagd PATH] [--callgrind-dir DIR]
 //                         instruction counts per item under callgrind (start-up subtracted)
@@ -88,6 +90,7 @@ var lspOnly = false
 var output: String?
 var instructionsOnly = false
 var documentsOnly = false
+var throughputOnly = false
 var tagdPath: String?
 var callgrindDirectory: String?
 var check = false
@@ -101,6 +104,7 @@ while let argument = arguments.first {
   case "--documents": documentsOnly = true
   case "--vault": vaultOnly = true
   case "--lsp": lspOnly = true
+  case "--throughput": throughputOnly = true
   case "--tagd", "--callgrind-dir", "--budgets":
     guard let path = arguments.first else { fail("\(argument) needs a path") }
     switch argument {
@@ -216,6 +220,26 @@ if instructionsOnly {
       let (lines, pass) = Instructions.check(rows, budgets: budgets)
       writeText(lines.joined(separator: "\n") + "\n", to: STDOUT_FILENO)
       if !pass { fail("instruction budgets exceeded (bench/budgets.json; see above)") }
+    }
+    exit(0)
+  } catch {
+    fail(error.description)
+  }
+}
+if throughputOnly {
+  do throws(BenchError) {
+    let runs = try bench.measureThroughput()
+    for (name, kind) in [
+      ("tagd", runs.tagd), ("floor", runs.floor), ("peer", runs.peer), ("C", runs.reference),
+    ]
+    where !kind.isEmpty {
+      let rate = Sample(kind.map { $0.rate / 1e3 })
+      let cpu = Sample(kind.map(\.cpuMicroseconds))
+      let client = Sample(kind.map(\.clientMicroseconds))
+      writeText(
+        "\(name): \(Format.sample(rate, 0, "k/s")), server CPU \(Format.sample(cpu, 3, "µs")) a request, client CPU \(Format.sample(client, 3, "µs"))\n",
+        to: STDOUT_FILENO
+      )
     }
     exit(0)
   } catch {
