@@ -74,6 +74,23 @@ import Testing
     }
   }
 
+  /// A key scanned inside the paste's bytes (its last word read whole and the bytes past the
+  /// key masked off) scans as the key's bytes alone, for every range of a text of ASCII letters,
+  /// digits and bytes outside ASCII.
+  @Test func scanInPlaceIsTheScanOfTheBytes() {
+    let bytes = Array("Tag,x9Zé,abcdefghIJKLMNOP,q".utf8)
+    for start in 0...bytes.count {
+      for end in start...bytes.count {
+        let alone = KeyIndex.scan(Array(bytes[start..<end]).span)
+        let inPlace = KeyIndex.scan(bytes.span, start..<end, seed: KeyIndex.seed)
+        #expect(inPlace.hash == alone.hash, "\(start) \(end)")
+        #expect(inPlace.isASCII == alone.isASCII, "\(start) \(end)")
+        #expect(inPlace.hasCapitals == alone.hasCapitals, "\(start) \(end)")
+        #expect(inPlace.hasSmalls == alone.hasSmalls, "\(start) \(end)")
+      }
+    }
+  }
+
   /// Each piece is admitted or dropped for the first rule it breaks, duplicates of tags added
   /// earlier in the same paste included, in a small paste and in a large one (which makes room
   /// up front, from 4,097 bytes).

@@ -159,9 +159,8 @@ enum FieldText {
     let (head, tail) = (utf8[first], utf8[end - 1])
     guard FastPath.asciiCandidate.isOn, head < 0x80, tail < 0x80 else { return nil }
     FastPath.asciiCandidate.taken()
-    let bytes = utf8.extracting(first..<end)
-    let scan = KeyIndex.scan(bytes, seed: seed)
-    let trimmed = bytes.text()
+    let scan = KeyIndex.scan(utf8, first..<end, seed: seed)
+    let trimmed = utf8.extracting(first..<end).text()
     guard scan.isASCII else {
       // Not ASCII: the standard library's case mappings and the full fold.
       switch transform {
