@@ -100,6 +100,9 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// A large paste's separators counted eight bytes a step (`FieldText.Pieces.bound`) when
   /// they are at most four ASCII bytes, not looked up byte by byte.
   case wordSeparatorCount
+  /// The next byte that may end a piece found eight bytes a step (`FieldText.Pieces.next`) when
+  /// the separators are at most four ASCII bytes, not looked up byte by byte.
+  case wordSeparatorSearch
   /// Edits to a one-line ASCII mirror checked with characters as byte offsets
   /// (`EditorBuffer.plainEditsFit`), without converting positions through `TextOffsets`.
   case plainMirrorEdits

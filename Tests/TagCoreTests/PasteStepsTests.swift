@@ -8,14 +8,16 @@ import Testing
 /// `FieldText.Pieces` is tested alone. Loops are bounded (and the suite has a time limit), so a
 /// broken step fails a test instead of hanging the run.
 @Suite(.timeLimit(.minutes(1))) struct PasteStepsTests {
-  /// The pieces and the draft's start against a plain split by scalar; `next` runs out within
-  /// one call per byte.
-  @Test func piecesAreThoseOfAPlainSplit() {
-    let separators: Set<Unicode.Scalar> = [",", "\n", "、"]
+  /// The pieces and the draft's start against a plain split by scalar.
+  ///
+  /// `next` runs out within one call per byte. With ASCII separators only, `skipToEnd` runs before each `next` (as in
+  /// a paste), and the texts run to 200 bytes, several words.
+  @Test(arguments: [[",", "\n", "、"], [",", "\n"]] as [Set<Unicode.Scalar>])
+  func piecesAreThoseOfAPlainSplit(separators: Set<Unicode.Scalar>) {
     let table = FieldText.Separators(separators)
     let alphabet = ["a", "Z", ",", "\n", "\r", "\r\n", " ", "é", "、", "😀", ";"]
     var random = SplitMix64(seed: 21)
-    for length in 0..<80 {
+    for length in 0..<200 {
       let text = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
         .joined()
       let scalars = Array(text.unicodeScalars)
@@ -41,6 +43,7 @@ import Testing
       var found: [Range<Int>] = []
       var ranOut = false
       for _ in 0...utf8.count {
+        pieces.skipToEnd(utf8, table)
         guard let piece = pieces.next(utf8, table) else {
           ranOut = true
           break
@@ -70,6 +73,23 @@ import Testing
           expected |= UInt64(bytes[at]) << UInt64(8 * shift)
         }
         #expect(span.tail(at: offset) == expected, "\(count) \(offset)")
+      }
+    }
+  }
+
+  /// A key scanned inside the paste's bytes (its last word read whole and the bytes past the
+  /// key masked off) scans as the key's bytes alone, for every range of a text of ASCII letters,
+  /// digits and bytes outside ASCII.
+  @Test func scanInPlaceIsTheScanOfTheBytes() {
+    let bytes = Array("Tag,x9Zé,abcdefghIJKLMNOP,q".utf8)
+    for start in 0...bytes.count {
+      for end in start...bytes.count {
+        let alone = KeyIndex.scan(Array(bytes[start..<end]).span)
+        let inPlace = KeyIndex.scan(bytes.span, start..<end, seed: KeyIndex.seed)
+        #expect(inPlace.hash == alone.hash, "\(start) \(end)")
+        #expect(inPlace.isASCII == alone.isASCII, "\(start) \(end)")
+        #expect(inPlace.hasCapitals == alone.hasCapitals, "\(start) \(end)")
+        #expect(inPlace.hasSmalls == alone.hasSmalls, "\(start) \(end)")
       }
     }
   }

@@ -176,6 +176,8 @@ import Testing
       path: .wordSeparatorCount,
       messages: [open, change((0..<1_000).map { "t\($0)" }.joined(separator: ",") + ",x")]
     ),
+    // Pieces of eight bytes and more: each separator is found in a word.
+    Case(path: .wordSeparatorSearch, messages: [open, change("greenish,blue-grey,x")]),
     Case(path: .asciiTrimmedEnds, messages: [openAllowing]),
     Case(path: .asciiKeyHash, messages: [open, change("Green,")]),
     Case(path: .asciiCaselessFold, messages: [open, change("Green,")]),

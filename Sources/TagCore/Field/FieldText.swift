@@ -50,6 +50,41 @@ enum FieldText {
     private var start = 0
     /// How far the text has been scanned.
     private var position = 0
+    /// The lanes of the word read at `endsStart` whose byte may end a piece (``ends(_:_:)``),
+    /// each cleared as it is passed: the word search reads each word once.
+    private var ends: UInt64 = 0
+    private var endsStart = 0
+
+    /// Moves to the next byte that may end a piece, eight bytes a step.
+    ///
+    /// Taken when `separators` are at most four ASCII bytes: from the lanes left of the word
+    /// last read, then from the next words. ``next(_:_:)`` then takes that byte, or scans the
+    /// last bytes (under a word).
+    ///
+    /// Apart from `next`, which stays small (the typing path calls it too): a large paste's
+    /// loop calls this first, inlined.
+    @inline(__always)
+    mutating func skipToEnd(_ utf8: Span<UInt8>, _ separators: Separators) {
+      guard FastPath.wordSeparatorSearch.isOn, let broadcast = separators.broadcast else { return }
+      while true {
+        if ends == 0 {
+          guard position &+ 8 <= utf8.count else { return }
+          endsStart = position
+          ends = Self.ends(utf8.word(at: position), broadcast)
+          if ends == 0 {
+            position &+= 8
+            continue
+          }
+        }
+        let end = endsStart &+ ends.trailingZeroBitCount &>> 3
+        ends &= ends &- 1
+        if end >= position {
+          FastPath.wordSeparatorSearch.taken()
+          position = end
+          return
+        }
+      }
+    }
 
     /// The next piece of `utf8`, split by `separators` (the same on every call).
     mutating func next(_ utf8: Span<UInt8>, _ separators: Separators) -> Range<Int>? {
@@ -84,17 +119,10 @@ enum FieldText {
     static func bound(_ utf8: Span<UInt8>, _ separators: Separators) -> Int {
       var count = 0
       var position = 0
-      if FastPath.wordSeparatorCount.isOn, let (a, b, c, d) = separators.broadcast {
+      if FastPath.wordSeparatorCount.isOn, let broadcast = separators.broadcast {
         FastPath.wordSeparatorCount.taken()
-        // A lane of `word ^ pattern` is zero where the byte is that separator; the top bit of
-        // each lane of `~(((x & low7) + low7) | x | low7)` is set exactly for the zero lanes.
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         while position + 8 <= utf8.count {
-          let word = utf8.word(at: position)
-          let (x, y, z, w) = (word ^ a, word ^ b, word ^ c, word ^ d)
-          let ends =
-            ~(((x & low7) &+ low7) | x | low7) | ~(((y & low7) &+ low7) | y | low7)
-            | ~(((z & low7) &+ low7) | z | low7) | ~(((w & low7) &+ low7) | w | low7)
+          let ends = Self.ends(utf8.word(at: position), broadcast)
           // One top bit per separator: moved to the lanes' low bits and summed into the top
           // lane by one multiply (at most 8, no carry), cheaper than a population count, which
           // the baseline x86-64 target computes in software.
@@ -107,6 +135,25 @@ enum FieldText {
         position += 1
       }
       return count
+    }
+
+    /// The top bit of each lane of `word` that holds one of the bytes `broadcast` repeats.
+    ///
+    /// A lane of `word ^ pattern` is zero where the byte is that separator; the top bit of each
+    /// lane of `~(((x & low7) + low7) | x | low7)` is set exactly for the zero lanes (no lane
+    /// carries into the next).
+    @inline(__always)
+    private static func ends(
+      _ word: UInt64,
+      _ broadcast: (UInt64, UInt64, UInt64, UInt64)
+    )
+      -> UInt64
+    {
+      let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+      let (a, b, c, d) = broadcast
+      let (x, y, z, w) = (word ^ a, word ^ b, word ^ c, word ^ d)
+      return ~(((x & low7) &+ low7) | x | low7) | ~(((y & low7) &+ low7) | y | low7)
+        | ~(((z & low7) &+ low7) | z | low7) | ~(((w & low7) &+ low7) | w | low7)
     }
 
     /// Where the new draft starts in `utf8`, once all pieces are out: nil when there was no
@@ -159,9 +206,8 @@ enum FieldText {
     let (head, tail) = (utf8[first], utf8[end - 1])
     guard FastPath.asciiCandidate.isOn, head < 0x80, tail < 0x80 else { return nil }
     FastPath.asciiCandidate.taken()
-    let bytes = utf8.extracting(first..<end)
-    let scan = KeyIndex.scan(bytes, seed: seed)
-    let trimmed = bytes.text()
+    let scan = KeyIndex.scan(utf8, first..<end, seed: seed)
+    let trimmed = utf8.extracting(first..<end).text()
     guard scan.isASCII else {
       // Not ASCII: the standard library's case mappings and the full fold.
       switch transform {

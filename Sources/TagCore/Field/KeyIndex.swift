@@ -195,24 +195,36 @@ struct KeyIndex: Sendable {
   /// Scans `bytes` eight at a time: each word is folded into the hash by a full-width multiply,
   /// and tested for letters a byte per lane (exact while every byte is ASCII, when no lane
   /// carries into the next).
-  @inline(__always)
   ///
   /// `seed` is ``seed``: a caller scanning many keys reads it once (each read of the lazy
   /// global is a `swift_once` call).
+  @inline(__always)
   static func scan(_ bytes: Span<UInt8>, seed: UInt64 = KeyIndex.seed) -> Scan {
+    scan(bytes, 0..<bytes.count, seed: seed)
+  }
+
+  /// ``scan(_:seed:)`` of the bytes of `text` in `range`.
+  ///
+  /// A word that ends past `range` is read whole from `text` when `text` holds it, and the
+  /// bytes past the range masked off: a pasted key of up to eight bytes (a separator follows
+  /// it) costs one load, where ``Swift/Span/tail(at:)`` takes two and more branches.
+  @inline(__always)
+  static func scan(_ text: Span<UInt8>, _ range: Range<Int>, seed: UInt64) -> Scan {
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let count = bytes.count
-    var hash = seed ^ UInt64(truncatingIfNeeded: count)
+    let end = range.upperBound
+    var hash = seed ^ UInt64(truncatingIfNeeded: range.count)
     var (seen, capitals, smalls): (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var position = 0
-    while position < count {
+    var position = range.lowerBound
+    while position < end {
       let word: UInt64
-      if count - position >= 8 {
-        word = bytes.word(at: position)
-        position += 8
+      // Wrapping arithmetic: 0 ≤ position < end ≤ text.count.
+      let taken = min(end &- position, 8)
+      if text.count &- position >= 8 {
+        word = text.word(at: position) & ~0 &>> UInt64(truncatingIfNeeded: 64 &- 8 &* taken)
+        position &+= taken
       } else {
-        word = bytes.tail(at: position)
-        position = count
+        word = text.extracting(position..<end).tail(at: 0)
+        position = end
       }
       seen |= word
       // A lane's top bit: at least "A" and below "[", at least "a" and below "{".

@@ -666,7 +666,9 @@ public struct TagField: Hashable, Sendable {
       reserve(FieldText.Pieces.bound(utf8, separators), in: &outcome)
     }
     let seed = KeyIndex.seed
-    while let piece = pieces.next(utf8, separators) {
+    while true {
+      pieces.skipToEnd(utf8, separators)
+      guard let piece = pieces.next(utf8, separators) else { break }
       let candidate =
         FieldText.candidate(
           piece,

@@ -5,13 +5,12 @@ extension Span where Element == UInt8 {
   /// The eight bytes at `offset`, the first in the low byte.
   @inline(__always)
   func word(at offset: Int) -> UInt64 {
-    // The last byte is read first: its bounds check covers the seven before it (offset ≥ 0 is
-    // checked once too), so the optimizer drops theirs and the eight reads become one load.
-    let last = UInt64(self[offset + 7]) << 56
-    precondition(offset >= 0, "word out of bounds")
-    return UInt64(self[offset]) | UInt64(self[offset &+ 1]) << 8 | UInt64(self[offset &+ 2]) << 16
-      | UInt64(self[offset &+ 3]) << 24 | UInt64(self[offset &+ 4]) << 32
-      | UInt64(self[offset &+ 5]) << 40 | UInt64(self[offset &+ 6]) << 48 | last
+    // One bounds check, on extracting a span of known length: the eight reads of it then need
+    // none and become one load (reads of `self` at `offset + 1`… each kept its own check).
+    let bytes = extracting(offset..<(offset + 8))
+    return UInt64(bytes[0]) | UInt64(bytes[1]) << 8 | UInt64(bytes[2]) << 16
+      | UInt64(bytes[3]) << 24 | UInt64(bytes[4]) << 32 | UInt64(bytes[5]) << 40
+      | UInt64(bytes[6]) << 48 | UInt64(bytes[7]) << 56
   }
 
   /// The last one to seven bytes from `offset` to the end, the first in the low byte, in at most
