@@ -54,6 +54,8 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
 
   private mutating func read(_ scanner: inout JSONScanner) throws(JSONParseError) -> Bool {
     guard try scanner.beginObject() else { return false }
+    (composing, applied) = (false, nil)  // the last message's, kept to be filled in place
+    changes.removeAll()
     var (hasField, hasVersion, hasChanges) = (false, false, false)
     var (order, declared) = (0, Member.declared)
     while let key = try scanner.nextKey() {
