@@ -62,7 +62,9 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
       switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
       case .field? where !hasField:
         guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return false }
-        (field, hasField) = (name.string, true)
+        let kept = FastPath.lastFieldID.isOn && name.isPlain(field)  // the last message's id
+        if kept { FastPath.lastFieldID.taken() } else { field = name.string }
+        hasField = true
       case .version? where !hasVersion:
         guard let value = scanner.readShortInteger() else { return false }
         (version, hasVersion) = (value, true)
