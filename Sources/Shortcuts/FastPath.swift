@@ -127,7 +127,8 @@ public enum FastPath: Int, CaseIterable, Sendable {
   /// without hashing its id: a keystroke usually names the field the last one did.
   case lastFieldLookup
   /// A keystroke's field id, when it is the one the previous message named, kept from that
-  /// message (its bytes compared), not made into a new `String` (`FieldChangeRequest.decode`).
+  /// message (its bytes compared), not made into a new `String` (`FieldChangeRequest.decode`;
+  /// `FieldDidChangeNotification.scan`, against the server's kept notification).
   case lastFieldID
 
   /// Marks this shortcut as taken (counted in debug builds inside ``counting(_:)``).

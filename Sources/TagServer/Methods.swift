@@ -480,7 +480,8 @@ extension SetTraceNotification: ServedNotification {
 
 extension FieldDidChangeNotification: ServedNotification {
   func perform(on s: inout Server, outbox: inout Outbox) {
-    s.bufferChanged(self, outbox: &outbox)
+    s.didChange = self
+    s.bufferChanged(outbox: &outbox)
   }
 
   /// An editor whose change is dropped would differ from tagd for good: it is asked for its

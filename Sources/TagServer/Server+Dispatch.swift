@@ -24,7 +24,7 @@ extension Server {
       return false
     }
     do throws(RequestError) {
-      try checkLifecycle(
+      try lifecycle.check(
         isInitialize: type.map(ObjectIdentifier.init) == ObjectIdentifier(InitializeRequest.self)
       )
       guard let type else {
@@ -47,7 +47,7 @@ extension Server {
     outbox: inout Outbox
   ) {
     do throws(RequestError) {
-      try checkLifecycle(
+      try lifecycle.check(
         isInitialize: ObjectIdentifier(type) == ObjectIdentifier(InitializeRequest.self)
       )
       _ = try type.decoded(params).perform(on: &self, outbox: &outbox)
@@ -60,15 +60,6 @@ extension Server {
         .warning,
         "request \(type.method) sent without an id (no reply is sent) failed: \(ResponseError(error).message)"
       )
-    }
-  }
-
-  private func checkLifecycle(isInitialize: Bool) throws(RequestError) {
-    switch lifecycle {
-    case .awaitingInitialize where !isInitialize: throw .lifecycle(.notInitialized)
-    case .shutDown: throw .lifecycle(.shutDown)
-    case .running where isInitialize: throw .lifecycle(.initializedTwice)
-    default: break
     }
   }
 

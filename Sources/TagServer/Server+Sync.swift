@@ -3,29 +3,27 @@ import TagCore
 import TagProtocol
 
 extension Server {
-  /// `field/didChange`: the editor's changes go through the field's one door.
+  /// `field/didChange`, the kept ``didChange``: the editor's changes go through the field's door.
   ///
-  /// The client is told what happened (Protocol/sync.md). A change that is not taken is never dropped in
-  /// silence: the update says why (`error`) and either asks for the whole text (`resync`) or,
+  /// The client is told what happened (Protocol/sync.md): a change not taken is never dropped in
+  /// silence; the update says why (`error`) and either asks for the whole text (`resync`) or,
   /// for a change over a limit, takes the text back out of the buffer.
-  mutating func bufferChanged(_ change: FieldDidChangeNotification, outbox: inout Outbox) {
-    let encoding = positionEncoding
-    let limit = config.maxFieldBytes
-    do throws(RequestError) {
-      try withField(change.field) { session throws(RequestError) in
-        Self.bufferChanged(change, in: &session, limit: limit, encoding: encoding, outbox: &outbox)
-      }
-    } catch {
-      outbox.log(.warning, "field/didChange for \"\(change.field)\", which is not open; ignored")
+  mutating func bufferChanged(outbox: inout Outbox) {
+    let (id, last) = (didChange.field, FastPath.lastFieldLookup.isOn ? lastField : nil)
+    guard let index = last?.id == id ? last?.index : fields.index(forKey: id) else {
+      return outbox.log(.warning, "field/didChange for \"\(id)\", which is not open; ignored")
     }
+    if last?.id == id { FastPath.lastFieldLookup.taken() }
+    Self.changed(didChange, &fields.values[index], config.maxFieldBytes, positionEncoding, &outbox)
+    lastField = (id, index)
   }
 
-  private static func bufferChanged(
+  private static func changed(
     _ change: FieldDidChangeNotification,
-    in session: inout FieldSession,
-    limit: Int,
-    encoding: PositionEncoding,
-    outbox: inout Outbox
+    _ session: inout FieldSession,
+    _ limit: Int,
+    _ encoding: PositionEncoding,
+    _ outbox: inout Outbox
   ) {
     let input = FieldInput.buffer(
       version: change.version,
@@ -50,9 +48,8 @@ extension Server {
     }
   }
 
-  /// Tells the client that its `field/didChange` for `session` was not taken, and why: over a
-  /// limit, the update's edits take the text back out of the buffer; otherwise the buffers may
-  /// differ and the update asks for the whole text.
+  /// Tells the client its `field/didChange` for `session` was not taken, and why: over a limit,
+  /// the update's edits take the text back out; else the update asks for the whole text.
   static func refused(
     _ session: inout FieldSession,
     _ error: ResponseError,

@@ -43,6 +43,15 @@ public struct Server: Sendable {
     case running
     /// `shutdown` was answered; only `exit` is accepted.
     case shutDown
+    /// Throws when a request (`initialize` or not) is not accepted now (the server's method copied it).
+    func check(isInitialize: Bool) throws(RequestError) {
+      switch self {
+      case .awaitingInitialize where !isInitialize: throw .lifecycle(.notInitialized)
+      case .shutDown: throw .lifecycle(.shutDown)
+      case .running where isInitialize: throw .lifecycle(.initializedTwice)
+      default: break
+      }
+    }
   }
 
   /// The lifecycle state.
@@ -71,6 +80,8 @@ public struct Server: Sendable {
   /// Whether single calls are decoded straight from their bytes (the tests turn it off to
   /// compare with the ``JSONValue`` path, which must answer identically).
   var decodesFromBytes = true
+  /// The last `field/didChange`, kept to fill the next in place: none is destroyed per message.
+  var didChange = FieldDidChangeNotification()
 
   /// Creates a server awaiting `initialize`.
   public init(config: ServerConfig = ServerConfig()) {
@@ -99,15 +110,13 @@ public struct Server: Sendable {
 
   /// Handles one complete message body, lent for the call (the framer's buffer).
   public mutating func handle(message body: Span<UInt8>, into outbox: inout Outbox) {
-    // The fast path: one well-formed request or notification, classified and decoded straight
-    // from the bytes, its reply written straight into the outbox. Everything else (batches,
-    // responses, any error) takes the JSONValue path, which gives the exact answers.
-    // A `field/didChange`, a keystroke in an editor, is decoded in the pass that validates it.
-    if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running {
-      var change = FieldDidChangeNotification()
-      if FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth, into: &change) {
-        return bufferChanged(consume change, outbox: &outbox)
-      }
+    // The fast path: one well-formed request or notification decoded straight from the bytes (a
+    // `field/didChange`, a keystroke in an editor, in the pass that validates it), its reply written
+    // straight into the outbox. All else (batches, responses, errors) takes the exact JSONValue path.
+    if decodesFromBytes, Envelope.startsNotification(body), lifecycle == .running,
+      FieldDidChangeNotification.scan(body, maxDepth: config.maxDepth, into: &didChange)
+    {
+      return bufferChanged(outbox: &outbox)
     }
     if decodesFromBytes, FastPath.envelopeScan.isOn,
       let call = Envelope.scanCall(body, maxDepth: config.maxDepth, reusing: &paramsMembers)

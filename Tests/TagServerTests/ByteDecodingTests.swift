@@ -442,3 +442,28 @@ extension ByteDecodingTests {
     }
   }
 }
+
+extension ByteDecodingTests {
+  /// The server keeps its scanned `field/didChange` and fills the next in place: nothing of one
+  /// message (a second change, `applied`) is left in the next, which answers as the tree path does.
+  @Test func keptDidChangeCarriesNothingOver() {
+    func range(_ at: Int) -> String {
+      #"{"range":{"start":{"line":0,"character":\#(at)},"end":{"line":0,"character":\#(at)}},"#
+    }
+    let start = #"{"jsonrpc":"2.0","method":"field/didChange","params":{"field":"s","version":"#
+    let bodies = [
+      #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"s","text":"ab","sync":{"version":1}}}"#,
+      start
+        + #"2,"contentChanges":[\#(range(2))"text":"c"},\#(range(3))"text":"d"}],"applied":1}}"#,
+      start + #"3,"contentChanges":[\#(range(4))"text":"e"}]}}"#,
+      start + #"4,"contentChanges":[\#(range(5))"text":",f"}]}}"#,
+      #"{"jsonrpc":"2.0","id":9,"method":"field/state","params":{"field":"s"}}"#,
+    ]
+    var (fast, slow) = (Server(), Server())
+    slow.decodesFromBytes = false
+    for body in bodies {
+      #expect(Self.outcome(&fast, body) == Self.outcome(&slow, body), "\(body)")
+    }
+  }
+}

@@ -208,6 +208,14 @@ import Testing
     // second names the one the first did.
     Case(path: .integerID, messages: [open]),
     Case(path: .lastFieldID, messages: [open, change("g"), change("gr")]),
+    // The same for a `field/didChange`, its id compared with the server's kept notification's.
+    Case(
+      path: .lastFieldID,
+      messages: [
+        #"{"jsonrpc":"2.0","id":2,"method":"field/open","params":{"field":"f","sync":{"version":0}}}"#,
+        didChange(version: 1, at: 0, "g"), didChange(version: 2, at: 1, "r"),
+      ]
+    ),
     Case(
       path: .plainMirrorEdits,
       // Past the keystroke's own path (mirrorKeystroke): typing inside the text.

@@ -83,6 +83,12 @@ public struct TextEdits: RandomAccessCollection, ExpressibleByArrayLiteral, Hash
     if hasHead { tail.append(edit) } else { (head, hasHead) = (edit, true) }
   }
 
+  /// Removes every change; the tail keeps its capacity (and the head its text until replaced).
+  @inlinable public mutating func removeAll() {
+    hasHead = false
+    if !tail.isEmpty { tail.removeAll(keepingCapacity: true) }
+  }
+
   /// The UTF-8 bytes of every change's text, together.
   public var textBytes: Int {
     tail.reduce(hasHead ? head.newText.utf8.count : 0) { $0 + $1.newText.utf8.count }

@@ -54,13 +54,17 @@ public struct FieldDidChangeNotification: TagNotification, Hashable {
 
   private mutating func read(_ scanner: inout JSONScanner) throws(JSONParseError) -> Bool {
     guard try scanner.beginObject() else { return false }
+    (composing, applied) = (false, nil)  // the last message's, kept to be filled in place
+    changes.removeAll()
     var (hasField, hasVersion, hasChanges) = (false, false, false)
     var (order, declared) = (0, Member.declared)
     while let key = try scanner.nextKey() {
       switch scanner.slot(of: key, in: declared, expected: order).flatMap(Member.init) {
       case .field? where !hasField:
         guard let name = try scanner.readStringBytes(), !name.hasEscapes else { return false }
-        (field, hasField) = (name.string, true)
+        let kept = FastPath.lastFieldID.isOn && name.isPlain(field)  // the last message's id
+        if kept { FastPath.lastFieldID.taken() } else { field = name.string }
+        hasField = true
       case .version? where !hasVersion:
         guard let value = scanner.readShortInteger() else { return false }
         (version, hasVersion) = (value, true)
