@@ -43,7 +43,7 @@ public struct Server: Sendable {
     case running
     /// `shutdown` was answered; only `exit` is accepted.
     case shutDown
-    /// Throws when a request (`initialize` or not) is not accepted now (the server's method copied it).
+    /// Throws unless the request is accepted now (here, not on `Server`: that call copied the server).
     func check(isInitialize: Bool) throws(RequestError) {
       switch self {
       case .awaitingInitialize where !isInitialize: throw .lifecycle(.notInitialized)
