@@ -87,7 +87,7 @@ extension JSONScanner {
     guard !key.hasEscapes, let start = key.raw.baseAddress, let base = input.baseAddress else {
       return nil
     }
-    return declared.slot(of: key.raw, readable: input.count - (start - base), expected: expected)
+    return declared.slot(of: key.raw, readable: input.count &- (start - base), expected: expected)
   }
 }
 

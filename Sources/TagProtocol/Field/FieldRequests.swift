@@ -90,7 +90,10 @@ public struct FieldChangeRequest: TagRequest, Hashable {
   /// then that string is kept, and none is made (``FastPath/lastFieldID``).
   public static func decode(_ source: ParamsSource, lastField: String?) throws(ParamsError) -> Self
   {
-    try Self(params: .root(source), lastField: lastField)
+    guard case .bytes(let body, .object(let ranges)) = source else {
+      return try Self(params: .root(source), lastField: lastField)
+    }
+    return try Self(params: Params(root: body, ranges), lastField: lastField)
   }
 
   init(params: Params<Member>, lastField: String?) throws(ParamsError) {
@@ -104,19 +107,16 @@ public struct FieldChangeRequest: TagRequest, Hashable {
     } else {
       field = try params.string(.field)
     }
-    let wholeDraft = params.has(.text)
-    let hasVersion = params.has(.version)
-    if wholeDraft {
+    if params.has(.text) {
       // The whole draft, what typing sends: neither alternative may come with it.
       if params.has(.changes) { throw params.alternatives(.text, .changes) }
-      if hasVersion { throw params.alternatives(.text, .version) }
+      if params.has(.version) { throw params.alternatives(.text, .version) }
       change = .text(try params.string(.text))
     } else if let changes = params.plainTextEdits(.changes) {
       change = .edits(version: try params.integer(.version), changes: Array(changes))
     } else if let changes = try params.optionalArray(.changes) {
-      let version = try params.integer(.version)
       change = .edits(
-        version: version,
+        version: try params.integer(.version),
         changes: Array(try params.textEdits(changes, at: params.path(.changes)))
       )
     } else {
